@@ -1,0 +1,50 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string): string => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+/** Tests import workspace packages from source, so no build is needed before `vitest`. */
+const alias = {
+  '@coffer/crypto': src('crypto'),
+  '@coffer/contracts': src('contracts'),
+};
+
+export default defineConfig({
+  test: {
+    // The machine has 2 cores: more workers only add contention.
+    maxWorkers: 2,
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: 'crypto', root: 'packages/crypto', include: ['src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          root: 'packages/server',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias },
+        test: {
+          name: 'web',
+          root: 'packages/web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          setupFiles: ['src/test/setup.ts'],
+        },
+      },
+    ],
+  },
+});
