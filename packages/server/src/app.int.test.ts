@@ -1,0 +1,79 @@
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from './app.js';
+import { loadConfig } from './config.js';
+
+describe('app skeleton', () => {
+  let app: FastifyInstance;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'coffer-app-'));
+    const web = join(dir, 'web');
+    mkdirSync(join(web, 'assets'), { recursive: true });
+    writeFileSync(join(web, 'index.html'), '<!doctype html><title>Coffer</title><div id="root"></div>');
+    writeFileSync(join(web, 'assets', 'app-abc123.js'), 'console.log(1)');
+    const config = loadConfig({ DATA_DIR: join(dir, 'data'), WEB_DIST_DIR: web, LOG_LEVEL: 'silent' });
+    app = await createApp(config);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers /api/health', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ok' });
+  });
+
+  it('answers unknown API routes with a JSON 404, never the SPA', async () => {
+    for (const url of ['/api/nope', '/api', '/api/users/files/../../etc/passwd']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ code: 'NOT_FOUND' });
+    }
+    const post = await app.inject({ method: 'POST', url: '/api/health', payload: {} });
+    expect(post.statusCode).toBe(404);
+  });
+
+  it('serves index.html for client-side routes (SPA fallback)', async () => {
+    for (const url of ['/', '/landing', '/myfiles', '/share/abc?x=1', '/no/such/page']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toContain('text/html');
+      expect(res.body, url).toContain('<div id="root">');
+    }
+  });
+
+  it('serves fingerprinted assets with a long cache lifetime', async () => {
+    const res = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends security headers', async () => {
+    const res = await app.inject({ method: 'GET', url: '/' });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('loadConfig', () => {
+  it('has embedded defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it('rejects bad values with a clear message', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+});

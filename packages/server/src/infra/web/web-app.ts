@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** Paths that belong to the server, never to the single-page app's client-side router. */
+const SERVER_PREFIXES = ['/api/', '/idp/'];
+
+/**
+ * Serves the built web app and answers every other GET that accepts HTML with `index.html`, so
+ * deep links like `/myfiles` work after a reload. Unknown `/api` paths stay JSON 404s.
+ */
+export async function registerWebApp(app: FastifyInstance, webDistDir: string): Promise<void> {
+  const indexHtml = join(webDistDir, 'index.html');
+  const hasBuild = existsSync(indexHtml);
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      wildcard: false,
+      index: false,
+      // Vite fingerprints everything under /assets, so those can be cached for good.
+      setHeaders: (reply: FastifyReply, path: string) => {
+        if (path.includes('/assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+        else reply.header('Cache-Control', 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ webDistDir }, 'web app build not found; run `npm run build` to serve the UI');
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isServerPath = SERVER_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1));
+    const wantsHtml = request.method === 'GET' || request.method === 'HEAD';
+    if (!isServerPath && wantsHtml && hasBuild) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ code: 'NOT_FOUND', message: `Route ${request.method} ${path} not found` });
+  });
+}
