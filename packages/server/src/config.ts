@@ -14,7 +14,60 @@ export interface Config {
   /** Built web app (Vite output) served at `/`. */
   webDistDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `postgres://…` for PostgreSQL; undefined for the SQLite file in the data dir. */
+  databaseUrl: string | undefined;
+  /** Users whose verified email is listed here are admins (feedback admin page). */
+  adminEmails: string[];
+  plans: Record<Tier, PlanLimits>;
+  mail: { smtpUrl: string | undefined; from: string };
+  storage: StorageConfig;
+  auth: AuthConfig;
 }
+
+export type Tier = 'Free' | 'Personal';
+
+/** Limits of one subscription tier, as `/users/stats` reports them (storage in GB). */
+export interface PlanLimits {
+  storageLimit: number;
+  monthlyUploadLimit: number;
+  monthlyDownloadLimit: number;
+  maxContacts: number;
+  maxShares: number;
+  maxConcurrentUploads: number;
+}
+
+export type StorageConfig =
+  | { kind: 'fs'; root: string }
+  | { kind: 's3'; bucket: string; endpoint: string | undefined; region: string; forcePathStyle: boolean };
+
+export interface AuthConfig {
+  /** External OIDC issuer; undefined means the embedded provider at `${publicUrl}/idp`. */
+  issuer: string | undefined;
+  clientId: string;
+  /** The `aud` the API accepts in access tokens. */
+  audience: string;
+  scopes: string;
+}
+
+/** Documented defaults; `PLAN_LIMITS_FREE` / `PLAN_LIMITS_PERSONAL` (JSON) override single fields. */
+export const DEFAULT_PLANS: Record<Tier, PlanLimits> = {
+  Free: {
+    storageLimit: 5,
+    monthlyUploadLimit: 200,
+    monthlyDownloadLimit: 1000,
+    maxContacts: 10,
+    maxShares: 25,
+    maxConcurrentUploads: 1,
+  },
+  Personal: {
+    storageLimit: 500,
+    monthlyUploadLimit: 10000,
+    monthlyDownloadLimit: 50000,
+    maxContacts: 500,
+    maxShares: 5000,
+    maxConcurrentUploads: 3,
+  },
+};
 
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
@@ -44,6 +97,45 @@ function parseLogLevel(raw: string | undefined): Config['logLevel'] {
   return level;
 }
 
+function parseBool(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function parsePlan(name: string, raw: string | undefined, base: PlanLimits): PlanLimits {
+  if (raw === undefined || raw === '') return base;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a JSON object such as {"maxContacts": 20}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`${name} must be a JSON object such as {"maxContacts": 20}`);
+  }
+  const plan = { ...base };
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!(key in base)) throw new ConfigError(`${name}: unknown limit "${key}"`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new ConfigError(`${name}: "${key}" must be a non-negative number`);
+    }
+    plan[key as keyof PlanLimits] = value;
+  }
+  if (!Number.isInteger(plan.maxConcurrentUploads) || plan.maxConcurrentUploads < 1) {
+    throw new ConfigError(`${name}: "maxConcurrentUploads" must be a whole number of at least 1`);
+  }
+  return plan;
+}
+
+function parseList(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '');
+}
+
 function parseUrl(name: string, raw: string): string {
   try {
     const url = new URL(raw);
@@ -59,12 +151,46 @@ function parseUrl(name: string, raw: string): string {
  */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const port = parsePort(env.PORT, 8080);
+  const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL ?? `http://localhost:${port}`);
+  const dataDir = resolve(env.DATA_DIR ?? 'data');
+  const databaseUrl = env.DATABASE_URL === '' ? undefined : env.DATABASE_URL;
+  if (databaseUrl !== undefined && !/^(postgres(ql)?|sqlite):/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+  }
+  const bucket = env.S3_BUCKET ?? '';
+  const issuer = env.OIDC_ISSUER ? parseUrl('OIDC_ISSUER', env.OIDC_ISSUER) : undefined;
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
-    publicUrl: parseUrl('PUBLIC_URL', env.PUBLIC_URL ?? `http://localhost:${port}`),
-    dataDir: resolve(env.DATA_DIR ?? 'data'),
+    publicUrl,
+    dataDir,
     webDistDir: resolve(env.WEB_DIST_DIR ?? defaultWebDist),
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    databaseUrl,
+    adminEmails: parseList(env.ADMIN_EMAILS),
+    plans: {
+      Free: parsePlan('PLAN_LIMITS_FREE', env.PLAN_LIMITS_FREE, DEFAULT_PLANS.Free),
+      Personal: parsePlan('PLAN_LIMITS_PERSONAL', env.PLAN_LIMITS_PERSONAL, DEFAULT_PLANS.Personal),
+    },
+    mail: {
+      smtpUrl: env.SMTP_URL === '' ? undefined : env.SMTP_URL,
+      from: env.MAIL_FROM ?? `Coffer <no-reply@${new URL(publicUrl).hostname}>`,
+    },
+    storage:
+      bucket === ''
+        ? { kind: 'fs', root: resolve(dataDir, 'blobs') }
+        : {
+            kind: 's3',
+            bucket,
+            endpoint: env.S3_ENDPOINT === '' ? undefined : env.S3_ENDPOINT,
+            region: env.S3_REGION ?? 'us-east-1',
+            forcePathStyle: parseBool('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, false),
+          },
+    auth: {
+      issuer,
+      clientId: env.OIDC_CLIENT_ID ?? 'coffer-web',
+      audience: env.OIDC_AUDIENCE ?? (issuer === undefined ? `${publicUrl}/api` : (env.OIDC_CLIENT_ID ?? 'coffer-web')),
+      scopes: env.OIDC_SCOPES ?? 'openid profile email offline_access',
+    },
   };
 }

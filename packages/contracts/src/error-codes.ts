@@ -1,0 +1,92 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * Error codes of the API error body: the spec's catalogue (section 8) plus the four
+ * generic codes of ARCHITECTURE.md for cases the catalogue does not cover.
+ */
+export const ErrorCode = {
+  UPLOAD_FAILED: 'UPLOAD_FAILED',
+  DOWNLOAD_FAILED: 'DOWNLOAD_FAILED',
+  SHARE_FAILED: 'SHARE_FAILED',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
+  FILE_NOT_FOUND: 'FILE_NOT_FOUND',
+  INVALID_OPERATION: 'INVALID_OPERATION',
+  SHARE_LIMIT_REACHED: 'SHARE_LIMIT_REACHED',
+  INVALID_RECIPIENT: 'INVALID_RECIPIENT',
+  ALREADY_SHARED: 'ALREADY_SHARED',
+  CONTACT_ALREADY_EXISTS: 'CONTACT_ALREADY_EXISTS',
+  KEYS_NOT_FOUND: 'KEYS_NOT_FOUND',
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  NOT_FOUND: 'NOT_FOUND',
+  FORBIDDEN: 'FORBIDDEN',
+  RATE_LIMITED: 'RATE_LIMITED',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const errorCodes = Object.values(ErrorCode);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
+}
+
+/**
+ * The HTTP status the server answers with for each code unless a route documents
+ * otherwise. The client reads the code, not the status, so this only keeps the server
+ * consistent.
+ */
+export const errorHttpStatus = {
+  UPLOAD_FAILED: 400,
+  DOWNLOAD_FAILED: 400,
+  SHARE_FAILED: 400,
+  UNAUTHORIZED: 401,
+  QUOTA_EXCEEDED: 403,
+  FILE_NOT_FOUND: 404,
+  INVALID_OPERATION: 400,
+  SHARE_LIMIT_REACHED: 403,
+  INVALID_RECIPIENT: 400,
+  ALREADY_SHARED: 409,
+  CONTACT_ALREADY_EXISTS: 409,
+  KEYS_NOT_FOUND: 404,
+  VALIDATION_FAILED: 400,
+  NOT_FOUND: 404,
+  FORBIDDEN: 403,
+  RATE_LIMITED: 429,
+} as const satisfies Record<ErrorCode, number>;
+
+/** Server message of UPLOAD_FAILED when the monthly upload count is used up. */
+export const MONTHLY_UPLOAD_LIMIT_SERVER_MESSAGE = 'Monthly upload limit reached';
+
+export const ErrorBodySchema = Type.Object(
+  {
+    code: Type.Enum(errorCodes, { description: 'Machine-readable error code.' }),
+    message: Type.String({ maxLength: 2000, description: 'Human-readable explanation.' }),
+  },
+  {
+    additionalProperties: false,
+    title: 'ErrorBody',
+    description: 'The body of every non-2xx answer.',
+  },
+);
+export type ErrorBody = Static<typeof ErrorBodySchema>;
+
+/**
+ * Reads `{code, message}` from an error text such as the body of a non-ok answer, or the
+ * client's 'API request failed: <body>' message. Returns null when no JSON body with a
+ * string code is found. Unknown codes are kept as plain strings.
+ */
+export function parseErrorBody(text: string): { code: string; message: string } | null {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end < start) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.slice(start, end + 1));
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const { code, message } = parsed as Record<string, unknown>;
+  if (typeof code !== 'string') return null;
+  return { code, message: typeof message === 'string' ? message : '' };
+}

@@ -1,0 +1,38 @@
+import { Type, type Static } from 'typebox';
+import { COLOR_PATTERN, ContactNameSchema, EmailSchema } from './common.js';
+
+export const ContactSchema = Type.Object(
+  {
+    name: ContactNameSchema,
+    email: EmailSchema,
+    color: Type.String({ pattern: COLOR_PATTERN, maxLength: 7, description: 'Avatar colour, #rrggbb.' }),
+    image: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], { description: 'Avatar image URL.' }),
+    invited: Type.Boolean({ description: 'An invitation was sent to this contact.' }),
+  },
+  {
+    additionalProperties: false,
+    title: 'Contact',
+    description: 'A contact; its public key is looked up separately (GET /users/keys/public/:email).',
+  },
+);
+export type Contact = Static<typeof ContactSchema>;
+
+export const ContactsResponseSchema = Type.Object(
+  { contacts: Type.Array(ContactSchema) },
+  { additionalProperties: false, title: 'ContactsResponse', description: 'Answer of GET /users/contacts.' },
+);
+export type ContactsResponse = Static<typeof ContactsResponseSchema>;
+
+/** Answered with the new Contact. */
+export const AddContactRequestSchema = Type.Object(
+  { email: EmailSchema, name: ContactNameSchema },
+  { additionalProperties: false, title: 'AddContactRequest', description: 'Add a contact.' },
+);
+export type AddContactRequest = Static<typeof AddContactRequestSchema>;
+
+/** PATCH or PUT /users/contacts/:email; only the name can change. Answered with the Contact. */
+export const UpdateContactRequestSchema = Type.Object(
+  { name: ContactNameSchema },
+  { additionalProperties: false, title: 'UpdateContactRequest', description: 'Rename a contact.' },
+);
+export type UpdateContactRequest = Static<typeof UpdateContactRequestSchema>;

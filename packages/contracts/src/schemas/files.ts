@@ -1,0 +1,144 @@
+import { Type, type Static } from 'typebox';
+import { CHUNK_SIZE, ENCRYPTION_ALGORITHM, ENCRYPTION_FORMAT } from '../constants.js';
+import {
+  ContentTypeSchema,
+  DateTimeSchema,
+  EmailSchema,
+  EncryptedFileKeySchema,
+  FileNameSchema,
+  FileSizeSchema,
+  IdSchema,
+  BASE64_PATTERN,
+  CountSchema,
+} from './common.js';
+
+/**
+ * Encryption info as stored and answered. `format` and `chunkSize` are absent on records
+ * written before coffer-v1; `iv` is '' for coffer-v1 (every chunk carries its own IV).
+ */
+export const EncryptionInfoSchema = Type.Object(
+  {
+    version: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'Id of the key that wraps the file key.',
+    }),
+    algorithm: Type.Literal(ENCRYPTION_ALGORITHM),
+    iv: Type.String({ pattern: BASE64_PATTERN, maxLength: 64, description: "'' for coffer-v1." }),
+    encryptedFileKey: EncryptedFileKeySchema,
+    format: Type.Optional(Type.Literal(ENCRYPTION_FORMAT)),
+    chunkSize: Type.Optional(Type.Integer({ minimum: 1, maximum: CHUNK_SIZE })),
+  },
+  {
+    additionalProperties: false,
+    title: 'EncryptionInfo',
+    description: "The owner's wrapped file key and the content format of a stored file.",
+  },
+);
+export type EncryptionInfo = Static<typeof EncryptionInfoSchema>;
+
+/** Encryption info of a new upload: coffer-v1 only, every field present and pinned. */
+export const NewEncryptionInfoSchema = Type.Object(
+  {
+    version: IdSchema,
+    algorithm: Type.Literal(ENCRYPTION_ALGORITHM),
+    iv: Type.Literal(''),
+    encryptedFileKey: EncryptedFileKeySchema,
+    format: Type.Literal(ENCRYPTION_FORMAT),
+    chunkSize: Type.Literal(CHUNK_SIZE),
+  },
+  {
+    additionalProperties: false,
+    title: 'NewEncryptionInfo',
+    description: 'coffer-v1 encryption info sent with a new upload; version is the owner key id.',
+  },
+);
+export type NewEncryptionInfo = Static<typeof NewEncryptionInfoSchema>;
+
+export const FileListItemSchema = Type.Object(
+  {
+    fileId: IdSchema,
+    name: FileNameSchema,
+    contentType: ContentTypeSchema,
+    isEncrypted: Type.Boolean(),
+    size: FileSizeSchema,
+    uploadedAt: DateTimeSchema,
+    ownerId: Type.String({ minLength: 1, maxLength: 255 }),
+  },
+  { additionalProperties: false, title: 'FileListItem', description: 'One of my files.' },
+);
+export type FileListItem = Static<typeof FileListItemSchema>;
+
+export const FileListResponseSchema = Type.Object(
+  { files: Type.Array(FileListItemSchema), count: CountSchema },
+  { additionalProperties: false, title: 'FileListResponse', description: 'Answer of GET /users/files.' },
+);
+export type FileListResponse = Static<typeof FileListResponseSchema>;
+
+/** GET /users/files/:id. `fileId` and `uploadedAt` are ours, beyond the spec's fields. */
+export const FileMetadataSchema = Type.Object(
+  {
+    fileId: IdSchema,
+    name: FileNameSchema,
+    originalFilename: FileNameSchema,
+    contentType: ContentTypeSchema,
+    size: FileSizeSchema,
+    isEncrypted: Type.Boolean(),
+    encryptionInfo: Type.Union([EncryptionInfoSchema, Type.Null()]),
+    uploadedAt: DateTimeSchema,
+  },
+  {
+    additionalProperties: false,
+    title: 'FileMetadata',
+    description: 'Metadata of a file, with the encryption info needed to decrypt it.',
+  },
+);
+export type FileMetadata = Static<typeof FileMetadataSchema>;
+
+export const SharedFileItemSchema = Type.Object(
+  {
+    fileId: IdSchema,
+    owner: EmailSchema,
+    file: Type.Object(
+      {
+        name: FileNameSchema,
+        contentType: ContentTypeSchema,
+        size: FileSizeSchema,
+        uploadedAt: DateTimeSchema,
+        isEncrypted: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'SharedFileItem',
+    description: "A file shared with me; owner is the sender's email.",
+  },
+);
+export type SharedFileItem = Static<typeof SharedFileItemSchema>;
+
+export const SharedFilesResponseSchema = Type.Object(
+  { files: Type.Array(SharedFileItemSchema) },
+  {
+    additionalProperties: false,
+    title: 'SharedFilesResponse',
+    description: 'Answer of GET /users/files/shared.',
+  },
+);
+export type SharedFilesResponse = Static<typeof SharedFilesResponseSchema>;
+
+/**
+ * GET /users/files/shared/:id. `encryptedFileKey` is the file key wrapped for me (the
+ * recipient); `file.encryptionInfo` carries the same key and my key id as `version`, so a
+ * client may read the key from either place.
+ */
+export const SharedFileMetadataSchema = Type.Object(
+  { file: FileMetadataSchema, owner: EmailSchema, encryptedFileKey: EncryptedFileKeySchema },
+  {
+    additionalProperties: false,
+    title: 'SharedFileMetadata',
+    description: 'Metadata of a file shared with me, with my wrapped copy of its key.',
+  },
+);
+export type SharedFileMetadata = Static<typeof SharedFileMetadataSchema>;

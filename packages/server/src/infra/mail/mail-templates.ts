@@ -1,0 +1,153 @@
+import type { MailMessage } from './mailer.js';
+
+// Pure functions: identity claims and configuration in, a ready message out. Names come from
+// identity claims the user controls, so they are cleaned for headers and escaped for HTML.
+// File names never appear: a share notification says only that a file was shared.
+
+export interface InvitationMailInput {
+  inviterName: string;
+  inviterEmail: string;
+  to: string;
+  /** Public URL of the web app, without a trailing slash (one is tolerated). */
+  appUrl: string;
+}
+
+export interface ShareNotificationMailInput {
+  ownerName: string;
+  ownerEmail: string;
+  to: string;
+  fileId: string;
+  appUrl: string;
+}
+
+const MAX_NAME_LENGTH = 80;
+
+/** Escapes text for HTML element content and double- or single-quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** One line, no control characters, bounded length: safe in a subject and short in a sentence. */
+function cleanName(name: string): string {
+  const oneLine = name
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+  const chars = Array.from(oneLine);
+  return chars.length > MAX_NAME_LENGTH ? `${chars.slice(0, MAX_NAME_LENGTH - 1).join('')}…` : oneLine;
+}
+
+/** How the sender is named: the cleaned name, or the email when there is no (distinct) name. */
+function senderLabel(name: string, email: string): string {
+  const cleaned = cleanName(name);
+  return cleaned === '' ? email : cleaned;
+}
+
+/** "Ada Lovelace (ada@example.com)", or just the email: the address is always visible, so a made-up name cannot pass as someone else. */
+function senderWithEmail(label: string, email: string): string {
+  return label === email ? email : `${label} (${email})`;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+interface Layout {
+  /** Paragraphs before the button, already escaped HTML. */
+  introHtml: string[];
+  buttonLabel: string;
+  link: string;
+  /** Paragraphs after the button, plain text (escaped here). */
+  footer: string[];
+}
+
+function renderHtml(title: string, layout: Layout): string {
+  const p = 'margin:0 0 16px;font-size:15px;line-height:1.5;color:#1f2933';
+  const small = 'margin:0 0 8px;font-size:13px;line-height:1.5;color:#52606d';
+  const href = escapeHtml(layout.link);
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title></head>`,
+    '<body style="margin:0;padding:24px;background:#f5f7fa;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">',
+    '<div style="max-width:520px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">',
+    '<p style="margin:0 0 24px;font-size:20px;font-weight:600;color:#1f2933">Coffer</p>',
+    ...layout.introHtml.map((html) => `<p style="${p}">${html}</p>`),
+    `<p style="margin:24px 0"><a href="${href}" style="display:inline-block;padding:12px 20px;background:#1c7ed6;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">${escapeHtml(layout.buttonLabel)}</a></p>`,
+    `<p style="${small}">Or open this link: <a href="${href}" style="color:#1c7ed6">${href}</a></p>`,
+    ...layout.footer.map((text) => `<p style="${small}">${escapeHtml(text)}</p>`),
+    '</div></body></html>',
+  ].join('\n');
+}
+
+/** "Ada invited you to Coffer": links to `/invite/<inviter email>?reason=invite-email`. */
+export function invitationMail(input: InvitationMailInput): MailMessage {
+  const label = senderLabel(input.inviterName, input.inviterEmail);
+  const sender = senderWithEmail(label, input.inviterEmail);
+  const link = `${trimSlash(input.appUrl)}/invite/${encodeURIComponent(input.inviterEmail)}?reason=invite-email`;
+  const subject = `${label} invited you to Coffer`;
+  const intro = `${sender} invited you to Coffer, so the two of you can exchange end-to-end encrypted files.`;
+  const why =
+    'Files on Coffer are encrypted in your browser before they are uploaded. Only you and the people you share them with can read them.';
+  const footer = ["If you weren't expecting this invitation, you can ignore this email."];
+  const text = [
+    'Hi,',
+    '',
+    intro,
+    '',
+    why,
+    '',
+    `Accept the invitation: ${link}`,
+    '',
+    ...footer,
+    '',
+    '— Coffer',
+    '',
+  ].join('\n');
+  const html = renderHtml(subject, {
+    introHtml: ['Hi,', escapeHtml(intro), escapeHtml(why)],
+    buttonLabel: 'Accept invitation',
+    link,
+    footer,
+  });
+  return { to: input.to, subject, text, html };
+}
+
+/** "Ada shared a file with you on Coffer": links to `/share/<file id>`, never names the file. */
+export function shareNotificationMail(input: ShareNotificationMailInput): MailMessage {
+  const label = senderLabel(input.ownerName, input.ownerEmail);
+  const sender = senderWithEmail(label, input.ownerEmail);
+  const link = `${trimSlash(input.appUrl)}/share/${encodeURIComponent(input.fileId)}`;
+  const subject = `${label} shared a file with you on Coffer`;
+  const intro = `${sender} shared a file with you on Coffer.`;
+  const why =
+    'The file is end-to-end encrypted: it is decrypted in your browser after you unlock Coffer, and only you can open your copy.';
+  const footer = ['You get this email because someone shared a file with this address on Coffer.'];
+  const text = [
+    'Hi,',
+    '',
+    intro,
+    '',
+    why,
+    '',
+    `Open the file: ${link}`,
+    '',
+    ...footer,
+    '',
+    '— Coffer',
+    '',
+  ].join('\n');
+  const html = renderHtml(subject, {
+    introHtml: ['Hi,', escapeHtml(intro), escapeHtml(why)],
+    buttonLabel: 'Open the file',
+    link,
+    footer,
+  });
+  return { to: input.to, subject, text, html };
+}
