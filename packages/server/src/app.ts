@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
@@ -5,24 +6,57 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import type { FastifyTypeBox } from './http/fastify-typebox.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerAuth } from './infra/auth/auth.plugin.js';
+import type { TokenVerifier } from './infra/auth/token-verifier.js';
+import { createJoseTokenVerifier } from './infra/auth/token-verifier.js';
+import type { Database } from './infra/db/database.js';
+import { createDatabase } from './infra/db/database.js';
+import { migrateToLatest } from './infra/db/migrate.js';
+import { createMailer } from './infra/mail/create-mailer.js';
+import type { Mailer } from './infra/mail/mailer.js';
 import { registerWebApp } from './infra/web/web-app.js';
+import { contactsRoutes } from './modules/contacts/contacts.routes.js';
+import { createContactsRepo } from './modules/contacts/contacts.repo.js';
+import { createContactsService } from './modules/contacts/contacts.service.js';
+import { createFeedbackRepo } from './modules/feedback/feedback.repo.js';
+import { feedbackRoutes } from './modules/feedback/feedback.routes.js';
+import { createFeedbackService } from './modules/feedback/feedback.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { invitationsRoutes } from './modules/invitations/invitations.routes.js';
+import { createInvitationsService } from './modules/invitations/invitations.service.js';
+import { createKeysRepo } from './modules/keys/keys.repo.js';
+import { keysRoutes } from './modules/keys/keys.routes.js';
+import { createKeysService } from './modules/keys/keys.service.js';
+import { limitsFor } from './modules/users/plans.js';
+import { createUsageRepo } from './modules/users/usage.repo.js';
+import { createUsersRepo } from './modules/users/users.repo.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { createUsersService } from './modules/users/users.service.js';
 import { SERVER_VERSION } from './version.js';
 
 /** Adapters a test may replace; everything not given is built from the config. */
-export type AppOverrides = Partial<{
-  logger: boolean;
-}>;
+export interface AppOverrides {
+  logger?: boolean;
+  /** An open, migrated database; the app will not close it. */
+  database?: Database;
+  tokenVerifier?: TokenVerifier;
+  mailer?: Mailer;
+  now?: () => Date;
+}
 
 /** Builds headers for a single-page app that loads only its own code and talks only to its own API. */
 function contentSecurityPolicy(config: Config): Record<string, string[]> {
+  const connect = ["'self'"];
+  if (config.auth.issuer !== undefined) connect.push(new URL(config.auth.issuer).origin);
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
     // Mantine sets style attributes at run time.
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:'],
-    connectSrc: ["'self'"],
+    connectSrc: connect,
     workerSrc: ["'self'", 'blob:'],
     frameAncestors: ["'none'"],
     formAction: ["'self'", config.publicUrl],
@@ -36,7 +70,7 @@ function contentSecurityPolicy(config: Config): Record<string, string[]> {
  * wires the HTTP routes. Nothing else in the server reads the environment or picks a backend.
  */
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
-  const app = Fastify({
+  const app: FastifyTypeBox = Fastify({
     logger: overrides.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
     // Request bodies other than uploads are small JSON documents.
     bodyLimit: 1024 * 1024,
@@ -45,15 +79,85 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     .setValidatorCompiler(TypeBoxValidatorCompiler)
     .withTypeProvider<TypeBoxTypeProvider>();
 
+  const now = overrides.now ?? (() => new Date());
+
+  const database =
+    overrides.database ??
+    (await (async () => {
+      const opened = createDatabase({ url: config.databaseUrl, dataDir: config.dataDir, logger: app.log });
+      await migrateToLatest(opened.db);
+      app.addHook('onClose', () => opened.destroy());
+      return opened;
+    })());
+  const { db } = database;
+
+  const mailer =
+    overrides.mailer ??
+    (() => {
+      const created = createMailer({
+        smtpUrl: config.mail.smtpUrl,
+        from: config.mail.from,
+        outboxDir: join(config.dataDir, 'outbox'),
+        logger: app.log,
+      });
+      app.addHook('onClose', () => created.close());
+      return created;
+    })();
+
+  const issuer = config.auth.issuer ?? `${config.publicUrl}/idp`;
+  const tokenVerifier =
+    overrides.tokenVerifier ??
+    createJoseTokenVerifier({
+      issuer,
+      audience: config.auth.audience,
+      defaultIdp: config.auth.issuer === undefined ? 'local' : undefined,
+      logger: app.log,
+    });
+
+  // Repositories and services.
+  const usersRepo = createUsersRepo(db);
+  const usage = createUsageRepo(db);
+  const users = createUsersService({ db, repo: usersRepo, adminEmails: config.adminEmails, plans: config.plans, now });
+  const keys = createKeysService({ repo: createKeysRepo(db), users: usersRepo, now });
+  const contactsRepo = createContactsRepo(db);
+  const contacts = createContactsService({
+    repo: contactsRepo,
+    usage,
+    maxContactsOf: (user) => limitsFor(user, config.plans, now()).limits.maxContacts,
+    now,
+  });
+  const invitations = createInvitationsService({
+    db,
+    contacts: contactsRepo,
+    mailer,
+    appUrl: config.publicUrl,
+    logger: app.log,
+    now,
+  });
+  const feedback = createFeedbackService({ repo: createFeedbackRepo(db), now });
+
   registerErrorHandling(app);
   await app.register(helmet, {
     contentSecurityPolicy: { directives: contentSecurityPolicy(config) },
     crossOriginEmbedderPolicy: false,
   });
+  await registerOpenApi(app, { version: SERVER_VERSION, publicUrl: config.publicUrl });
+
+  const authenticate = registerAuth(app, { verifier: tokenVerifier, onIdentity: (identity) => users.resolve(identity) });
 
   await app.register(
     (api, _opts, done) => {
       healthRoutes(api, { version: SERVER_VERSION });
+      // Everything else under /api needs a verified bearer token, checked before the body is read.
+      api.register((scope: FastifyTypeBox, _o, next) => {
+        scope.addHook('onRequest', authenticate);
+        usersRoutes(scope, { users });
+        keysRoutes(scope, { keys });
+        contactsRoutes(scope, { contacts });
+        invitationsRoutes(scope, { invitations });
+        feedbackRoutes(scope, { feedback });
+        next();
+      });
       done();
     },
     { prefix: '/api' },

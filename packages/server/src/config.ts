@@ -158,7 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     throw new ConfigError('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
   }
   const bucket = env.S3_BUCKET ?? '';
-  const issuer = env.OIDC_ISSUER ? parseUrl('OIDC_ISSUER', env.OIDC_ISSUER) : undefined;
+  // Kept exactly as given: the issuer must match the tokens' `iss` to the character (trailing slash too).
+  const issuer = env.OIDC_ISSUER ? (parseUrl('OIDC_ISSUER', env.OIDC_ISSUER), env.OIDC_ISSUER) : undefined;
   return {
     port,
     host: env.HOST ?? '0.0.0.0',

@@ -1,0 +1,249 @@
+/**
+ * Row types of every table, as Kysely sees them. The migrations in `./migrations/` are the source of
+ * truth; keep this file in step with them. Conventions (see docs/database.md): ids are text (UUIDs),
+ * timestamps ISO-8601 UTC text, booleans integer 0/1, JSON text, byte counts bigint → JS number.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** An ISO-8601 UTC timestamp as `Date.prototype.toISOString()` writes it; sorts as text. */
+export type IsoTimestamp = string;
+/** A boolean stored as an integer (both dialects). */
+export type DbBool = 0 | 1;
+/** A JSON document stored as text; parse it at the repo edge. */
+export type JsonText = string;
+
+export const TIERS = ['Free', 'Personal'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const TRANSFER_KINDS = ['upload', 'download'] as const;
+export type TransferKind = (typeof TRANSFER_KINDS)[number];
+
+export const UPLOAD_KINDS = ['direct', 'multipart'] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+
+export const UPLOAD_STATUSES = ['pending', 'complete', 'aborted', 'failed'] as const;
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+
+export const IDP_KEY_PURPOSES = ['signing', 'cookie'] as const;
+export type IdpKeyPurpose = (typeof IDP_KEY_PURPOSES)[number];
+
+/** A person, created on first sight of a token from `issuer` with subject `subject`. */
+export interface UsersTable {
+  id: string;
+  issuer: string;
+  subject: string;
+  /** Lower-cased; unique among non-null values. */
+  email: string | null;
+  name: string | null;
+  country: string | null;
+  /** Identity provider the person signed in through (the token's `idp` claim), e.g. "local", "google". */
+  idp: string | null;
+  tier: Generated<Tier>;
+  /** Start of the current billing month; monthly transfer counts are counted from here. */
+  current_period_start: IsoTimestamp;
+  current_period_end: IsoTimestamp | null;
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+/** A user's key pair; the newest by `created_at` is the active one. */
+export interface UserKeysTable {
+  /** The keyId the client shows and files reference as `encryptionInfo.version`. */
+  id: string;
+  user_id: string;
+  /** base64 SPKI DER. */
+  public_key: string;
+  /** JSON string `{iv, salt, data, kdf?}`, opaque to the server. */
+  encrypted_private_key: JsonText;
+  created_at: IsoTimestamp;
+}
+
+export interface ContactsTable {
+  user_id: string;
+  /** Lower-cased; with user_id the primary key. */
+  email: string;
+  name: string;
+  color: string;
+  image: string | null;
+  invited_at: IsoTimestamp | null;
+  created_at: IsoTimestamp;
+}
+
+/** One row per invitation mail sent: audit trail and rate limiting. */
+export interface InvitationsTable {
+  id: string;
+  user_id: string;
+  /** Lower-cased. */
+  to_email: string;
+  created_at: IsoTimestamp;
+}
+
+export interface FeedbackTable {
+  id: string;
+  /** Null once the author's account is deleted; the text stays for the admins. */
+  user_id: string | null;
+  user_email: string;
+  message: string;
+  created_at: IsoTimestamp;
+}
+
+/** One row per completed upload or download, for the monthly limits. */
+export interface TransferEventsTable {
+  id: string;
+  user_id: string;
+  kind: TransferKind;
+  bytes: number;
+  created_at: IsoTimestamp;
+}
+
+export interface FilesTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  content_type: string;
+  /** Plaintext bytes. */
+  size: number;
+  /** Bytes in the blob store (ciphertext: size + 28 per chunk); counts against the storage quota. */
+  stored_size: number;
+  is_encrypted: DbBool;
+  /** JSON `{version, algorithm, iv, encryptedFileKey, format, chunkSize}`; null for unencrypted files. */
+  encryption_info: JsonText | null;
+  /** Key of the blob in the BlobStore; unique. */
+  object_key: string;
+  uploaded_at: IsoTimestamp;
+}
+
+/** An upload in progress or finished; becomes a `files` row when complete. */
+export interface UploadsTable {
+  id: string;
+  user_id: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  stored_size: number;
+  is_encrypted: DbBool;
+  encryption_info: JsonText | null;
+  object_key: string;
+  /** The blob store's own multipart upload id (S3 UploadId); null for direct uploads. */
+  storage_upload_id: string | null;
+  kind: UploadKind;
+  status: UploadStatus;
+  /** Number of parts announced (1 for a direct upload). */
+  parts: number;
+  file_id: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface UploadPartsTable {
+  upload_id: string;
+  /** From 1. */
+  part_number: number;
+  etag: string;
+  size: number;
+  created_at: IsoTimestamp;
+}
+
+/** A file key wrapped for one recipient. */
+export interface SharesTable {
+  file_id: string;
+  owner_id: string;
+  recipient_id: string;
+  /** Lower-cased; the address the owner shared with (the recipient's email at that time). */
+  recipient_email: string;
+  /** base64 RSA-OAEP(recipient public key, file key). */
+  encrypted_file_key: string;
+  /** The recipient's keyId used for wrapping. */
+  key_version: string;
+  created_at: IsoTimestamp;
+}
+
+/** Provider webhook events already handled (idempotency). */
+export interface PaymentEventsTable {
+  /** The provider's event id, e.g. Stripe `evt_…`. */
+  id: string;
+  type: string;
+  processed_at: IsoTimestamp;
+}
+
+/** Local accounts of the embedded OpenID provider. */
+export interface IdpAccountsTable {
+  /** The `sub` the embedded provider issues. */
+  id: string;
+  /** Lower-cased; unique. */
+  email: string;
+  password_hash: string;
+  name: string;
+  country: string | null;
+  email_verified: Generated<DbBool>;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+/** oidc-provider adapter storage: sessions, grants, codes, tokens… keyed by (model, id). */
+export interface IdpPayloadsTable {
+  id: string;
+  /** oidc-provider model name: "Session", "Grant", "AccessToken", "Interaction", … */
+  model: string;
+  payload: JsonText;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: IsoTimestamp | null;
+  consumed_at: IsoTimestamp | null;
+}
+
+/** Keys of the embedded OpenID provider, so a restart keeps tokens and sessions valid. */
+export interface IdpKeysTable {
+  id: string;
+  /** "signing": a private JWK (JSON) for ID/access tokens; "cookie": a secret for cookie signatures. */
+  purpose: Generated<IdpKeyPurpose>;
+  /** JSON text: a private JWK, or `{"kty":"oct","k":…}` for a cookie secret. */
+  jwk: JsonText;
+  created_at: IsoTimestamp;
+}
+
+export interface DB {
+  users: UsersTable;
+  user_keys: UserKeysTable;
+  contacts: ContactsTable;
+  invitations: InvitationsTable;
+  feedback: FeedbackTable;
+  transfer_events: TransferEventsTable;
+  files: FilesTable;
+  uploads: UploadsTable;
+  upload_parts: UploadPartsTable;
+  shares: SharesTable;
+  payment_events: PaymentEventsTable;
+  idp_accounts: IdpAccountsTable;
+  idp_payloads: IdpPayloadsTable;
+  idp_keys: IdpKeysTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type UserKeyRow = Selectable<UserKeysTable>;
+export type NewUserKeyRow = Insertable<UserKeysTable>;
+export type ContactRow = Selectable<ContactsTable>;
+export type NewContactRow = Insertable<ContactsTable>;
+export type ContactUpdate = Updateable<ContactsTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
+export type FeedbackRow = Selectable<FeedbackTable>;
+export type NewFeedbackRow = Insertable<FeedbackTable>;
+export type TransferEventRow = Selectable<TransferEventsTable>;
+export type FileRow = Selectable<FilesTable>;
+export type NewFileRow = Insertable<FilesTable>;
+export type UploadRow = Selectable<UploadsTable>;
+export type NewUploadRow = Insertable<UploadsTable>;
+export type UploadUpdate = Updateable<UploadsTable>;
+export type UploadPartRow = Selectable<UploadPartsTable>;
+export type ShareRow = Selectable<SharesTable>;
+export type NewShareRow = Insertable<SharesTable>;
+export type PaymentEventRow = Selectable<PaymentEventsTable>;
+export type IdpAccountRow = Selectable<IdpAccountsTable>;
+export type NewIdpAccountRow = Insertable<IdpAccountsTable>;
+export type IdpPayloadRow = Selectable<IdpPayloadsTable>;
+export type IdpKeyRow = Selectable<IdpKeysTable>;

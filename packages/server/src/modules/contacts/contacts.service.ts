@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { AddContactRequest, Contact } from '@coffer/contracts';
+import { ErrorCode } from '@coffer/contracts';
+import { ApiError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
+import type { ContactRow, UserRow } from '../../infra/db/schema.js';
+import type { UsageRepo } from '../users/usage.repo.js';
+import type { CurrentUser } from '../users/users.service.js';
+import type { ContactsRepo } from './contacts.repo.js';
+
+/** Avatar colours; a contact's colour is picked from its email so it stays the same everywhere. */
+const PALETTE = ['#1c7ed6', '#0ca678', '#f08c00', '#ae3ec9', '#e03131', '#1098ad', '#5c7cfa', '#d6336c'] as const;
+
+export function contactColor(email: string): string {
+  const byte = createHash('sha256').update(email).digest()[0] ?? 0;
+  return PALETTE[byte % PALETTE.length] ?? PALETTE[0];
+}
+
+export const CONTACT_LIMIT_MESSAGE = 'You have reached your contact limit.';
+
+export function toContact(row: ContactRow): Contact {
+  return { name: row.name, email: row.email, color: row.color, image: row.image, invited: row.invited_at !== null };
+}
+
+export interface ContactsService {
+  list(userId: string): Promise<Contact[]>;
+  add(user: CurrentUser, body: AddContactRequest): Promise<Contact>;
+  rename(userId: string, email: string, name: string): Promise<Contact>;
+  delete(userId: string, email: string): Promise<void>;
+}
+
+export interface ContactsServiceDeps {
+  repo: ContactsRepo;
+  usage: UsageRepo;
+  maxContactsOf: (user: UserRow) => number;
+  now: () => Date;
+}
+
+export function createContactsService(deps: ContactsServiceDeps): ContactsService {
+  const { repo } = deps;
+  const alreadyExists = () => new ApiError(409, ErrorCode.CONTACT_ALREADY_EXISTS, 'A contact with this email already exists');
+
+  return {
+    async list(userId) {
+      return (await repo.listFor(userId)).map(toContact);
+    },
+
+    async add(user, body) {
+      const email = body.email.trim().toLowerCase();
+      const name = body.name.trim();
+      if (name === '') throw new ValidationError('Name is required.');
+      if (user.email !== null && email === user.email) throw new ValidationError('You cannot add yourself as a contact.');
+      if (await repo.findFor(user.id, email)) throw alreadyExists();
+      if ((await deps.usage.contactCount(user.id)) >= deps.maxContactsOf(user.row)) {
+        throw new ApiError(403, ErrorCode.QUOTA_EXCEEDED, CONTACT_LIMIT_MESSAGE);
+      }
+      try {
+        const row = await repo.insert({
+          user_id: user.id,
+          email,
+          name,
+          color: contactColor(email),
+          image: null,
+          invited_at: null,
+          created_at: deps.now().toISOString(),
+        });
+        return toContact(row);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw alreadyExists();
+        throw err;
+      }
+    },
+
+    async rename(userId, email, name) {
+      const trimmed = name.trim();
+      if (trimmed === '') throw new ValidationError('Name is required.');
+      const row = await repo.rename(userId, email.toLowerCase(), trimmed);
+      if (!row) throw new NotFoundError('Contact not found');
+      return toContact(row);
+    },
+
+    async delete(userId, email) {
+      if (!(await repo.deleteFor(userId, email.toLowerCase()))) throw new NotFoundError('Contact not found');
+    },
+  };
+}

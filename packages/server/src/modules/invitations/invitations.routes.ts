@@ -1,0 +1,22 @@
+import { InvitationRequestSchema, OkResponseSchema } from '@coffer/contracts';
+import { currentUser } from '../../http/current-user.js';
+import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
+import type { InvitationsService } from './invitations.service.js';
+
+export function invitationsRoutes(app: FastifyTypeBox, deps: { invitations: InvitationsService }): void {
+  app.post(
+    '/users/invitations',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'Email an invitation to someone who has no keys yet',
+        body: InvitationRequestSchema,
+        response: { 200: OkResponseSchema },
+      },
+    },
+    async (request) => {
+      await deps.invitations.invite(currentUser(request), request.body.to);
+      return { ok: true as const };
+    },
+  );
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Identity } from '../../infra/auth/identity.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
+import type { DB, UserRow } from '../../infra/db/schema.js';
+
+export interface UsersRepo {
+  /** Creates the user on first sight of (issuer, subject); refreshes name, email, country, idp after. */
+  upsertFromIdentity(identity: Identity, now: Date): Promise<UserRow>;
+  findById(id: string): Promise<UserRow | undefined>;
+  findByEmail(email: string): Promise<UserRow | undefined>;
+}
+
+export function createUsersRepo(db: Kysely<DB>): UsersRepo {
+  async function findBySubject(issuer: string, subject: string): Promise<UserRow | undefined> {
+    return db
+      .selectFrom('users')
+      .selectAll()
+      .where('issuer', '=', issuer)
+      .where('subject', '=', subject)
+      .executeTakeFirst();
+  }
+
+  /**
+   * An email belongs to one account. When another account already holds it (say the person signed in
+   * through a second identity provider), this account keeps working without the email rather than
+   * taking it over: shares and contacts address people by email.
+   */
+  async function emailFreeFor(email: string | null, userId: string | null): Promise<string | null> {
+    if (email === null) return null;
+    const holder = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    return holder === undefined || holder.id === userId ? email : null;
+  }
+
+  return {
+    async upsertFromIdentity(identity, now) {
+      const existing = await findBySubject(identity.issuer, identity.subject);
+      const at = now.toISOString();
+      if (existing) {
+        const email = await emailFreeFor(identity.email, existing.id);
+        const changed =
+          existing.name !== identity.name ||
+          existing.country !== identity.country ||
+          existing.idp !== identity.idp ||
+          (email !== null && existing.email !== email);
+        if (!changed) return existing;
+        return db
+          .updateTable('users')
+          .set({
+            name: identity.name,
+            country: identity.country,
+            idp: identity.idp,
+            email: email ?? existing.email,
+            updated_at: at,
+          })
+          .where('id', '=', existing.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      }
+      try {
+        return await db
+          .insertInto('users')
+          .values({
+            id: randomUUID(),
+            issuer: identity.issuer,
+            subject: identity.subject,
+            email: await emailFreeFor(identity.email, null),
+            name: identity.name,
+            country: identity.country,
+            idp: identity.idp,
+            current_period_start: at,
+            current_period_end: null,
+            stripe_customer_id: null,
+            stripe_subscription_id: null,
+            created_at: at,
+            updated_at: at,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } catch (err) {
+        // Two first requests of a new user raced; the other one created the row.
+        if (!isUniqueViolation(err)) throw err;
+        const row = await findBySubject(identity.issuer, identity.subject);
+        if (!row) throw err;
+        return row;
+      }
+    },
+
+    findById(id) {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    findByEmail(email) {
+      return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { randomBytes, webcrypto } from 'node:crypto';
+import type { CreateKeyRequest } from '@coffer/contracts';
+
+/** A real RSA-OAEP public key (SPKI, base64) and a well-formed wrapped-key envelope. */
+export async function buildKeyRequest(): Promise<CreateKeyRequest> {
+  const pair = await webcrypto.subtle.generateKey(
+    { name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    true,
+    ['encrypt', 'decrypt'],
+  );
+  const spki = Buffer.from(await webcrypto.subtle.exportKey('spki', pair.publicKey));
+  return { publicKey: spki.toString('base64'), encryptedPrivateKey: buildWrappedKeyJson() };
+}
+
+/** The server never opens this; it only checks the envelope's shape. */
+export function buildWrappedKeyJson(iterations = 600_000): string {
+  return JSON.stringify({
+    iv: randomBytes(12).toString('base64'),
+    salt: randomBytes(16).toString('base64'),
+    data: randomBytes(1232).toString('base64'),
+    kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations },
+  });
+}
