@@ -71,7 +71,8 @@ function contentSecurityPolicy(config: Config): Record<string, string[]> {
  */
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const app: FastifyTypeBox = Fastify({
-    logger: overrides.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger:
+      overrides.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
     // Request bodies other than uploads are small JSON documents.
     bodyLimit: 1024 * 1024,
     trustProxy: true,
@@ -117,7 +118,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // Repositories and services.
   const usersRepo = createUsersRepo(db);
   const usage = createUsageRepo(db);
-  const users = createUsersService({ db, repo: usersRepo, adminEmails: config.adminEmails, plans: config.plans, now });
+  const users = createUsersService({
+    db,
+    repo: usersRepo,
+    adminEmails: config.adminEmails,
+    plans: config.plans,
+    now,
+  });
   const keys = createKeysService({ repo: createKeysRepo(db), users: usersRepo, now });
   const contactsRepo = createContactsRepo(db);
   const contacts = createContactsService({
@@ -143,7 +150,10 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   });
   await registerOpenApi(app, { version: SERVER_VERSION, publicUrl: config.publicUrl });
 
-  const authenticate = registerAuth(app, { verifier: tokenVerifier, onIdentity: (identity) => users.resolve(identity) });
+  const authenticate = registerAuth(app, {
+    verifier: tokenVerifier,
+    onIdentity: (identity) => users.resolve(identity),
+  });
 
   await app.register(
     (api, _opts, done) => {

@@ -190,7 +190,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     auth: {
       issuer,
       clientId: env.OIDC_CLIENT_ID ?? 'coffer-web',
-      audience: env.OIDC_AUDIENCE ?? (issuer === undefined ? `${publicUrl}/api` : (env.OIDC_CLIENT_ID ?? 'coffer-web')),
+      audience:
+        env.OIDC_AUDIENCE ??
+        (issuer === undefined ? `${publicUrl}/api` : (env.OIDC_CLIENT_ID ?? 'coffer-web')),
       scopes: env.OIDC_SCOPES ?? 'openid profile email offline_access',
     },
   };

@@ -35,13 +35,19 @@ function codeForStatus(status: number): string {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.statusCode).send({ code: error.code, message: error.message } satisfies ErrorBody);
+      return reply
+        .status(error.statusCode)
+        .send({ code: error.code, message: error.message } satisfies ErrorBody);
     }
     if (isFastifyClientError(error)) {
       const message = error.validation ? `Invalid request: ${error.message}` : error.message;
-      return reply.status(error.statusCode).send({ code: codeForStatus(error.statusCode), message } satisfies ErrorBody);
+      return reply
+        .status(error.statusCode)
+        .send({ code: codeForStatus(error.statusCode), message } satisfies ErrorBody);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Internal server error' } satisfies ErrorBody);
+    return reply
+      .status(500)
+      .send({ code: 'INTERNAL_ERROR', message: 'Internal server error' } satisfies ErrorBody);
   });
 }

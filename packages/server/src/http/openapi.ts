@@ -34,14 +34,18 @@ ${rows.join('\n')}</tbody></table></body></html>`;
  * OpenAPI generated from the same TypeBox schemas the routes validate with, served at
  * `/api/openapi.json`, with a readable page at `/api/docs`. Register before the routes.
  */
-export async function registerOpenApi(app: FastifyInstance, opts: { version: string; publicUrl: string }): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  opts: { version: string; publicUrl: string },
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Coffer API',
         version: opts.version,
-        description: 'End-to-end encrypted file storage and sharing. The server only ever handles ciphertext.',
+        description:
+          'End-to-end encrypted file storage and sharing. The server only ever handles ciphertext.',
       },
       servers: [{ url: opts.publicUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -37,7 +37,7 @@ export interface DialectUnderTest {
   name: DatabaseDialect;
   /** What actually runs: a SQLite file, a schema on a PostgreSQL server, or PGlite in-process. */
   backend: 'sqlite-file' | 'postgres-server' | 'pglite';
-  open(options?: OpenOptions): Promise<TestDatabase>;
+  open: (options?: OpenOptions) => Promise<TestDatabase>;
 }
 
 async function finish(database: Database, options: OpenOptions | undefined): Promise<TestDatabase> {
@@ -118,5 +118,9 @@ export const dialectsUnderTest: readonly DialectUnderTest[] = [
   { name: 'sqlite', backend: 'sqlite-file', open: openSqlite },
   postgresUrl === undefined
     ? { name: 'postgres', backend: 'pglite', open: openPglite }
-    : { name: 'postgres', backend: 'postgres-server', open: (options) => openPostgresSchema(postgresUrl, options) },
+    : {
+        name: 'postgres',
+        backend: 'postgres-server',
+        open: (options) => openPostgresSchema(postgresUrl, options),
+      },
 ];

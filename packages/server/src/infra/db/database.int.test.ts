@@ -73,7 +73,11 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
 
   it('round-trips a user with defaults applied', async () => {
     const user = await insertUser(t.db, { email: normalizeEmail(' Ann@Example.TEST '), country: 'DE' });
-    const read = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const read = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(read).toEqual(user);
     expect(read.tier).toBe('Free');
     expect(read.email).toBe('ann@example.test');
@@ -84,7 +88,11 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       .set({ tier: 'Personal', current_period_end: periodEnd, stripe_customer_id: `cus_${user.id}` })
       .where('id', '=', user.id)
       .execute();
-    const paid = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const paid = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(paid).toMatchObject({ tier: 'Personal', current_period_end: periodEnd });
   });
 
@@ -104,24 +112,38 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       created_at: nowIso(),
     };
     await t.db.insertInto('invitations').values(invitation).execute();
-    expect(await t.db.selectFrom('invitations').selectAll().where('user_id', '=', user.id).execute()).toEqual([
-      invitation,
-    ]);
+    expect(await t.db.selectFrom('invitations').selectAll().where('user_id', '=', user.id).execute()).toEqual(
+      [invitation],
+    );
 
     const feedbackId = newId();
     const message = 'Ünïcode ✓ and "quotes"\nover two lines';
     await t.db
       .insertInto('feedback')
-      .values({ id: feedbackId, user_id: user.id, user_email: 'x@example.test', message, created_at: nowIso() })
+      .values({
+        id: feedbackId,
+        user_id: user.id,
+        user_email: 'x@example.test',
+        message,
+        created_at: nowIso(),
+      })
       .execute();
-    const feedback = await t.db.selectFrom('feedback').selectAll().where('id', '=', feedbackId).executeTakeFirstOrThrow();
+    const feedback = await t.db
+      .selectFrom('feedback')
+      .selectAll()
+      .where('id', '=', feedbackId)
+      .executeTakeFirstOrThrow();
     expect(feedback.message).toBe(message);
   });
 
   it('round-trips files and uploads of 5 GiB as JS numbers', async () => {
     const user = await insertUser(t.db);
     const file = await insertFile(t.db, user.id, { size: FIVE_GIB, stored_size: FIVE_GIB + 28 * 54 });
-    const read = await t.db.selectFrom('files').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow();
+    const read = await t.db
+      .selectFrom('files')
+      .selectAll()
+      .where('id', '=', file.id)
+      .executeTakeFirstOrThrow();
     expect(read).toEqual(file);
     expect(read.size).toBe(FIVE_GIB);
     expect(typeof read.stored_size).toBe('number');
@@ -174,11 +196,20 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       .set({ status: 'complete', file_id: file.id, updated_at: nowIso() })
       .where('id', '=', upload.id)
       .execute();
-    const readUpload = await t.db.selectFrom('uploads').selectAll().where('id', '=', upload.id).executeTakeFirstOrThrow();
-    expect(readUpload).toMatchObject({ ...upload, status: 'complete', file_id: file.id, updated_at: expect.any(String) });
-    expect(await t.db.selectFrom('upload_parts').selectAll().where('upload_id', '=', upload.id).execute()).toEqual([
-      part,
-    ]);
+    const readUpload = await t.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('id', '=', upload.id)
+      .executeTakeFirstOrThrow();
+    expect(readUpload).toMatchObject({
+      ...upload,
+      status: 'complete',
+      file_id: file.id,
+      updated_at: expect.any(String),
+    });
+    expect(
+      await t.db.selectFrom('upload_parts').selectAll().where('upload_id', '=', upload.id).execute(),
+    ).toEqual([part]);
   });
 
   it('round-trips transfers, shares and payment events', async () => {
@@ -202,7 +233,9 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       .where('created_at', '>=', owner.current_period_start)
       .executeTakeFirstOrThrow();
     expect(monthly.count).toBe(1);
-    expect(await t.db.selectFrom('transfer_events').selectAll().where('id', '=', event.id).execute()).toEqual([event]);
+    expect(await t.db.selectFrom('transfer_events').selectAll().where('id', '=', event.id).execute()).toEqual(
+      [event],
+    );
 
     const share: ShareRow = {
       file_id: file.id,
@@ -218,15 +251,19 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       await t.db.selectFrom('shares').selectAll().where('recipient_id', '=', recipient.id).execute(),
     ).toEqual([share]);
 
-    const payment: PaymentEventRow = { id: `evt_${newId()}`, type: 'checkout.session.completed', processed_at: nowIso() };
+    const payment: PaymentEventRow = {
+      id: `evt_${newId()}`,
+      type: 'checkout.session.completed',
+      processed_at: nowIso(),
+    };
     await t.db.insertInto('payment_events').values(payment).execute();
-    expect(await t.db.selectFrom('payment_events').selectAll().where('id', '=', payment.id).execute()).toEqual([
-      payment,
-    ]);
+    expect(
+      await t.db.selectFrom('payment_events').selectAll().where('id', '=', payment.id).execute(),
+    ).toEqual([payment]);
     // Idempotency: a webhook delivered twice is recognised on insert.
-    expect(isUniqueViolation(await caught(() => t.db.insertInto('payment_events').values(payment).execute()))).toBe(
-      true,
-    );
+    expect(
+      isUniqueViolation(await caught(() => t.db.insertInto('payment_events').values(payment).execute())),
+    ).toBe(true);
   });
 
   it('round-trips the embedded identity provider state', async () => {
@@ -246,9 +283,9 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       account,
     ]);
     const duplicate = { ...account, id: newId() };
-    expect(isUniqueViolation(await caught(() => t.db.insertInto('idp_accounts').values(duplicate).execute()))).toBe(
-      true,
-    );
+    expect(
+      isUniqueViolation(await caught(() => t.db.insertInto('idp_accounts').values(duplicate).execute())),
+    ).toBe(true);
 
     const payload: IdpPayloadRow = {
       id: newId(),
@@ -280,7 +317,10 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       jwk: JSON.stringify({ kty: 'RSA', kid: 'k1' }),
       created_at: now,
     };
-    await t.db.insertInto('idp_keys').values({ id: key.id, jwk: key.jwk, created_at: key.created_at }).execute();
+    await t.db
+      .insertInto('idp_keys')
+      .values({ id: key.id, jwk: key.jwk, created_at: key.created_at })
+      .execute();
     expect(await t.db.selectFrom('idp_keys').selectAll().where('id', '=', key.id).execute()).toEqual([key]);
   });
 
@@ -297,7 +337,9 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
     await insertUser(t.db, { email: null });
 
     const contact = await insertContact(t.db, user.id);
-    expect(isUniqueViolation(await caught(() => insertContact(t.db, user.id, { email: contact.email })))).toBe(true);
+    expect(
+      isUniqueViolation(await caught(() => insertContact(t.db, user.id, { email: contact.email }))),
+    ).toBe(true);
     // The same address in another user's book is fine.
     const other = await insertUser(t.db);
     await insertContact(t.db, other.id, { email: contact.email });
@@ -313,9 +355,13 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       created_at: nowIso(),
     };
     await t.db.insertInto('shares').values(share).execute();
-    expect(isUniqueViolation(await caught(() => t.db.insertInto('shares').values(share).execute()))).toBe(true);
+    expect(isUniqueViolation(await caught(() => t.db.insertInto('shares').values(share).execute()))).toBe(
+      true,
+    );
 
-    expect(isUniqueViolation(await caught(() => insertFile(t.db, user.id, { object_key: file.object_key })))).toBe(true);
+    expect(
+      isUniqueViolation(await caught(() => insertFile(t.db, user.id, { object_key: file.object_key }))),
+    ).toBe(true);
   });
 
   it('enforces foreign keys and value checks', async () => {
@@ -341,8 +387,20 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
     await t.db
       .insertInto('shares')
       .values([
-        { ...shareBase, file_id: file.id, owner_id: user.id, recipient_id: friend.id, recipient_email: 'f@x.test' },
-        { ...shareBase, file_id: friendsFile.id, owner_id: friend.id, recipient_id: user.id, recipient_email: 'u@x.test' },
+        {
+          ...shareBase,
+          file_id: file.id,
+          owner_id: user.id,
+          recipient_id: friend.id,
+          recipient_email: 'f@x.test',
+        },
+        {
+          ...shareBase,
+          file_id: friendsFile.id,
+          owner_id: friend.id,
+          recipient_id: user.id,
+          recipient_email: 'u@x.test',
+        },
       ])
       .execute();
     const uploadId = newId();
@@ -379,24 +437,35 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
 
     await t.db.deleteFrom('users').where('id', '=', user.id).execute();
 
-    const count = async (table: 'user_keys' | 'contacts' | 'files' | 'uploads', column: 'user_id' | 'owner_id') => {
-      const row = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where ${sql.ref(column)} = ${user.id}`.execute(
-        t.db,
-      );
+    const count = async (
+      table: 'user_keys' | 'contacts' | 'files' | 'uploads',
+      column: 'user_id' | 'owner_id',
+    ) => {
+      const row = await sql<{
+        n: number;
+      }>`select count(*) as n from ${sql.table(table)} where ${sql.ref(column)} = ${user.id}`.execute(t.db);
       return Number(row.rows[0]?.n);
     };
     expect(await count('user_keys', 'user_id')).toBe(0);
     expect(await count('contacts', 'user_id')).toBe(0);
     expect(await count('files', 'owner_id')).toBe(0);
     expect(await count('uploads', 'user_id')).toBe(0);
-    expect(await t.db.selectFrom('upload_parts').selectAll().where('upload_id', '=', uploadId).execute()).toEqual([]);
+    expect(
+      await t.db.selectFrom('upload_parts').selectAll().where('upload_id', '=', uploadId).execute(),
+    ).toEqual([]);
     // Shares of the user's files and shares to the user are both gone; the friend's file stays.
-    expect(await t.db.selectFrom('shares').selectAll().where('file_id', 'in', [file.id, friendsFile.id]).execute()).toEqual(
-      [],
-    );
-    expect(await t.db.selectFrom('files').select('id').where('id', '=', friendsFile.id).execute()).toHaveLength(1);
+    expect(
+      await t.db.selectFrom('shares').selectAll().where('file_id', 'in', [file.id, friendsFile.id]).execute(),
+    ).toEqual([]);
+    expect(
+      await t.db.selectFrom('files').select('id').where('id', '=', friendsFile.id).execute(),
+    ).toHaveLength(1);
     // Feedback outlives its author, for the admins.
-    const feedback = await t.db.selectFrom('feedback').selectAll().where('id', '=', feedbackId).executeTakeFirstOrThrow();
+    const feedback = await t.db
+      .selectFrom('feedback')
+      .selectAll()
+      .where('id', '=', feedbackId)
+      .executeTakeFirstOrThrow();
     expect(feedback.user_id).toBeNull();
   });
 
@@ -405,7 +474,10 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
     const base = Date.parse('2026-03-01T12:00:00.000Z');
     const offsets = [5, 0, 1000, 1, 86_400_000, 999];
     for (const ms of offsets) {
-      await insertUserKey(t.db, user.id, { id: `k${ms}-${newId()}`, created_at: new Date(base + ms).toISOString() });
+      await insertUserKey(t.db, user.id, {
+        id: `k${ms}-${newId()}`,
+        created_at: new Date(base + ms).toISOString(),
+      });
     }
     const keys = await t.db
       .selectFrom('user_keys')
@@ -433,7 +505,9 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       }),
     );
     expect(isUniqueViolation(err)).toBe(true);
-    expect(await t.db.selectFrom('contacts').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await t.db.selectFrom('contacts').selectAll().where('user_id', '=', user.id).execute()).toEqual(
+      [],
+    );
   });
 
   it('refuses integers beyond 2^53 instead of rounding them', async () => {

@@ -20,7 +20,10 @@ describe('parseDatabaseUrl', () => {
   });
 
   it('resolves a relative data folder', () => {
-    expect(parseDatabaseUrl(undefined, 'data')).toEqual({ kind: 'sqlite', file: resolve('data', 'coffer.db') });
+    expect(parseDatabaseUrl(undefined, 'data')).toEqual({
+      kind: 'sqlite',
+      file: resolve('data', 'coffer.db'),
+    });
   });
 
   it('takes a SQLite path in either form', () => {
@@ -47,7 +50,12 @@ describe('parseDatabaseUrl', () => {
   });
 
   it('rejects other schemes and broken URLs without echoing secrets', () => {
-    const bad = ['mysql://root:hunter2@db/coffer', 'postgres://user:hunter2@:99999/x', 'coffer.db', 'postgres://'];
+    const bad = [
+      'mysql://root:hunter2@db/coffer',
+      'postgres://user:hunter2@:99999/x',
+      'coffer.db',
+      'postgres://',
+    ];
     for (const url of bad) {
       let caught: unknown;
       try {

@@ -35,6 +35,8 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string): 
     if (!isServerPath && wantsHtml && hasBuild) {
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
-    return reply.status(404).send({ code: 'NOT_FOUND', message: `Route ${request.method} ${path} not found` });
+    return reply
+      .status(404)
+      .send({ code: 'NOT_FOUND', message: `Route ${request.method} ${path} not found` });
   });
 }

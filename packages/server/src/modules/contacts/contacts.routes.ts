@@ -24,7 +24,12 @@ export function contactsRoutes(app: FastifyTypeBox, deps: { contacts: ContactsSe
   app.post(
     '/users/contacts',
     {
-      schema: { tags, summary: 'Add a contact', body: AddContactRequestSchema, response: { 201: ContactSchema } },
+      schema: {
+        tags,
+        summary: 'Add a contact',
+        body: AddContactRequestSchema,
+        response: { 201: ContactSchema },
+      },
     },
     async (request, reply) => reply.status(201).send(await contacts.add(currentUser(request), request.body)),
   );
@@ -48,7 +53,14 @@ export function contactsRoutes(app: FastifyTypeBox, deps: { contacts: ContactsSe
 
   app.delete(
     '/users/contacts/:email',
-    { schema: { tags, summary: 'Delete a contact', params: EmailParamsSchema, response: { 200: OkResponseSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a contact',
+        params: EmailParamsSchema,
+        response: { 200: OkResponseSchema },
+      },
+    },
     async (request) => {
       await contacts.delete(currentUser(request).id, request.params.email);
       return { ok: true as const };

@@ -9,7 +9,16 @@ import type { CurrentUser } from '../users/users.service.js';
 import type { ContactsRepo } from './contacts.repo.js';
 
 /** Avatar colours; a contact's colour is picked from its email so it stays the same everywhere. */
-const PALETTE = ['#1c7ed6', '#0ca678', '#f08c00', '#ae3ec9', '#e03131', '#1098ad', '#5c7cfa', '#d6336c'] as const;
+const PALETTE = [
+  '#1c7ed6',
+  '#0ca678',
+  '#f08c00',
+  '#ae3ec9',
+  '#e03131',
+  '#1098ad',
+  '#5c7cfa',
+  '#d6336c',
+] as const;
 
 export function contactColor(email: string): string {
   const byte = createHash('sha256').update(email).digest()[0] ?? 0;
@@ -19,7 +28,13 @@ export function contactColor(email: string): string {
 export const CONTACT_LIMIT_MESSAGE = 'You have reached your contact limit.';
 
 export function toContact(row: ContactRow): Contact {
-  return { name: row.name, email: row.email, color: row.color, image: row.image, invited: row.invited_at !== null };
+  return {
+    name: row.name,
+    email: row.email,
+    color: row.color,
+    image: row.image,
+    invited: row.invited_at !== null,
+  };
 }
 
 export interface ContactsService {
@@ -38,7 +53,8 @@ export interface ContactsServiceDeps {
 
 export function createContactsService(deps: ContactsServiceDeps): ContactsService {
   const { repo } = deps;
-  const alreadyExists = () => new ApiError(409, ErrorCode.CONTACT_ALREADY_EXISTS, 'A contact with this email already exists');
+  const alreadyExists = () =>
+    new ApiError(409, ErrorCode.CONTACT_ALREADY_EXISTS, 'A contact with this email already exists');
 
   return {
     async list(userId) {
@@ -49,7 +65,8 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
       const email = body.email.trim().toLowerCase();
       const name = body.name.trim();
       if (name === '') throw new ValidationError('Name is required.');
-      if (user.email !== null && email === user.email) throw new ValidationError('You cannot add yourself as a contact.');
+      if (user.email !== null && email === user.email)
+        throw new ValidationError('You cannot add yourself as a contact.');
       if (await repo.findFor(user.id, email)) throw alreadyExists();
       if ((await deps.usage.contactCount(user.id)) >= deps.maxContactsOf(user.row)) {
         throw new ApiError(403, ErrorCode.QUOTA_EXCEEDED, CONTACT_LIMIT_MESSAGE);

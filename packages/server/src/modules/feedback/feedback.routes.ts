@@ -18,13 +18,19 @@ export function feedbackRoutes(app: FastifyTypeBox, deps: { feedback: FeedbackSe
   app.post(
     '/feedback',
     {
-      schema: { tags, summary: 'Send feedback', body: FeedbackRequestSchema, response: { 201: OkResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Send feedback',
+        body: FeedbackRequestSchema,
+        response: { 201: OkResponseSchema },
+      },
       // Validation failures are answered with the spec's own feedback messages by the service.
       attachValidation: true,
     },
     async (request, reply) => {
       const body: unknown = request.body;
-      const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+      const message =
+        typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
       if (request.validationError) {
         const problem = validateFeedback(typeof message === 'string' ? message : '');
         // Valid by the spec's rules but not by the schema (e.g. extra properties): still refuse.
@@ -43,7 +49,14 @@ export function feedbackRoutes(app: FastifyTypeBox, deps: { feedback: FeedbackSe
 
   app.delete(
     '/admin/feedback/:id',
-    { schema: { tags, summary: 'Delete feedback (admins)', params: IdParamsSchema, response: { 200: OkResponseSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete feedback (admins)',
+        params: IdParamsSchema,
+        response: { 200: OkResponseSchema },
+      },
+    },
     async (request) => {
       await feedback.delete(currentUser(request), request.params.id);
       return { ok: true as const };

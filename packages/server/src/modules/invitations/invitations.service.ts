@@ -63,12 +63,23 @@ export function createInvitationsService(deps: InvitationsServiceDeps): Invitati
         const reason = err instanceof MailDeliveryError ? err.reason : 'failed';
         deps.logger.warn({ reason, userId: user.id }, 'invitation mail not delivered');
         if (reason === 'invalid_recipient' || reason === 'rejected') {
-          throw new ApiError(400, 'INVALID_RECIPIENT', 'The invitation could not be delivered to this address.');
+          throw new ApiError(
+            400,
+            'INVALID_RECIPIENT',
+            'The invitation could not be delivered to this address.',
+          );
         }
-        throw new ApiError(502, 'MAIL_DELIVERY_FAILED', 'The invitation email could not be sent. Please try again later.');
+        throw new ApiError(
+          502,
+          'MAIL_DELIVERY_FAILED',
+          'The invitation email could not be sent. Please try again later.',
+        );
       }
       const at = now.toISOString();
-      await db.insertInto('invitations').values({ id: randomUUID(), user_id: user.id, to_email: to, created_at: at }).execute();
+      await db
+        .insertInto('invitations')
+        .values({ id: randomUUID(), user_id: user.id, to_email: to, created_at: at })
+        .execute();
       await deps.contacts.markInvited(user.id, to, at);
     },
   };

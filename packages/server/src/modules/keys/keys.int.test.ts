@@ -23,14 +23,27 @@ describe.each(dialectsUnderTest)('keys ($name)', ({ open }) => {
     expect(none.statusCode).toBe(404);
     expect(none.json()).toMatchObject({ code: 'KEYS_NOT_FOUND' });
 
-    const first = await t.as('kim', { method: 'POST', url: '/api/users/keys', payload: await buildKeyRequest() });
+    const first = await t.as('kim', {
+      method: 'POST',
+      url: '/api/users/keys',
+      payload: await buildKeyRequest(),
+    });
     expect(first.statusCode).toBe(201);
-    const firstRecord = first.json<{ keyId: string; publicKey: string; encryptedPrivateKey: string; createdAt: string }>();
+    const firstRecord = first.json<{
+      keyId: string;
+      publicKey: string;
+      encryptedPrivateKey: string;
+      createdAt: string;
+    }>();
     expect(firstRecord.keyId).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(new Date(firstRecord.createdAt).toISOString()).toBe(firstRecord.createdAt);
 
     await new Promise((r) => setTimeout(r, 5));
-    const second = await t.as('kim', { method: 'POST', url: '/api/users/keys', payload: await buildKeyRequest() });
+    const second = await t.as('kim', {
+      method: 'POST',
+      url: '/api/users/keys',
+      payload: await buildKeyRequest(),
+    });
     const secondRecord = second.json<{ keyId: string }>();
 
     const active = await t.as('kim', { method: 'GET', url: '/api/users/keys/active' });
@@ -48,7 +61,10 @@ describe.each(dialectsUnderTest)('keys ($name)', ({ open }) => {
     const created = (await t.as('lee', { method: 'POST', url: '/api/users/keys', payload: body })).json<{
       keyId: string;
     }>();
-    const found = await t.as('kim', { method: 'GET', url: `/api/users/keys/public/${encodeURIComponent('LEE@example.test')}` });
+    const found = await t.as('kim', {
+      method: 'GET',
+      url: `/api/users/keys/public/${encodeURIComponent('LEE@example.test')}`,
+    });
     expect(found.statusCode).toBe(200);
     expect(found.json()).toEqual({ publicKey: body.publicKey, keyId: created.keyId });
 
@@ -62,7 +78,9 @@ describe.each(dialectsUnderTest)('keys ($name)', ({ open }) => {
 
   it('re-wraps a private key after a password change, keeping the public key', async () => {
     const body = await buildKeyRequest();
-    const created = (await t.as('max', { method: 'POST', url: '/api/users/keys', payload: body })).json<{ keyId: string }>();
+    const created = (await t.as('max', { method: 'POST', url: '/api/users/keys', payload: body })).json<{
+      keyId: string;
+    }>();
     const rewrapped = buildWrappedKeyJson();
     const res = await t.as('max', {
       method: 'PUT',
@@ -70,16 +88,26 @@ describe.each(dialectsUnderTest)('keys ($name)', ({ open }) => {
       payload: { encryptedPrivateKey: rewrapped },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ keyId: created.keyId, publicKey: body.publicKey, encryptedPrivateKey: rewrapped });
+    expect(res.json()).toMatchObject({
+      keyId: created.keyId,
+      publicKey: body.publicKey,
+      encryptedPrivateKey: rewrapped,
+    });
   });
 
   it('deletes a key; afterwards it is gone', async () => {
     const created = (
       await t.as('ned', { method: 'POST', url: '/api/users/keys', payload: await buildKeyRequest() })
     ).json<{ keyId: string }>();
-    const del = await t.as('ned', { method: 'DELETE', url: `/api/users/keys/${encodeURIComponent(created.keyId)}` });
+    const del = await t.as('ned', {
+      method: 'DELETE',
+      url: `/api/users/keys/${encodeURIComponent(created.keyId)}`,
+    });
     expect(del.statusCode).toBe(200);
-    const again = await t.as('ned', { method: 'DELETE', url: `/api/users/keys/${encodeURIComponent(created.keyId)}` });
+    const again = await t.as('ned', {
+      method: 'DELETE',
+      url: `/api/users/keys/${encodeURIComponent(created.keyId)}`,
+    });
     expect(again.statusCode).toBe(404);
     expect((await t.as('ned', { method: 'GET', url: '/api/users/keys/active' })).statusCode).toBe(404);
   });

@@ -8,7 +8,11 @@ export interface KeysRepo {
   newestFor(userId: string): Promise<UserKeyRow | undefined>;
   findFor(userId: string, keyId: string): Promise<UserKeyRow | undefined>;
   deleteFor(userId: string, keyId: string): Promise<boolean>;
-  updateWrappedKey(userId: string, keyId: string, encryptedPrivateKey: string): Promise<UserKeyRow | undefined>;
+  updateWrappedKey(
+    userId: string,
+    keyId: string,
+    encryptedPrivateKey: string,
+  ): Promise<UserKeyRow | undefined>;
 }
 
 export function createKeysRepo(db: Kysely<DB>): KeysRepo {

@@ -27,12 +27,19 @@ export function keysRoutes(app: FastifyTypeBox, deps: { keys: KeysService }): vo
         response: { 201: KeyRecordSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await keys.create(currentUser(request).id, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await keys.create(currentUser(request).id, request.body)),
   );
 
   app.get(
     '/users/keys',
-    { schema: { tags, summary: "The caller's key records, newest first", response: { 200: KeysResponseSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "The caller's key records, newest first",
+        response: { 200: KeysResponseSchema },
+      },
+    },
     async (request) => ({ keys: await keys.list(currentUser(request).id) }),
   );
 
@@ -73,7 +80,12 @@ export function keysRoutes(app: FastifyTypeBox, deps: { keys: KeysService }): vo
   app.delete(
     '/users/keys/:keyId',
     {
-      schema: { tags, summary: 'Delete a key record', params: KeyIdParamsSchema, response: { 200: OkResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Delete a key record',
+        params: KeyIdParamsSchema,
+        response: { 200: OkResponseSchema },
+      },
     },
     async (request) => {
       await keys.delete(currentUser(request).id, request.params.keyId);

@@ -81,7 +81,8 @@ export function createKeysService(deps: { repo: KeysRepo; users: UsersRepo; now:
     },
 
     async delete(userId, keyId) {
-      if (!(await repo.deleteFor(userId, keyId))) throw new NotFoundError('Key not found', ErrorCode.KEYS_NOT_FOUND);
+      if (!(await repo.deleteFor(userId, keyId)))
+        throw new NotFoundError('Key not found', ErrorCode.KEYS_NOT_FOUND);
     },
 
     async rewrap(userId, keyId, encryptedPrivateKey) {

@@ -37,7 +37,8 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
         email: row.email,
         name: row.name,
         // Only the account that holds the email may be admin through it.
-        isAdmin: row.email !== null && row.email === identity.email && isAdminIdentity(identity, deps.adminEmails),
+        isAdmin:
+          row.email !== null && row.email === identity.email && isAdminIdentity(identity, deps.adminEmails),
         row,
       };
     },

@@ -53,7 +53,11 @@ async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('encrypted_private_key', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('user_keys_user_created').on('user_keys').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('user_keys_user_created')
+    .on('user_keys')
+    .columns(['user_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('contacts')
@@ -119,7 +123,11 @@ async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('object_key', 'text', (c) => c.notNull().unique())
     .addColumn('uploaded_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('files_owner_uploaded').on('files').columns(['owner_id', 'uploaded_at']).execute();
+  await db.schema
+    .createIndex('files_owner_uploaded')
+    .on('files')
+    .columns(['owner_id', 'uploaded_at'])
+    .execute();
 
   await db.schema
     .createTable('uploads')
@@ -140,9 +148,17 @@ async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('uploads_user_created').on('uploads').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('uploads_user_created')
+    .on('uploads')
+    .columns(['user_id', 'created_at'])
+    .execute();
   // The janitor that aborts stale multipart uploads scans by status and age.
-  await db.schema.createIndex('uploads_status_updated').on('uploads').columns(['status', 'updated_at']).execute();
+  await db.schema
+    .createIndex('uploads_status_updated')
+    .on('uploads')
+    .columns(['status', 'updated_at'])
+    .execute();
   await db.schema.createIndex('uploads_file').on('uploads').column('file_id').execute();
 
   await db.schema
@@ -166,7 +182,11 @@ async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('shares_pk', ['file_id', 'recipient_id'])
     .execute();
-  await db.schema.createIndex('shares_recipient').on('shares').columns(['recipient_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('shares_recipient')
+    .on('shares')
+    .columns(['recipient_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('shares_owner').on('shares').column('owner_id').execute();
 
   await db.schema
@@ -184,7 +204,10 @@ async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('country', 'text')
     .addColumn('email_verified', 'integer', (c) =>
-      c.notNull().defaultTo(0).check(sql`email_verified in (0, 1)`),
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`email_verified in (0, 1)`),
     )
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())

@@ -1,0 +1,14 @@
+import type { ReactElement } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router';
+import { NavigationProgress } from './NavigationProgress';
+
+/** The root route: everything else renders inside it, and its error element catches their errors. */
+export function RootRoute(): ReactElement {
+  return (
+    <>
+      <NavigationProgress />
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}

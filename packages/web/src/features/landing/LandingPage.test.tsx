@@ -1,0 +1,56 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderRoute } from '../../test/render';
+
+const GENERIC =
+  'Log in or create an account to store and share files that only you and the people you choose can read.';
+
+describe('landing page', () => {
+  it('invites the visitor to log in or create an account', () => {
+    renderRoute('/landing');
+    expect(screen.getByRole('heading', { level: 1 })).toBeTruthy();
+    expect(screen.getByText(GENERIC)).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: /Log in/ }).length).toBeGreaterThan(0);
+    expect(screen.getByRole('link', { name: 'Create account' }).getAttribute('href')).toBe('/unlock');
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('names the inviter for reason=invite-email', () => {
+    renderRoute('/landing?reason=invite-email&fileId=alice%40example.com');
+    expect(
+      screen.getByText('alice@example.com invited you to exchange end-to-end encrypted files'),
+    ).toBeTruthy();
+  });
+
+  it('does not show an invite fileId that is not an email address', () => {
+    renderRoute('/landing?reason=invite-email&fileId=Call%20us%20now');
+    expect(screen.getByText('You have been invited to exchange end-to-end encrypted files')).toBeTruthy();
+    expect(screen.queryByText(/Call us now/)).toBeNull();
+  });
+
+  it('tells the visitor a file was shared for reason=file-share', () => {
+    renderRoute('/landing?reason=file-share&fileId=f-123');
+    expect(screen.getByText('Someone shared a file with you')).toBeTruthy();
+    expect(
+      screen.getByText('The file is end-to-end encrypted. Log in or create an account to open it.'),
+    ).toBeTruthy();
+  });
+
+  it('points to new activity for reason=email-notification', () => {
+    renderRoute('/landing?reason=email-notification');
+    expect(screen.getByText('You have something new in Coffer')).toBeTruthy();
+  });
+
+  it.each(['/landing?reason=other', '/landing?reason=unknown'])('is generic for %s', (path) => {
+    renderRoute(path);
+    expect(screen.getByText(GENERIC)).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('pitches end-to-end encryption', () => {
+    renderRoute('/landing');
+    expect(screen.getByRole('heading', { name: 'Encrypted in your browser' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'The server never sees the content' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Share with your contacts' })).toBeTruthy();
+  });
+});

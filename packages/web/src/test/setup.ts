@@ -1,0 +1,47 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+// Vitest runs without globals, so Testing Library cannot register its own cleanup.
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+});
+
+// Mantine reads media queries (colour scheme, breakpoints); happy-dom has no `matchMedia`.
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  configurable: true,
+  value: vi.fn((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: vi.fn(),
+    removeListener: vi.fn(),
+    addEventListener: vi.fn(),
+    removeEventListener: vi.fn(),
+    dispatchEvent: vi.fn(() => false),
+  })),
+});
+
+// Mantine measures elements (ScrollArea, Tabs, SegmentedControl).
+class ResizeObserverStub {
+  observe(): void {
+    /* nothing to observe in a test DOM */
+  }
+  unobserve(): void {
+    /* nothing to observe in a test DOM */
+  }
+  disconnect(): void {
+    /* nothing to observe in a test DOM */
+  }
+}
+Object.defineProperty(window, 'ResizeObserver', {
+  writable: true,
+  configurable: true,
+  value: ResizeObserverStub,
+});
+Object.defineProperty(globalThis, 'ResizeObserver', {
+  writable: true,
+  configurable: true,
+  value: ResizeObserverStub,
+});
