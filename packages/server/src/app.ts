@@ -17,6 +17,7 @@ import { migrateToLatest } from './infra/db/migrate.js';
 import { createMailer } from './infra/mail/create-mailer.js';
 import type { Mailer } from './infra/mail/mailer.js';
 import { registerWebApp } from './infra/web/web-app.js';
+import { clientConfigRoutes } from './modules/client-config/client-config.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { createContactsRepo } from './modules/contacts/contacts.repo.js';
 import { createContactsService } from './modules/contacts/contacts.service.js';
@@ -158,6 +159,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   await app.register(
     (api, _opts, done) => {
       healthRoutes(api, { version: SERVER_VERSION });
+      clientConfigRoutes(api, config);
       // Everything else under /api needs a verified bearer token, checked before the body is read.
       api.register((scope: FastifyTypeBox, _o, next) => {
         scope.addHook('onRequest', authenticate);
