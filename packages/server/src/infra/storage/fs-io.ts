@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -28,16 +30,16 @@ export function errnoCode(error: unknown): string | undefined {
  * is removed and the error rethrown.
  */
 export async function writeNewFile(path: string, body: AsyncIterable<Uint8Array>): Promise<void> {
-  const handle = await open(path, 'wx');
+  // `flush` fsyncs before the close that ends the pipeline.
+  const file = createWriteStream(path, { flags: 'wx', flush: true, highWaterMark: IO_CHUNK_SIZE });
   try {
-    await pipeline(body, handle.createWriteStream({ autoClose: false, highWaterMark: IO_CHUNK_SIZE }));
-    await handle.sync();
+    await pipeline(body, file);
   } catch (error) {
-    await handle.close().catch(() => undefined);
+    // The file may still be opening; removing it before it is closed could leave it behind.
+    if (!file.closed) await once(file, 'close').catch(() => undefined);
     await rm(path, { force: true });
     throw error;
   }
-  await handle.close();
 }
 
 /** Writes a small document to a new file and fsyncs it; removes the file on failure. */

@@ -35,6 +35,9 @@ export function clientConfigRoutes(app: FastifyTypeBox, config: Config): void {
         response: { 200: ClientConfigSchema },
       },
     },
-    (_request, reply) => reply.header('Cache-Control', 'no-cache').send(body),
+    (_request, reply) => {
+      reply.header('Cache-Control', 'no-cache');
+      return body;
+    },
   );
 }
