@@ -12,6 +12,7 @@ import { registerAuth } from './infra/auth/auth.plugin.js';
 import type { TokenVerifier } from './infra/auth/token-verifier.js';
 import { createJoseTokenVerifier } from './infra/auth/token-verifier.js';
 import type { Database } from './infra/db/database.js';
+import { registerEmbeddedIdp } from './infra/idp/idp.plugin.js';
 import { createDatabase } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
 import { createMailer } from './infra/mail/create-mailer.js';
@@ -106,9 +107,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       return created;
     })();
 
+  // The embedded identity provider runs only when no external issuer is configured.
+  const embeddedIdp =
+    config.auth.issuer === undefined ? await registerEmbeddedIdp(app, { config, database }) : null;
   const issuer = config.auth.issuer ?? `${config.publicUrl}/idp`;
   const tokenVerifier =
     overrides.tokenVerifier ??
+    embeddedIdp?.tokenVerifier ??
     createJoseTokenVerifier({
       issuer,
       audience: config.auth.audience,
