@@ -1,5 +1,11 @@
 import { BlobReadError, BlobSizeMismatchError } from './blob-store.js';
 
+/**
+ * Reads and writes move data in 1 MiB pieces: few enough system calls to stream GiB-size objects
+ * quickly, small enough that a transfer holds only a couple of them at a time.
+ */
+export const IO_CHUNK_SIZE = 1024 * 1024;
+
 const sizeMismatch = (expected: number, actual: number): Error => new BlobSizeMismatchError(expected, actual);
 
 /**

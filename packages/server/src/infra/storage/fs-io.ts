@@ -6,12 +6,7 @@ import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { BlobReadError } from './blob-store.js';
-
-/**
- * Reads and writes move data in 1 MiB pieces: few enough system calls to stream GiB-size objects
- * quickly, small enough that a transfer holds only a couple of them at a time.
- */
-export const IO_CHUNK_SIZE = 1024 * 1024;
+import { IO_CHUNK_SIZE } from './byte-streams.js';
 
 /** 128 random bits as hex: upload ids, etags and version ids, unguessable and file-name safe. */
 export function randomId(): string {
