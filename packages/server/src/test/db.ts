@@ -11,13 +11,15 @@
  *
  * SQLite: a new file in a new temp folder per `open()`. PostgreSQL: with `TEST_DATABASE_URL` set (CI), a
  * fresh schema `coffer_test_<random>` on that server, dropped on `destroy()`; without it, an in-process
- * PGlite. Opening costs ~50 ms (SQLite), ~0.3 s (server schema) or 2–10 s (PGlite): open once per file
- * in `beforeAll`, and keep tests independent by giving each its own users.
+ * PGlite. Opening costs ~50 ms (SQLite), ~0.3 s (server schema) or 1–3 s (PGlite, from a cached template;
+ * 10–15 s the first time on a machine): open once per file in `beforeAll`, and keep tests independent by
+ * giving each its own users.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
@@ -99,10 +101,46 @@ async function openPostgresSchema(url: string, options?: OpenOptions): Promise<T
   );
 }
 
-async function openPglite(options?: OpenOptions): Promise<TestDatabase> {
+/**
+ * A fresh PGlite runs initdb, which takes 6–15 s here; loading a dump of a fresh cluster takes ~1 s. The
+ * dump of an empty, unmigrated cluster is cached in the temp folder per PGlite version, so it can never
+ * hold a stale schema: migrations always run on top of it.
+ */
+function pgliteTemplatePath(): string {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const pkg = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as {
+    version?: unknown;
+  };
+  const version = typeof pkg.version === 'string' ? pkg.version.replace(/[^0-9a-z.-]/gi, '') : 'unknown';
+  return join(tmpdir(), `coffer-pglite-template-${version}.tar`);
+}
+
+async function startPglite(): Promise<PGlite> {
   // The same int8 rule as the pg pool in database.ts.
-  const pglite = new PGlite({ parsers: { [pgliteTypes.INT8]: parseInt8 } });
+  const parsers = { [pgliteTypes.INT8]: parseInt8 };
+  const template = pgliteTemplatePath();
+  if (existsSync(template)) {
+    try {
+      const pglite = new PGlite({ parsers, loadDataDir: new Blob([readFileSync(template)]) });
+      await pglite.waitReady;
+      return pglite;
+    } catch {
+      // A truncated or foreign file: rebuild it below.
+      rmSync(template, { force: true });
+    }
+  }
+  const pglite = new PGlite({ parsers });
   await pglite.waitReady;
+  const dump = await pglite.dumpDataDir('none');
+  // Write then rename, so a parallel worker never reads half a file.
+  const partial = `${template}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+  renameSync(partial, template);
+  return pglite;
+}
+
+async function openPglite(options?: OpenOptions): Promise<TestDatabase> {
+  const pglite = await startPglite();
   const database = createDatabase({
     url: undefined,
     dataDir: tmpdir(),
@@ -124,3 +162,13 @@ export const dialectsUnderTest: readonly DialectUnderTest[] = [
         open: (options) => openPostgresSchema(postgresUrl, options),
       },
 ];
+
+/** Runs `fn` and returns what it threw (undefined if nothing), to assert on the error itself, e.g. with `isUniqueViolation`. */
+export async function caught(fn: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await fn();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}

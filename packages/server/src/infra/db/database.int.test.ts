@@ -1,37 +1,20 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
+import type { Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectsUnderTest } from '../../test/db.js';
+import { caught, dialectsUnderTest } from '../../test/db.js';
 import type { TestDatabase } from '../../test/db.js';
 import { insertContact, insertFile, insertUser, insertUserKey } from '../../test/db-factories.js';
+import { createDatabase } from './database.js';
 import { DatabaseError, isForeignKeyViolation, isUniqueViolation } from './errors.js';
-import { knownMigrations, migrateToLatest } from './migrate.js';
-import type {
-  DB,
-  IdpAccountRow,
-  IdpKeyRow,
-  IdpPayloadRow,
-  InvitationRow,
-  PaymentEventRow,
-  ShareRow,
-  TransferEventRow,
-  UploadPartRow,
-  UploadRow,
-} from './schema.js';
-import { newId, normalizeEmail, nowIso, sumAsNumber } from './values.js';
+import { knownMigrations, migrateToLatest, withoutTransaction } from './migrate.js';
+import { migrations } from './migrations/index.js';
+import type { DB } from './schema.js';
+import { newId, nowIso } from './values.js';
 
-const GiB = 1024 ** 3;
-const FIVE_GIB = 5 * GiB;
-
-/** Runs `fn` and returns what it threw (undefined if nothing), so a test can assert on the error itself. */
-async function caught(fn: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await fn();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-}
-
+/** Migrations, constraints, cascades, ordering and integer safety; per-table round trips are in tables.int.test.ts. */
 describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }) => {
   let t: TestDatabase;
   let firstRun: string[];
@@ -71,257 +54,45 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
     expect(tables).toEqual(expect.arrayContaining(expected));
   });
 
-  it('round-trips a user with defaults applied', async () => {
-    const user = await insertUser(t.db, { email: normalizeEmail(' Ann@Example.TEST '), country: 'DE' });
-    const read = await t.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(read).toEqual(user);
-    expect(read.tier).toBe('Free');
-    expect(read.email).toBe('ann@example.test');
-
-    const periodEnd = '2026-12-21T00:00:00.000Z';
-    await t.db
-      .updateTable('users')
-      .set({ tier: 'Personal', current_period_end: periodEnd, stripe_customer_id: `cus_${user.id}` })
-      .where('id', '=', user.id)
-      .execute();
-    const paid = await t.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(paid).toMatchObject({ tier: 'Personal', current_period_end: periodEnd });
+  it('rolls back a migration that fails half-way', async () => {
+    const broken: Record<string, Migration> = {
+      ...migrations,
+      '9998_ok': {
+        up: async (db) => {
+          await db.schema.createTable('zz_migration_ok').addColumn('id', 'text').execute();
+        },
+      },
+      '9999_broken': {
+        up: async (db) => {
+          await db.schema.createTable('zz_migration_half').addColumn('id', 'text').execute();
+          await sql`select * from no_such_table`.execute(db);
+        },
+      },
+    };
+    const err = await caught(() => migrateToLatest(t.db, broken));
+    expect(err).toBeInstanceOf(DatabaseError);
+    expect((err as Error).message).toContain('9999_broken');
+    const tables = (await t.db.introspection.getTables()).map((table) => table.name);
+    expect(tables).not.toContain('zz_migration_half');
+    // PostgreSQL runs the whole batch in one transaction; SQLite commits each migration on its own.
+    expect(tables.includes('zz_migration_ok')).toBe(name === 'sqlite');
+    await sql`drop table if exists zz_migration_ok`.execute(t.db);
+    await sql`delete from kysely_migration where name = '9998_ok'`.execute(t.db);
+    expect(await migrateToLatest(t.db)).toEqual([]);
   });
 
-  it('round-trips keys, contacts, invitations and feedback', async () => {
-    const user = await insertUser(t.db);
-    const key = await insertUserKey(t.db, user.id);
-    expect(await t.db.selectFrom('user_keys').selectAll().where('id', '=', key.id).execute()).toEqual([key]);
-
-    const contact = await insertContact(t.db, user.id, { image: 'data:image/png;base64,AA==' });
-    const contacts = await t.db.selectFrom('contacts').selectAll().where('user_id', '=', user.id).execute();
-    expect(contacts).toEqual([contact]);
-
-    const invitation: InvitationRow = {
-      id: newId(),
-      user_id: user.id,
-      to_email: contact.email,
-      created_at: nowIso(),
-    };
-    await t.db.insertInto('invitations').values(invitation).execute();
-    expect(await t.db.selectFrom('invitations').selectAll().where('user_id', '=', user.id).execute()).toEqual(
-      [invitation],
-    );
-
-    const feedbackId = newId();
-    const message = 'Ünïcode ✓ and "quotes"\nover two lines';
-    await t.db
-      .insertInto('feedback')
-      .values({
-        id: feedbackId,
-        user_id: user.id,
-        user_email: 'x@example.test',
-        message,
-        created_at: nowIso(),
-      })
-      .execute();
-    const feedback = await t.db
-      .selectFrom('feedback')
-      .selectAll()
-      .where('id', '=', feedbackId)
-      .executeTakeFirstOrThrow();
-    expect(feedback.message).toBe(message);
-  });
-
-  it('round-trips files and uploads of 5 GiB as JS numbers', async () => {
-    const user = await insertUser(t.db);
-    const file = await insertFile(t.db, user.id, { size: FIVE_GIB, stored_size: FIVE_GIB + 28 * 54 });
-    const read = await t.db
-      .selectFrom('files')
-      .selectAll()
-      .where('id', '=', file.id)
-      .executeTakeFirstOrThrow();
-    expect(read).toEqual(file);
-    expect(read.size).toBe(FIVE_GIB);
-    expect(typeof read.stored_size).toBe('number');
-    expect(JSON.parse(read.encryption_info ?? 'null')).toMatchObject({ format: 'coffer-v1' });
-
-    await insertFile(t.db, user.id, { size: FIVE_GIB, stored_size: FIVE_GIB });
-    const usage = await t.db
-      .selectFrom('files')
-      .select([sumAsNumber('stored_size').as('used'), (eb) => eb.fn.countAll<number>().as('count')])
-      .where('owner_id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(usage).toEqual({ used: 2 * FIVE_GIB + 28 * 54, count: 2 });
-    const none = await t.db
-      .selectFrom('files')
-      .select(sumAsNumber('stored_size').as('used'))
-      .where('owner_id', '=', 'nobody')
-      .executeTakeFirstOrThrow();
-    expect(none.used).toBe(0);
-
-    const now = nowIso();
-    const upload: UploadRow = {
-      id: newId(),
-      user_id: user.id,
-      file_name: 'movie.mkv',
-      content_type: 'video/x-matroska',
-      size: FIVE_GIB,
-      stored_size: FIVE_GIB + 28 * 54,
-      is_encrypted: 1,
-      encryption_info: '{"version":"k"}',
-      object_key: `users/${user.id}/uploads/${newId()}`,
-      storage_upload_id: 's3-multipart-id',
-      kind: 'multipart',
-      status: 'pending',
-      parts: 54,
-      file_id: null,
-      created_at: now,
-      updated_at: now,
-    };
-    await t.db.insertInto('uploads').values(upload).execute();
-    const part: UploadPartRow = {
-      upload_id: upload.id,
-      part_number: 1,
-      etag: '"abc"',
-      size: 99614720 + 28,
-      created_at: now,
-    };
-    await t.db.insertInto('upload_parts').values(part).execute();
-    await t.db
-      .updateTable('uploads')
-      .set({ status: 'complete', file_id: file.id, updated_at: nowIso() })
-      .where('id', '=', upload.id)
-      .execute();
-    const readUpload = await t.db
-      .selectFrom('uploads')
-      .selectAll()
-      .where('id', '=', upload.id)
-      .executeTakeFirstOrThrow();
-    expect(readUpload).toMatchObject({
-      ...upload,
-      status: 'complete',
-      file_id: file.id,
-      updated_at: expect.any(String),
+  it('lets a marked migration manage its own transaction on SQLite', async () => {
+    let inTransactionSeen: boolean | undefined;
+    const marked = withoutTransaction({
+      up: (db) => {
+        inTransactionSeen = db.isTransaction;
+        return Promise.resolve();
+      },
     });
-    expect(
-      await t.db.selectFrom('upload_parts').selectAll().where('upload_id', '=', upload.id).execute(),
-    ).toEqual([part]);
-  });
-
-  it('round-trips transfers, shares and payment events', async () => {
-    const owner = await insertUser(t.db);
-    const recipient = await insertUser(t.db);
-    const file = await insertFile(t.db, owner.id);
-
-    const event: TransferEventRow = {
-      id: newId(),
-      user_id: owner.id,
-      kind: 'upload',
-      bytes: FIVE_GIB,
-      created_at: nowIso(),
-    };
-    await t.db.insertInto('transfer_events').values(event).execute();
-    const monthly = await t.db
-      .selectFrom('transfer_events')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('user_id', '=', owner.id)
-      .where('kind', '=', 'upload')
-      .where('created_at', '>=', owner.current_period_start)
-      .executeTakeFirstOrThrow();
-    expect(monthly.count).toBe(1);
-    expect(await t.db.selectFrom('transfer_events').selectAll().where('id', '=', event.id).execute()).toEqual(
-      [event],
-    );
-
-    const share: ShareRow = {
-      file_id: file.id,
-      owner_id: owner.id,
-      recipient_id: recipient.id,
-      recipient_email: recipient.email ?? '',
-      encrypted_file_key: 'd3JhcHBlZA==',
-      key_version: 'key-of-recipient',
-      created_at: nowIso(),
-    };
-    await t.db.insertInto('shares').values(share).execute();
-    expect(
-      await t.db.selectFrom('shares').selectAll().where('recipient_id', '=', recipient.id).execute(),
-    ).toEqual([share]);
-
-    const payment: PaymentEventRow = {
-      id: `evt_${newId()}`,
-      type: 'checkout.session.completed',
-      processed_at: nowIso(),
-    };
-    await t.db.insertInto('payment_events').values(payment).execute();
-    expect(
-      await t.db.selectFrom('payment_events').selectAll().where('id', '=', payment.id).execute(),
-    ).toEqual([payment]);
-    // Idempotency: a webhook delivered twice is recognised on insert.
-    expect(
-      isUniqueViolation(await caught(() => t.db.insertInto('payment_events').values(payment).execute())),
-    ).toBe(true);
-  });
-
-  it('round-trips the embedded identity provider state', async () => {
-    const now = nowIso();
-    const account: IdpAccountRow = {
-      id: newId(),
-      email: `idp-${newId()}@example.test`,
-      password_hash: 'scrypt$N=16384$c2FsdA==$aGFzaA==',
-      name: 'Ann',
-      country: null,
-      email_verified: 1,
-      created_at: now,
-      updated_at: now,
-    };
-    await t.db.insertInto('idp_accounts').values(account).execute();
-    expect(await t.db.selectFrom('idp_accounts').selectAll().where('id', '=', account.id).execute()).toEqual([
-      account,
-    ]);
-    const duplicate = { ...account, id: newId() };
-    expect(
-      isUniqueViolation(await caught(() => t.db.insertInto('idp_accounts').values(duplicate).execute())),
-    ).toBe(true);
-
-    const payload: IdpPayloadRow = {
-      id: newId(),
-      model: 'Session',
-      payload: JSON.stringify({ accountId: account.id, exp: 1 }),
-      grant_id: null,
-      user_code: null,
-      uid: newId(),
-      expires_at: '2030-01-01T00:00:00.000Z',
-      consumed_at: null,
-    };
-    await t.db.insertInto('idp_payloads').values(payload).execute();
-    // Same id under another model is a different row.
-    await t.db
-      .insertInto('idp_payloads')
-      .values({ ...payload, model: 'Interaction', uid: null })
-      .execute();
-    const byUid = await t.db
-      .selectFrom('idp_payloads')
-      .selectAll()
-      .where('model', '=', 'Session')
-      .where('uid', '=', payload.uid)
-      .execute();
-    expect(byUid).toEqual([payload]);
-
-    const key: IdpKeyRow = {
-      id: newId(),
-      purpose: 'signing',
-      jwk: JSON.stringify({ kty: 'RSA', kid: 'k1' }),
-      created_at: now,
-    };
-    await t.db
-      .insertInto('idp_keys')
-      .values({ id: key.id, jwk: key.jwk, created_at: key.created_at })
-      .execute();
-    expect(await t.db.selectFrom('idp_keys').selectAll().where('id', '=', key.id).execute()).toEqual([key]);
+    expect(await migrateToLatest(t.db, { ...migrations, '9997_marked': marked })).toEqual(['9997_marked']);
+    // Kysely itself wraps PostgreSQL migrations; on SQLite nothing does.
+    expect(inTransactionSeen).toBe(name === 'postgres');
+    await sql`delete from kysely_migration where name = '9997_marked'`.execute(t.db);
   });
 
   it('enforces the unique constraints the services rely on', async () => {
@@ -516,5 +287,52 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
     // The connection is still usable afterwards.
     const ok = await sql<{ n: number }>`select cast(9007199254740991 as bigint) as n`.execute(t.db);
     expect(ok.rows[0]?.n).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});
+
+describe('createDatabase on SQLite', () => {
+  it('creates the data folder and opens coffer.db with WAL, foreign keys and a busy timeout', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'coffer-db-open-'));
+    const dataDir = join(root, 'nested', 'data');
+    const database = createDatabase({ url: undefined, dataDir });
+    try {
+      expect(database.dialect).toBe('sqlite');
+      await migrateToLatest(database.db);
+      expect(existsSync(join(dataDir, 'coffer.db'))).toBe(true);
+      const pragma = async (name: string): Promise<unknown> => {
+        const { rows } = await sql<Record<string, unknown>>`${sql.raw(`pragma ${name}`)}`.execute(
+          database.db,
+        );
+        // The column is not always named after the pragma (busy_timeout answers `timeout`).
+        return Object.values(rows[0] ?? {})[0];
+      };
+      expect(await pragma('journal_mode')).toBe('wal');
+      expect(await pragma('foreign_keys')).toBe(1);
+      expect(await pragma('busy_timeout')).toBe(5000);
+    } finally {
+      await database.destroy();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps data across a reopen', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'coffer-db-reopen-'));
+    try {
+      const first = createDatabase({ url: 'sqlite:', dataDir });
+      await migrateToLatest(first.db);
+      const user = await insertUser(first.db);
+      await first.destroy();
+
+      const second = createDatabase({
+        url: `sqlite://${join(dataDir, 'coffer.db')}`,
+        dataDir: '/nonexistent',
+      });
+      expect(await migrateToLatest(second.db)).toEqual([]);
+      const read = await second.db.selectFrom('users').select('id').where('id', '=', user.id).execute();
+      await second.destroy();
+      expect(read).toEqual([{ id: user.id }]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -136,9 +136,14 @@ function openSqlite(target: { file: string } | { memory: true }): SqliteDatabase
   return sqlite;
 }
 
-/** pg's parsers, except int8 (sizes, counts), which becomes a safe JS number instead of a string. */
+/**
+ * pg's parsers, except int8 (sizes, counts), which becomes a safe JS number instead of a string. The cast:
+ * pg-types declares its parsers as returning `any`.
+ */
 const getTypeParser: pg.CustomTypesConfig['getTypeParser'] = (oid, format) =>
-  oid === pg.types.builtins.INT8 ? parseInt8 : pg.types.getTypeParser(oid, format);
+  oid === pg.types.builtins.INT8
+    ? parseInt8
+    : (pg.types.getTypeParser(oid, format) as (value: string) => unknown);
 
 function openPostgres(connectionString: string, logger: DatabaseLogger | undefined): pg.Pool {
   const pool = new pg.Pool({

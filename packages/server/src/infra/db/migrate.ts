@@ -1,13 +1,49 @@
 import { Migrator, PostgresIntrospector, sql } from 'kysely';
-import type { Kysely, MigrationProvider } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { DatabaseError } from './errors.js';
 import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
 
+/**
+ * Runs a migration in a transaction when Kysely has not opened one. Kysely wraps migrations in a
+ * transaction only where it believes DDL is transactional (PostgreSQL); SQLite's DDL is too, and without
+ * this a migration failing half-way would leave tables behind that make every later start fail.
+ */
+function inTransaction(migration: Migration): Migration {
+  const wrap =
+    (step: (db: Kysely<unknown>) => Promise<void>) =>
+    (db: Kysely<unknown>): Promise<void> =>
+      db.isTransaction ? step(db) : db.transaction().execute((trx) => step(trx));
+  const up = wrap((db) => migration.up(db));
+  if (migration.down === undefined) return { up };
+  const down = migration.down.bind(migration);
+  return { up, down: wrap((db) => down(db)) };
+}
+
+const managesOwnTransaction = new WeakSet<Migration>();
+
+/**
+ * Marks a migration that must run outside a transaction on SQLite: a table rebuild (SQLite's only way to
+ * change a constraint) needs `pragma foreign_keys = off`, which SQLite ignores inside a transaction, or
+ * dropping the old parent table would cascade-delete its children. Such a migration begins and commits
+ * its own transaction around the rebuild. On PostgreSQL, Kysely's transaction still applies.
+ */
+export function withoutTransaction(migration: Migration): Migration {
+  managesOwnTransaction.add(migration);
+  return migration;
+}
+
 /** Migrations compiled into the bundle, not globbed from disk, so `dist/` needs no source folder. */
-const provider: MigrationProvider = {
-  getMigrations: () => Promise.resolve({ ...migrations }),
-};
+function staticProvider(set: Readonly<Record<string, Migration>>): MigrationProvider {
+  return {
+    getMigrations: () =>
+      Promise.resolve(
+        Object.fromEntries(
+          Object.entries(set).map(([name, m]) => [name, managesOwnTransaction.has(m) ? m : inTransaction(m)]),
+        ),
+      ),
+  };
+}
 
 /** Names of all migrations this build knows, oldest first. */
 export function knownMigrations(): string[] {
@@ -17,9 +53,14 @@ export function knownMigrations(): string[] {
 /**
  * Applies every pending migration, in order, and returns the names applied (empty when up to date).
  * Safe to call from several servers starting at once: Kysely takes a lock (an advisory lock in
- * PostgreSQL) and each migration runs once. Throws `DatabaseError` naming the migration that failed.
+ * PostgreSQL) and each migration runs once. Throws `DatabaseError` naming the migration that failed,
+ * which leaves nothing of itself behind (PostgreSQL rolls back the whole batch; SQLite commits each
+ * migration on its own, so earlier ones of the batch stay). `set` is for tests; the server passes none.
  */
-export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
+export async function migrateToLatest(
+  db: Kysely<DB>,
+  set: Readonly<Record<string, Migration>> = migrations,
+): Promise<string[]> {
   let migrationTableSchema: string | undefined;
   // The introspector is the public sign of the dialect (pg and PGlite both use PostgreSQL's).
   if (db.introspection instanceof PostgresIntrospector) {
@@ -34,7 +75,7 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
   }
   const migrator = new Migrator({
     db,
-    provider,
+    provider: staticProvider(set),
     ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
   });
   const { error, results } = await migrator.migrateToLatest();
