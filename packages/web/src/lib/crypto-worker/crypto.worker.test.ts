@@ -1,0 +1,51 @@
+import { decryptChunk, encryptChunk, generateFileKey } from '@coffer/crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CryptoRequest, CryptoResponse } from './protocol';
+
+// The worker entry listens on `self`; in happy-dom that is the window, so the test talks to it there.
+describe('crypto.worker entry', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('answers each message with the transferred result, or a failure', async () => {
+    const answers: { response: CryptoResponse; transfer: unknown }[] = [];
+    vi.spyOn(self, 'postMessage').mockImplementation((message: unknown, options?: unknown) => {
+      answers.push({ response: message as CryptoResponse, transfer: options });
+    });
+    await import('./crypto.worker');
+    const key = await generateFileKey();
+    const plain = new Uint8Array([4, 5, 6]);
+    const request: CryptoRequest = {
+      id: 7,
+      op: 'encrypt',
+      key,
+      index: 2,
+      isLast: true,
+      data: plain.slice().buffer,
+    };
+    self.dispatchEvent(new MessageEvent('message', { data: request }));
+    const encrypted = await encryptChunk(key, 0, true, plain);
+    self.dispatchEvent(
+      new MessageEvent('message', {
+        data: {
+          id: 8,
+          op: 'decrypt',
+          key,
+          index: 1,
+          isLast: true,
+          data: encrypted.buffer,
+        } satisfies CryptoRequest,
+      }),
+    );
+    await vi.waitFor(() => {
+      expect(answers).toHaveLength(2);
+    });
+    const ok = answers.find((a) => a.response.id === 7);
+    if (ok?.response.ok !== true) throw new Error('expected a successful answer');
+    expect(ok.transfer).toEqual({ transfer: [ok.response.data] });
+    expect([...(await decryptChunk(key, 2, true, new Uint8Array(ok.response.data)))]).toEqual([4, 5, 6]);
+    const failed = answers.find((a) => a.response.id === 8)?.response;
+    expect(failed).toMatchObject({ ok: false, error: { kind: 'integrity' } });
+  });
+});

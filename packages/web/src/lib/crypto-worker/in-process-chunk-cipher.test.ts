@@ -1,0 +1,45 @@
+import { decryptChunk, encryptChunk, generateFileKey, IntegrityError } from '@coffer/crypto';
+import { describe, expect, it } from 'vitest';
+import { CryptoWorkerError } from './chunk-cipher';
+import { createInProcessChunkCipher } from './in-process-chunk-cipher';
+
+const bytesOf = (...values: number[]): ArrayBuffer => new Uint8Array(values).buffer;
+
+describe('in-process chunk cipher', () => {
+  it('encrypts chunks that @coffer/crypto decrypts, and detaches the input like a transfer', async () => {
+    const cipher = createInProcessChunkCipher();
+    const key = await generateFileKey();
+    const input = bytesOf(1, 2, 3, 4);
+    const encrypted = await cipher.encrypt(key, 3, false, input);
+    expect(input.byteLength).toBe(0);
+    expect(encrypted.length).toBe(4 + 28);
+    expect([...(await decryptChunk(key, 3, false, encrypted))]).toEqual([1, 2, 3, 4]);
+  });
+
+  it('decrypts chunks made by @coffer/crypto', async () => {
+    const cipher = createInProcessChunkCipher();
+    const key = await generateFileKey();
+    const encrypted = await encryptChunk(key, 0, true, new Uint8Array([9, 8, 7]));
+    const plain = await cipher.decrypt(key, 0, true, encrypted.slice().buffer);
+    expect([...plain]).toEqual([9, 8, 7]);
+  });
+
+  it('reports a chunk that does not verify as IntegrityError', async () => {
+    const cipher = createInProcessChunkCipher();
+    const key = await generateFileKey();
+    const encrypted = await encryptChunk(key, 0, true, new Uint8Array([9, 8, 7]));
+    await expect(cipher.decrypt(key, 0, false, encrypted.slice().buffer)).rejects.toBeInstanceOf(
+      IntegrityError,
+    );
+    encrypted[20] = (encrypted[20] ?? 0) ^ 1;
+    await expect(cipher.decrypt(key, 0, true, encrypted.slice().buffer)).rejects.toBeInstanceOf(
+      IntegrityError,
+    );
+  });
+
+  it('reports other failures as CryptoWorkerError', async () => {
+    const cipher = createInProcessChunkCipher();
+    const hmacKey = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    await expect(cipher.encrypt(hmacKey, 0, true, bytesOf(1))).rejects.toBeInstanceOf(CryptoWorkerError);
+  });
+});

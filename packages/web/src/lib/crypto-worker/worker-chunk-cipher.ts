@@ -1,0 +1,95 @@
+import { CryptoWorkerError, errorFromFailure, type ChunkCipher } from './chunk-cipher';
+import type { CryptoOperation, CryptoRequest, CryptoResponse } from './protocol';
+
+/** The subset of `Worker` the cipher uses, so tests can pass a fake. */
+export type CryptoWorkerLike = Pick<Worker, 'postMessage' | 'addEventListener' | 'terminate'>;
+
+interface Pending {
+  resolve: (bytes: Uint8Array<ArrayBuffer>) => void;
+  reject: (error: Error) => void;
+}
+
+/** Starts the bundled crypto worker. The `new URL(…, import.meta.url)` form is what Vite bundles. */
+export function startCryptoWorker(): CryptoWorkerLike {
+  return new Worker(new URL('./crypto.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'coffer-crypto',
+  });
+}
+
+/**
+ * A {@link ChunkCipher} backed by ONE worker, started on first use and shared by every transfer.
+ *
+ * Why one: the machine class we target has 2 cores, WebCrypto already runs AES-GCM on its own
+ * threads, and the worker only forwards chunks to it, so more workers would add memory, not speed.
+ * The worker handles requests concurrently, so transfers do not wait for each other; memory stays
+ * bounded because each transfer keeps at most two chunks in flight. If the worker dies, pending
+ * calls fail with {@link CryptoWorkerError} and the next call starts a new one.
+ */
+export function createWorkerChunkCipher(
+  startWorker: () => CryptoWorkerLike = startCryptoWorker,
+): ChunkCipher {
+  let worker: CryptoWorkerLike | null = null;
+  let nextId = 1;
+  const pending = new Map<number, Pending>();
+
+  const failAll = (error: Error): void => {
+    const waiting = [...pending.values()];
+    pending.clear();
+    for (const call of waiting) call.reject(error);
+  };
+
+  const ensureWorker = (): CryptoWorkerLike => {
+    if (worker !== null) return worker;
+    const started = startWorker();
+    started.addEventListener('message', (event: MessageEvent<CryptoResponse>) => {
+      const response = event.data;
+      const call = pending.get(response.id);
+      if (call === undefined) return;
+      pending.delete(response.id);
+      if (response.ok) call.resolve(new Uint8Array(response.data));
+      else call.reject(errorFromFailure(response.error));
+    });
+    started.addEventListener('error', (event: ErrorEvent) => {
+      // A load failure or an uncaught error: this worker is unusable, the next call starts another.
+      event.preventDefault();
+      if (worker === started) worker = null;
+      started.terminate();
+      failAll(new CryptoWorkerError(`The encryption worker failed: ${event.message || 'unknown error'}`));
+    });
+    started.addEventListener('messageerror', () => {
+      failAll(new CryptoWorkerError('The encryption worker sent an unreadable message'));
+    });
+    worker = started;
+    return started;
+  };
+
+  const run = (
+    op: CryptoOperation,
+    key: CryptoKey,
+    index: number,
+    isLast: boolean,
+    data: ArrayBuffer,
+  ): Promise<Uint8Array<ArrayBuffer>> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      const request: CryptoRequest = { id, op, key, index, isLast, data };
+      pending.set(id, { resolve, reject });
+      try {
+        ensureWorker().postMessage(request, [data]);
+      } catch (cause) {
+        pending.delete(id);
+        reject(new CryptoWorkerError('Could not send a chunk to the encryption worker', { cause }));
+      }
+    });
+
+  return {
+    encrypt: (key, index, isLast, plaintext) => run('encrypt', key, index, isLast, plaintext),
+    decrypt: (key, index, isLast, encrypted) => run('decrypt', key, index, isLast, encrypted),
+    dispose: () => {
+      worker?.terminate();
+      worker = null;
+      failAll(new CryptoWorkerError('The encryption worker was stopped'));
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The protocol between the page and `public/download-sw.js` (plain JS, so it mirrors these types
+ * in comments). One download = one MessageChannel:
+ *
+ * 1. page → SW (`ServiceWorker.postMessage`, port transferred): `register` with the file's
+ *    name, size and type under a random id; SW → page on the port: `registered`.
+ * 2. The page navigates a hidden iframe to `/__coffer_download__/<id>/<name>`; the SW answers that
+ *    navigation with a streamed attachment Response and says `started`.
+ * 3. Each time the browser wants more bytes the SW sends `pull`; the page answers with exactly one
+ *    `chunk` (its buffer transferred), or `end`, or `error` (the browser then marks the download
+ *    failed). The page can send `error` at any time. If the user cancels the download in the
+ *    browser, the SW sends `cancelled`.
+ */
+
+/** URL path prefix the service worker answers; it leaves every other request alone. */
+export const DOWNLOAD_URL_PREFIX = '/__coffer_download__/';
+/** Path of the service worker script (copied from `public/` to the root of `dist`). */
+export const DOWNLOAD_SW_URL = '/download-sw.js';
+
+export interface RegisterDownloadMessage {
+  readonly type: 'coffer-download:register';
+  readonly id: string;
+  readonly fileName: string;
+  readonly size: number;
+  readonly contentType: string;
+}
+
+/** Sent every few seconds while a download streams: messages keep an idle service worker alive. */
+export interface KeepAliveMessage {
+  readonly type: 'coffer-download:keepalive';
+}
+
+export type PageToSwPortMessage =
+  | { readonly type: 'chunk'; readonly bytes: ArrayBuffer }
+  | { readonly type: 'end' }
+  | { readonly type: 'error'; readonly message: string };
+
+export type SwToPageMessage =
+  | { readonly type: 'registered' }
+  | { readonly type: 'started' }
+  | { readonly type: 'pull' }
+  | { readonly type: 'cancelled' };
+
+/** The URL the iframe opens; the name is only for the browser's benefit, the id finds the download. */
+export function downloadUrl(id: string, fileName: string): string {
+  return `${DOWNLOAD_URL_PREFIX}${encodeURIComponent(id)}/${encodeURIComponent(fileName)}`;
+}

@@ -1,0 +1,35 @@
+/** Where a download's plaintext goes, one verified chunk at a time. */
+export interface SaveSink {
+  /** Writes the next plaintext chunk; resolves when the sink can take another (backpressure). */
+  write(bytes: Uint8Array<ArrayBuffer>): Promise<void>;
+  /** All chunks written and verified: finish the file. */
+  close(): Promise<void>;
+  /** Give up: no file may be left looking complete. Never throws. */
+  abort(reason: unknown): Promise<void>;
+}
+
+export interface SaveFileInfo {
+  readonly fileName: string;
+  /** Plaintext size in bytes (the service worker announces it as Content-Length). */
+  readonly size: number;
+  readonly contentType: string;
+}
+
+/**
+ * How a download is saved:
+ * - `fs-access`: the File System Access API (`showSaveFilePicker`), streamed to disk;
+ * - `service-worker`: the app's own service worker streams it as a browser download;
+ * - `blob`: collected in a Blob, for files up to 100 MB only;
+ * - `auto`: the first of those the browser supports (blob only for small files).
+ */
+export type SaveMethod = 'fs-access' | 'service-worker' | 'blob' | 'auto';
+export type ResolvedSaveMethod = Exclude<SaveMethod, 'auto'>;
+
+export const saveMethods: readonly SaveMethod[] = ['fs-access', 'service-worker', 'blob', 'auto'];
+
+export function isSaveMethod(value: unknown): value is SaveMethod {
+  return typeof value === 'string' && (saveMethods as readonly string[]).includes(value);
+}
+
+/** Opens a sink for a resolved method; tests pass their own. */
+export type SaveSinkOpener = (method: ResolvedSaveMethod, info: SaveFileInfo) => Promise<SaveSink>;

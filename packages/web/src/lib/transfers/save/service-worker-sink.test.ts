@@ -1,0 +1,154 @@
+import { downloadMessages } from '@coffer/contracts';
+import { describe, expect, it } from 'vitest';
+// The real service worker script, run here against a stand-in for its global scope.
+import serviceWorkerSource from '../../../../public/download-sw.js?raw';
+import { TransferAbortedError } from '../transfer-errors';
+import type { SaveFileInfo } from './save-sink';
+import {
+  DOWNLOAD_NOT_STARTED_TEXT,
+  openServiceWorkerSink,
+  type DownloadWorkerLike,
+} from './service-worker-sink';
+
+const ORIGIN = 'http://coffer.test';
+
+interface FakeFetchEvent {
+  request: { url: string };
+  respondWith(response: Response | Promise<Response>): void;
+}
+
+/** Loads download-sw.js with a fake `self` and lets the test play the browser. */
+function startServiceWorker() {
+  const handlers = new Map<string, (event: unknown) => void>();
+  const scope = {
+    location: { origin: ORIGIN },
+    addEventListener: (type: string, handler: (event: unknown) => void) => handlers.set(type, handler),
+    skipWaiting: () => Promise.resolve(),
+    clients: { claim: () => Promise.resolve() },
+  };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the SW's own source as its script would run
+  const run = new Function('self', serviceWorkerSource) as (self: unknown) => void;
+  run(scope);
+
+  const worker: DownloadWorkerLike = {
+    postMessage(message, transfer = []) {
+      handlers.get('message')?.({ data: message, ports: transfer });
+    },
+  };
+  /** A navigation (or any request) reaching the worker; resolves with its answer, or null if it let it pass. */
+  const navigate = (path: string): Promise<Response> | null => {
+    let answer: Promise<Response> | null = null;
+    const event: FakeFetchEvent = {
+      request: { url: `${ORIGIN}${path}` },
+      respondWith: (response) => {
+        answer = Promise.resolve(response);
+      },
+    };
+    handlers.get('fetch')?.(event);
+    return answer;
+  };
+  return { worker, navigate };
+}
+
+/** Opens a sink whose download URL goes to `sw`; returns the sink and the browser's response. */
+async function openThrough(
+  sw: ReturnType<typeof startServiceWorker>,
+  info: SaveFileInfo,
+  check?: (url: string) => void,
+) {
+  const navigation: { response: Promise<Response> | null } = { response: null };
+  const sink = await openServiceWorkerSink(info, {
+    getWorker: () => Promise.resolve(sw.worker),
+    openUrl: (url) => {
+      check?.(url);
+      navigation.response = sw.navigate(url);
+      return () => undefined;
+    },
+    cleanUpDelayMs: 0,
+  });
+  if (navigation.response === null) throw new Error('the worker did not answer');
+  return { sink, response: await navigation.response };
+}
+
+async function readAll(response: Response): Promise<Uint8Array> {
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+describe('service worker sink + download-sw.js', () => {
+  it('streams chunks as an attachment, one chunk per browser pull', async () => {
+    const sw = startServiceWorker();
+    const { sink, response: answer } = await openThrough(
+      sw,
+      { fileName: 'Résumé "final".pdf', size: 6, contentType: 'application/pdf' },
+      (url) => {
+        expect(url).toMatch(/^\/__coffer_download__\/[0-9a-f-]+\/R%C3%A9sum%C3%A9%20%22final%22\.pdf$/);
+      },
+    );
+    expect(answer.headers.get('Content-Disposition')).toBe(
+      `attachment; filename="R_sum_ _final_.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22final%22.pdf`,
+    );
+    expect(answer.headers.get('Content-Length')).toBe('6');
+    expect(answer.headers.get('Content-Type')).toBe('application/octet-stream');
+
+    // Nobody reads yet: the first write waits for the browser's pull (backpressure).
+    let written = false;
+    const first = sink.write(new Uint8Array([1, 2, 3])).then(() => {
+      written = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(written).toBe(false);
+
+    const body = readAll(answer);
+    await first;
+    const buffer = new Uint8Array([4, 5, 6]);
+    await sink.write(buffer);
+    expect(buffer.byteLength).toBe(0); // transferred, not copied
+    await sink.close();
+    expect([...(await body)]).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('errors the download when the page aborts, so the browser marks it failed', async () => {
+    const sw = startServiceWorker();
+    const { sink, response } = await openThrough(sw, { fileName: 'a.bin', size: 10, contentType: '' });
+    const reader = response.body?.getReader();
+    const reading = reader?.read();
+    await sink.write(new Uint8Array([1]));
+    expect((await reading)?.value).toEqual(new Uint8Array([1]));
+    await sink.abort(new Error('file is corrupted or was tampered with'));
+    await expect(reader?.read()).rejects.toThrow('tampered');
+  });
+
+  it('fails pending writes with an abort when the user cancels the download', async () => {
+    const sw = startServiceWorker();
+    const { sink, response } = await openThrough(sw, { fileName: 'a.bin', size: 10, contentType: '' });
+    const writing = sink.write(new Uint8Array([1]));
+    await response.body?.cancel();
+    await expect(writing).rejects.toBeInstanceOf(TransferAbortedError);
+    await expect(sink.write(new Uint8Array([2]))).rejects.toMatchObject({
+      message: downloadMessages.aborted,
+    });
+  });
+
+  it('gives up when the worker never takes the download', async () => {
+    const sw = startServiceWorker();
+    await expect(
+      openServiceWorkerSink(
+        { fileName: 'a.bin', size: 1, contentType: '' },
+        {
+          getWorker: () => Promise.resolve(sw.worker),
+          openUrl: () => () => undefined,
+          startTimeoutMs: 30,
+          cleanUpDelayMs: 0,
+        },
+      ),
+    ).rejects.toThrow(DOWNLOAD_NOT_STARTED_TEXT);
+  });
+
+  it('leaves every other request alone and answers unknown downloads with 404', async () => {
+    const sw = startServiceWorker();
+    expect(sw.navigate('/api/users/files')).toBeNull();
+    expect(sw.navigate('/myfiles')).toBeNull();
+    const unknown = sw.navigate('/__coffer_download__/nope/file.txt');
+    expect((await unknown)?.status).toBe(404);
+  });
+});

@@ -1,0 +1,223 @@
+import { downloadMessages } from '@coffer/contracts';
+import { TransferAbortedError, TransferError } from '../transfer-errors';
+import {
+  DOWNLOAD_SW_URL,
+  downloadUrl,
+  type KeepAliveMessage,
+  type PageToSwPortMessage,
+  type RegisterDownloadMessage,
+  type SwToPageMessage,
+} from './download-sw-protocol';
+import type { SaveFileInfo, SaveSink } from './save-sink';
+
+/** The part of a ServiceWorker the sink talks to. */
+export interface DownloadWorkerLike {
+  postMessage(message: RegisterDownloadMessage | KeepAliveMessage, transfer?: Transferable[]): void;
+}
+
+export interface ServiceWorkerSinkOptions {
+  /** The active download service worker; defaults to registering `/download-sw.js`. */
+  readonly getWorker?: () => Promise<DownloadWorkerLike>;
+  /** Opens the download URL and returns a function that removes what it opened. */
+  readonly openUrl?: (url: string) => () => void;
+  /** How long the service worker may take to answer; then the download fails. */
+  readonly startTimeoutMs?: number;
+  readonly keepAliveIntervalMs?: number;
+  /** How long the iframe and the port outlive the download. */
+  readonly cleanUpDelayMs?: number;
+}
+
+/** Ours: the service worker did not take the download (e.g. a hard reload bypassed it). */
+export const DOWNLOAD_NOT_STARTED_TEXT =
+  'The download could not be started. Please reload the page and try again.';
+
+const START_TIMEOUT_MS = 30_000;
+const KEEP_ALIVE_INTERVAL_MS = 10_000;
+/** The iframe outlives the response by a little; the browser's download no longer needs it. */
+const REMOVE_FRAME_AFTER_MS = 5_000;
+
+let registration: Promise<ServiceWorkerRegistration> | null = null;
+
+/**
+ * Registers the app's download service worker (scope `/`; it only answers its own
+ * `/__coffer_download__/` URLs). Safe to call early, e.g. at start-up, so the first download does
+ * not wait for the install; retried on the next call if it failed.
+ */
+export function registerDownloadServiceWorker(): Promise<ServiceWorkerRegistration> {
+  registration ??= navigator.serviceWorker
+    .register(DOWNLOAD_SW_URL, { scope: '/' })
+    .catch((error: unknown) => {
+      registration = null;
+      throw error;
+    });
+  return registration;
+}
+
+/** The registration's active worker, waiting for the first install to activate. */
+export async function activeDownloadWorker(): Promise<ServiceWorker> {
+  const registered = await registerDownloadServiceWorker();
+  if (registered.active !== null) return registered.active;
+  const pending = registered.installing ?? registered.waiting;
+  if (pending === null) throw new TransferError('SAVE_UNAVAILABLE', DOWNLOAD_NOT_STARTED_TEXT);
+  return new Promise((resolve, reject) => {
+    const onChange = (): void => {
+      if (pending.state === 'activated') {
+        pending.removeEventListener('statechange', onChange);
+        resolve(pending);
+      } else if (pending.state === 'redundant') {
+        pending.removeEventListener('statechange', onChange);
+        reject(new TransferError('SAVE_UNAVAILABLE', DOWNLOAD_NOT_STARTED_TEXT));
+      }
+    };
+    pending.addEventListener('statechange', onChange);
+    onChange();
+  });
+}
+
+/** Navigates a hidden iframe to the URL; the service worker's attachment answer becomes a download. */
+export function openInHiddenFrame(url: string): () => void {
+  const frame = document.createElement('iframe');
+  frame.hidden = true;
+  frame.src = url;
+  document.body.append(frame);
+  return () => {
+    frame.remove();
+  };
+}
+
+/**
+ * Streams the download through the app's service worker, so the browser writes it to disk as a
+ * normal download of any size. The page sends a chunk only when the browser asks for one
+ * (`pull`), so at most one chunk waits in the service worker. `abort` errors the stream, and the
+ * browser marks the download failed instead of keeping a complete-looking file.
+ */
+export async function openServiceWorkerSink(
+  info: SaveFileInfo,
+  options: ServiceWorkerSinkOptions = {},
+): Promise<SaveSink> {
+  const worker = await (options.getWorker ?? activeDownloadWorker)();
+  const channel = new MessageChannel();
+  const port = new PortState(channel.port1);
+  const startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+  const id = crypto.randomUUID();
+
+  worker.postMessage(
+    {
+      type: 'coffer-download:register',
+      id,
+      fileName: info.fileName,
+      size: info.size,
+      contentType: info.contentType,
+    },
+    [channel.port2],
+  );
+  let removeFrame: (() => void) | null = null;
+  const keepAlive = setInterval(() => {
+    worker.postMessage({ type: 'coffer-download:keepalive' });
+  }, options.keepAliveIntervalMs ?? KEEP_ALIVE_INTERVAL_MS);
+  const cleanUp = (delayMs: number): void => {
+    clearInterval(keepAlive);
+    const remove = removeFrame;
+    removeFrame = null;
+    setTimeout(() => {
+      remove?.();
+      port.close();
+    }, delayMs);
+  };
+
+  try {
+    await port.until(() => port.registered, startTimeoutMs);
+    removeFrame = (options.openUrl ?? openInHiddenFrame)(downloadUrl(id, info.fileName));
+    await port.until(() => port.started, startTimeoutMs);
+  } catch (error) {
+    port.send({ type: 'error', message: 'not started' });
+    cleanUp(0);
+    throw error;
+  }
+
+  return {
+    async write(bytes) {
+      await port.until(() => port.credits > 0);
+      port.credits--;
+      const buffer =
+        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+          ? bytes.buffer
+          : bytes.slice().buffer;
+      port.send({ type: 'chunk', bytes: buffer }, [buffer]);
+    },
+    async close() {
+      // The next pull means the browser has taken every byte: only then is the file complete.
+      await port.until(() => port.credits > 0);
+      port.send({ type: 'end' });
+      cleanUp(options.cleanUpDelayMs ?? REMOVE_FRAME_AFTER_MS);
+    },
+    abort(reason) {
+      if (!port.cancelled)
+        port.send({ type: 'error', message: reason instanceof Error ? reason.message : 'aborted' });
+      cleanUp(options.cleanUpDelayMs ?? REMOVE_FRAME_AFTER_MS);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The page's end of one download's MessageChannel. */
+class PortState {
+  credits = 0;
+  registered = false;
+  started = false;
+  cancelled = false;
+  readonly #waiters = new Set<() => void>();
+
+  constructor(readonly port: MessagePort) {
+    port.onmessage = (event: MessageEvent<SwToPageMessage>) => {
+      switch (event.data.type) {
+        case 'registered':
+          this.registered = true;
+          break;
+        case 'started':
+          this.started = true;
+          break;
+        case 'pull':
+          this.credits++;
+          break;
+        case 'cancelled':
+          this.cancelled = true;
+          break;
+      }
+      for (const wake of [...this.#waiters]) wake();
+    };
+  }
+
+  send(message: PageToSwPortMessage, transfer: Transferable[] = []): void {
+    this.port.postMessage(message, transfer);
+  }
+
+  /**
+   * Waits until `condition` holds.
+   * @throws {TransferAbortedError} the user cancelled the download in the browser.
+   * @throws {TransferError} SAVE_UNAVAILABLE after `timeoutMs` without it.
+   */
+  async until(condition: () => boolean, timeoutMs?: number): Promise<void> {
+    const deadline = timeoutMs === undefined ? null : Date.now() + timeoutMs;
+    while (!condition()) {
+      if (this.cancelled) throw new TransferAbortedError(downloadMessages.aborted);
+      const remaining = deadline === null ? null : deadline - Date.now();
+      if (remaining !== null && remaining <= 0)
+        throw new TransferError('SAVE_UNAVAILABLE', DOWNLOAD_NOT_STARTED_TEXT);
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          this.#waiters.delete(wake);
+          resolve();
+        };
+        const timer = remaining === null ? undefined : setTimeout(wake, remaining);
+        this.#waiters.add(wake);
+      });
+    }
+  }
+
+  close(): void {
+    this.port.onmessage = null;
+    this.port.close();
+  }
+}

@@ -1,0 +1,316 @@
+import {
+  DEFAULT_MAX_CONCURRENT_UPLOADS,
+  downloadMessages,
+  downloadsCancelledText,
+  NAV_ABORT_WAITS_MS,
+  queuedText,
+  uploadMessages,
+  uploadsCancelledText,
+  type FileListItem,
+} from '@coffer/contracts';
+import { getSharedChunkCipher } from '../crypto-worker';
+import { downloadFile } from './download';
+import { transferErrorText } from './error-mapping';
+import { preferredSaveMethod } from './save/save-method';
+import { TransferAbortedError, TransferError } from './transfer-errors';
+import type {
+  CancelResult,
+  TransferItem,
+  TransferManager,
+  TransferManagerDeps,
+  TransfersSnapshot,
+  UploadTicket,
+} from './transfer-manager.types';
+import type { TransferKind, TransferProgress, TransferStatus } from './transfer-types';
+import { assertUploadKeys, isLargeUpload, uploadFile } from './upload';
+
+export type * from './transfer-manager.types';
+
+interface Task {
+  item: TransferItem;
+  readonly controller: AbortController;
+  /** Multipart uploads above the threshold go through the queue. */
+  readonly queued: boolean;
+  started: boolean;
+  settled: boolean;
+  serverAbortError: unknown;
+  readonly start: () => void;
+  /** Ends a task that never started. */
+  readonly cancelBeforeStart: () => void;
+  readonly whenSettled: Promise<void>;
+}
+
+const isActive = (status: TransferStatus): boolean => status === 'queued' || status === 'processing';
+
+const defaultSleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+export function createTransferManager(deps: TransferManagerDeps = {}): TransferManager {
+  const tasks = new Map<string, Task>();
+  const listeners = new Set<() => void>();
+  let snapshot: TransfersSnapshot = { uploads: [], downloads: [] };
+  let maxConcurrentUploads = DEFAULT_MAX_CONCURRENT_UPLOADS;
+  let sequence = 0;
+  const getCipher = deps.getCipher ?? getSharedChunkCipher;
+  const sleep = deps.sleep ?? defaultSleep;
+
+  const publish = (): void => {
+    const items = [...tasks.values()].map((task) => task.item);
+    snapshot = {
+      uploads: items.filter((item) => item.kind === 'upload'),
+      downloads: items.filter((item) => item.kind === 'download'),
+    };
+    for (const listener of [...listeners]) listener();
+  };
+
+  const patch = (task: Task, changes: Partial<TransferItem>, notify = true): void => {
+    task.item = { ...task.item, ...changes };
+    if (notify) publish();
+  };
+
+  const onProgress =
+    (task: Task) =>
+    (progress: TransferProgress): void => {
+      if (task.settled || task.controller.signal.aborted || !isActive(task.item.status)) return;
+      patch(task, { status: 'processing', progress: progress.percent, statusText: progress.text });
+    };
+
+  const waiting = (): Task[] =>
+    [...tasks.values()].filter((task) => task.queued && !task.started && !task.settled);
+
+  /** Renumbers the waiting uploads and starts as many as the limit allows. */
+  const pump = (): void => {
+    const running = [...tasks.values()].filter((task) => task.queued && task.started && !task.settled).length;
+    const line = waiting();
+    const starting = line.splice(0, Math.max(0, maxConcurrentUploads - running));
+    // Numbered before anything starts: a starting upload publishes at once.
+    line.forEach((task, index) => {
+      patch(task, { statusText: queuedText(index + 1, line.length) }, false);
+    });
+    for (const task of starting) task.start();
+    publish();
+  };
+
+  /** Creates a task; `run` does the work and reports how it ended. */
+  const createTask = (
+    kind: TransferKind,
+    fields: Pick<TransferItem, 'fileName' | 'size' | 'status' | 'statusText' | 'fileId'>,
+    queued: boolean,
+    run: (task: Task) => Promise<Partial<TransferItem>>,
+  ): Task => {
+    const id = `${kind}-${++sequence}`;
+    let markSettled: () => void = () => undefined;
+    const whenSettled = new Promise<void>((resolve) => {
+      markSettled = resolve;
+    });
+    const abortedText = kind === 'upload' ? uploadMessages.aborted : downloadMessages.aborted;
+    const settle = (changes: Partial<TransferItem>): void => {
+      if (task.settled) return;
+      task.settled = true;
+      patch(task, changes);
+      markSettled();
+      if (task.queued) pump();
+    };
+    const task: Task = {
+      item: { id, kind, progress: 0, error: null, ...fields },
+      controller: new AbortController(),
+      queued,
+      started: false,
+      settled: false,
+      serverAbortError: undefined,
+      whenSettled,
+      start: () => {
+        task.started = true;
+        patch(task, { status: 'processing', statusText: fields.statusText }, false);
+        run(task).then(
+          (changes) => {
+            settle({ status: 'complete', progress: 100, ...changes });
+          },
+          (error: unknown) => {
+            if (error instanceof TransferAbortedError) task.serverAbortError = error.serverAbortError;
+            if (task.controller.signal.aborted || error instanceof TransferAbortedError) {
+              settle({ status: 'aborted', statusText: abortedText });
+            } else {
+              settle({ status: 'failed', error: transferErrorText(kind, error) });
+            }
+          },
+        );
+      },
+      cancelBeforeStart: () => {
+        settle({ status: 'aborted', statusText: abortedText });
+      },
+    };
+    tasks.set(id, task);
+    return task;
+  };
+
+  /** Stops a task; resolves with whether its server-side abort failed. */
+  const abortTask = async (task: Task): Promise<boolean> => {
+    if (task.settled) return false;
+    if (!task.started) {
+      task.cancelBeforeStart();
+      return false;
+    }
+    patch(task, {
+      status: 'aborted',
+      statusText: task.item.kind === 'upload' ? uploadMessages.aborted : downloadMessages.aborted,
+    });
+    task.controller.abort();
+    await task.whenSettled;
+    return task.serverAbortError !== undefined;
+  };
+
+  const abortAll = async (kind: TransferKind): Promise<CancelResult> => {
+    const active = [...tasks.values()].filter(
+      (task) => task.item.kind === kind && isActive(task.item.status),
+    );
+    // Waiting ones first, so none of them starts when a running one ends.
+    active.sort((a, b) => Number(a.started) - Number(b.started));
+    const serverFailures = await Promise.all(active.map(abortTask));
+    const count = active.length;
+    if (serverFailures.some(Boolean)) {
+      throw new Error(kind === 'upload' ? uploadMessages.cancelAllFailed : downloadMessages.cancelAllFailed);
+    }
+    const single = kind === 'upload' ? uploadMessages.cancelled : downloadMessages.cancelled;
+    const plural = kind === 'upload' ? uploadsCancelledText(count) : downloadsCancelledText(count);
+    return { count, message: count === 1 ? single : plural };
+  };
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    getSnapshot: () => snapshot,
+
+    enqueueUploads(files, { api, keys }) {
+      assertUploadKeys(keys);
+      const created: Task[] = [];
+      const tickets = files.map((file): UploadTicket => {
+        let stored: FileListItem | null = null;
+        const large = isLargeUpload(file.size, deps.testFormat);
+        const task = createTask(
+          'upload',
+          {
+            fileName: file.name,
+            size: file.size,
+            status: 'queued',
+            statusText: uploadMessages.preparing,
+            fileId: null,
+          },
+          large,
+          async (current) => {
+            stored = await uploadFile({
+              api,
+              file,
+              keys,
+              cipher: getCipher(),
+              signal: current.controller.signal,
+              onProgress: onProgress(current),
+              createXhr: deps.createXhr,
+              retryDelaysMs: deps.retryDelaysMs,
+              testFormat: deps.testFormat,
+            });
+            return { statusText: uploadMessages.complete, fileId: stored.fileId };
+          },
+        );
+        created.push(task);
+        return {
+          id: task.item.id,
+          done: task.whenSettled.then(() => ({ item: task.item, file: stored })),
+        };
+      });
+      pump();
+      for (const task of created) if (!task.queued) task.start();
+      publish();
+      return tickets;
+    },
+
+    startDownload(target, { api, privateKey, saveMethod }) {
+      if (privateKey === null || privateKey === undefined) {
+        throw new TransferError('PRECONDITION', downloadMessages.notUnlocked);
+      }
+      const task = createTask(
+        'download',
+        {
+          fileName: target.fileName,
+          size: target.size,
+          status: 'processing',
+          statusText: downloadMessages.starting,
+          fileId: target.fileId,
+        },
+        false,
+        async (current) => {
+          await downloadFile({
+            api,
+            target,
+            privateKey,
+            cipher: getCipher(),
+            signal: current.controller.signal,
+            onProgress: onProgress(current),
+            saveMethod: saveMethod ?? (deps.getSaveMethod ?? preferredSaveMethod)(),
+            openSink: deps.openSink,
+            saveCapabilities: deps.saveCapabilities,
+            fetchImpl: deps.fetchImpl,
+            testFormat: deps.testFormat,
+          });
+          return { statusText: downloadMessages.complete };
+        },
+      );
+      // Synchronously: the save dialog needs the click's user activation.
+      task.start();
+      publish();
+      return { id: task.item.id, done: task.whenSettled.then(() => task.item) };
+    },
+
+    async abort(id) {
+      const task = tasks.get(id);
+      const kind = task?.item.kind ?? (id.startsWith('download') ? 'download' : 'upload');
+      if (task !== undefined && (await abortTask(task))) throw new Error(uploadMessages.cancelFailed);
+      return kind === 'upload' ? uploadMessages.cancelled : downloadMessages.cancelled;
+    },
+
+    abortAll,
+
+    async abortAllOperations() {
+      await Promise.allSettled([abortAll('upload'), abortAll('download')]);
+    },
+
+    async abortAllForNavigation() {
+      const [afterUploads, afterDownloads] = NAV_ABORT_WAITS_MS;
+      const uploads = abortAll('upload').catch(() => undefined);
+      await sleep(afterUploads);
+      const downloads = abortAll('download').catch(() => undefined);
+      await sleep(afterDownloads);
+      void Promise.allSettled([uploads, downloads]);
+    },
+
+    hasActiveOperations: () => [...tasks.values()].some((task) => isActive(task.item.status)),
+
+    setMaxConcurrentUploads(limit) {
+      maxConcurrentUploads =
+        limit !== null && limit !== undefined && Number.isInteger(limit) && limit >= 1
+          ? limit
+          : DEFAULT_MAX_CONCURRENT_UPLOADS;
+      pump();
+    },
+
+    dismiss(id) {
+      const task = tasks.get(id);
+      if (task === undefined || isActive(task.item.status)) return;
+      tasks.delete(id);
+      publish();
+    },
+
+    clearFinished(kind) {
+      for (const [id, task] of tasks) {
+        if (!isActive(task.item.status) && (kind === undefined || task.item.kind === kind)) tasks.delete(id);
+      }
+      publish();
+    },
+  };
+}

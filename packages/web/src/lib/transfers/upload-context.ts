@@ -1,0 +1,76 @@
+import { encryptingChunkText, uploadMessages, type NewEncryptionInfo } from '@coffer/contracts';
+import type { ChunkCipher } from '../crypto-worker';
+import type { ApiClient } from '../api/http';
+import type { ProgressReporter } from './progress';
+import { TransferAbortedError } from './transfer-errors';
+import type { XhrFactory } from './upload-xhr';
+
+/** Everything the direct and multipart paths share for one file. */
+export interface UploadContext {
+  readonly api: ApiClient;
+  readonly apiBaseUrl: string;
+  readonly file: File;
+  readonly contentType: string;
+  readonly fileKey: CryptoKey;
+  readonly encryptionInfo: NewEncryptionInfo;
+  readonly cipher: ChunkCipher;
+  readonly signal: AbortSignal;
+  readonly reporter: ProgressReporter;
+  readonly createXhr: XhrFactory;
+  readonly chunkSize: number;
+  readonly chunkCount: number;
+  /** Part retries after a network error or a 5xx/429 answer, with these waits (ms) before each. */
+  readonly retryDelaysMs: readonly number[];
+}
+
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new TransferAbortedError(uploadMessages.aborted);
+}
+
+/**
+ * Reads chunk `index` of the file with `File.slice` and encrypts it in the worker. The ciphertext
+ * goes into a Blob at once, so the page's heap holds it only briefly and XHR can send it as is.
+ */
+export async function encryptFileChunk(context: UploadContext, index: number): Promise<Blob> {
+  const start = index * context.chunkSize;
+  const end = Math.min(context.file.size, start + context.chunkSize);
+  const plaintext = await context.file.slice(start, end).arrayBuffer();
+  throwIfAborted(context.signal);
+  const isLast = index === context.chunkCount - 1;
+  const encrypted = await context.cipher.encrypt(context.fileKey, index, isLast, plaintext);
+  throwIfAborted(context.signal);
+  return new Blob([encrypted], { type: 'application/octet-stream' });
+}
+
+/**
+ * The spec's upload texts while chunks overlap: 'Encrypting and uploading file' while bytes go out,
+ * 'Encrypting chunk i of n...' while the pipeline waits for encryption only.
+ */
+export interface UploadPhase {
+  encrypting(index: number | null): void;
+  uploading(active: boolean): void;
+}
+
+export function createUploadPhase(reporter: ProgressReporter, chunkCount: number): UploadPhase {
+  let encryptingIndex: number | null = null;
+  let isUploading = false;
+  const show = (): void => {
+    if (isUploading) reporter.text(uploadMessages.encryptingAndUploading);
+    else if (encryptingIndex !== null) reporter.text(encryptingChunkText(encryptingIndex + 1, chunkCount));
+  };
+  return {
+    encrypting(index) {
+      encryptingIndex = index;
+      show();
+    },
+    uploading(active) {
+      isUploading = active;
+      show();
+    },
+  };
+}
+
+/** The bearer header, fetched per request: the token may have been renewed since the last part. */
+export async function uploadHeaders(context: UploadContext): Promise<Record<string, string>> {
+  return { ...(await context.api.authHeaders()) };
+}

@@ -1,0 +1,52 @@
+import type { FileListItem } from '@coffer/contracts';
+import { encryptedSize } from '@coffer/crypto';
+import {
+  createUploadPhase,
+  encryptFileChunk,
+  throwIfAborted,
+  uploadHeaders,
+  type UploadContext,
+} from './upload-context';
+import { parseJsonAnswer } from './upload-json';
+import { sendUploadXhr } from './upload-xhr';
+
+/**
+ * Files up to the direct threshold: encrypt every chunk (one, or two when the file is between
+ * C and 100 MB), join the ciphertext pieces into one Blob (no ArrayBuffer copy) and POST it as
+ * multipart/form-data. The server reads the text fields before the file part, so they go first.
+ */
+export async function uploadDirect(context: UploadContext): Promise<FileListItem> {
+  const phase = createUploadPhase(context.reporter, context.chunkCount);
+  const pieces: Blob[] = [];
+  for (let index = 0; index < context.chunkCount; index++) {
+    phase.encrypting(index);
+    pieces.push(await encryptFileChunk(context, index));
+  }
+  phase.encrypting(null);
+  throwIfAborted(context.signal);
+
+  const form = new FormData();
+  form.append('name', context.file.name);
+  form.append('contentType', context.contentType);
+  form.append('size', String(context.file.size));
+  form.append('isEncrypted', 'true');
+  form.append('encryptionInfo', JSON.stringify(context.encryptionInfo));
+  form.append('file', new Blob(pieces, { type: 'application/octet-stream' }), context.file.name);
+
+  const expectedBytes = encryptedSize(context.file.size, context.chunkSize);
+  phase.uploading(true);
+  const answer = await sendUploadXhr(
+    {
+      method: 'POST',
+      url: `${context.apiBaseUrl}/users/uploads/direct`,
+      headers: await uploadHeaders(context),
+      body: form,
+      signal: context.signal,
+      onProgress: (loaded, total) => {
+        context.reporter.fraction(loaded, total ?? expectedBytes);
+      },
+    },
+    context.createXhr,
+  );
+  return parseJsonAnswer(answer.responseText) as FileListItem;
+}

@@ -1,0 +1,189 @@
+import {
+  noEtagText,
+  uploadMessages,
+  type CompletedPart,
+  type CreateMultipartUploadRequest,
+  type CreateMultipartUploadResponse,
+  type FileListItem,
+  type UploadPartResponse,
+} from '@coffer/contracts';
+import { encryptedSize } from '@coffer/crypto';
+import { ApiRequestError, seg } from '../api/http';
+import { fromApiRequestError } from './error-mapping';
+import { TransferAbortedError, TransferError, isAbortError } from './transfer-errors';
+import {
+  createUploadPhase,
+  encryptFileChunk,
+  throwIfAborted,
+  uploadHeaders,
+  type UploadContext,
+  type UploadPhase,
+} from './upload-context';
+import { parseJsonAnswer } from './upload-json';
+import { sendUploadXhr } from './upload-xhr';
+
+/**
+ * Files above the direct threshold: create → one PUT per encrypted chunk (part n = chunk n−1) →
+ * complete. Chunk i + 1 is read and encrypted while chunk i uploads, and no further: at most TWO
+ * chunks are in flight, which bounds memory whatever the file size. On abort or failure the
+ * upload is aborted on the server too (DELETE), so no parts are left behind.
+ */
+export async function uploadMultipart(context: UploadContext): Promise<FileListItem> {
+  const created = await callJson<CreateMultipartUploadResponse>(context, 'POST', '/users/uploads/multipart', {
+    name: context.file.name,
+    contentType: context.contentType,
+    size: context.file.size,
+    parts: context.chunkCount,
+    isEncrypted: true,
+    encryptionInfo: context.encryptionInfo,
+  } satisfies CreateMultipartUploadRequest);
+
+  let nextChunk: Promise<Blob> | null = null;
+  try {
+    const phase = createUploadPhase(context.reporter, context.chunkCount);
+    const totalBytes = encryptedSize(context.file.size, context.chunkSize);
+    let uploadedBytes = 0;
+    const parts: CompletedPart[] = [];
+    let current = startChunk(context, phase, 0);
+    nextChunk = current;
+    for (let index = 0; index < context.chunkCount; index++) {
+      const body = await current;
+      // The one chunk allowed to overlap this upload.
+      if (index + 1 < context.chunkCount) {
+        current = startChunk(context, phase, index + 1);
+        nextChunk = current;
+      } else {
+        nextChunk = null;
+      }
+      const partNumber = index + 1;
+      phase.uploading(true);
+      const etag = await putPart(context, created, partNumber, body, (loaded) => {
+        context.reporter.fraction(uploadedBytes + Math.min(loaded, body.size), totalBytes);
+      });
+      phase.uploading(false);
+      uploadedBytes += body.size;
+      context.reporter.fraction(uploadedBytes, totalBytes);
+      parts.push({ partNumber, etag });
+    }
+    throwIfAborted(context.signal);
+    return await callJson<FileListItem>(
+      context,
+      'POST',
+      `/users/uploads/multipart/${seg(created.uploadId)}/complete`,
+      { uploadId: created.uploadId, objectKey: created.objectKey, parts },
+    );
+  } catch (error) {
+    // A chunk still encrypting must not surface as an unhandled rejection.
+    nextChunk?.catch(() => undefined);
+    const serverAbortError = await abortOnServer(context, created.uploadId);
+    if (error instanceof TransferAbortedError || context.signal.aborted) {
+      throw new TransferAbortedError(uploadMessages.aborted, { cause: error, serverAbortError });
+    }
+    throw error;
+  }
+}
+
+function startChunk(context: UploadContext, phase: UploadPhase, index: number): Promise<Blob> {
+  phase.encrypting(index);
+  const encrypting = encryptFileChunk(context, index).finally(() => {
+    phase.encrypting(null);
+  });
+  // Failures are handled where the chunk is awaited (or after an abort, ignored).
+  encrypting.catch(() => undefined);
+  return encrypting;
+}
+
+async function putPart(
+  context: UploadContext,
+  created: CreateMultipartUploadResponse,
+  partNumber: number,
+  body: Blob,
+  onProgress: (loaded: number) => void,
+): Promise<string> {
+  const url =
+    `${context.apiBaseUrl}/users/uploads/multipart/${seg(created.uploadId)}/part/${partNumber}` +
+    `?objectKey=${encodeURIComponent(created.objectKey)}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const answer = await sendUploadXhr(
+        {
+          method: 'PUT',
+          url,
+          headers: { ...(await uploadHeaders(context)), 'Content-Type': 'application/octet-stream' },
+          body,
+          signal: context.signal,
+          onProgress,
+        },
+        context.createXhr,
+      );
+      const etag = readEtag(answer.responseText, answer.header('ETag'));
+      if (etag === null) throw new TransferError('NO_ETAG', noEtagText(partNumber));
+      return etag;
+    } catch (error) {
+      const delay = context.retryDelaysMs[attempt];
+      if (delay === undefined || !isRetryable(error)) throw error;
+      await sleep(delay, context.signal);
+    }
+  }
+}
+
+function readEtag(responseText: string, header: string | null): string | null {
+  let etag: unknown = null;
+  try {
+    etag = (parseJsonAnswer(responseText) as Partial<UploadPartResponse> | null)?.etag;
+  } catch {
+    // Not JSON: fall back to the header.
+  }
+  if (typeof etag === 'string' && etag !== '') return etag;
+  return header !== null && header !== '' ? header : null;
+}
+
+/** A lost connection or a server-side hiccup is worth another try; a 4xx answer is not. */
+function isRetryable(error: unknown): boolean {
+  if (!(error instanceof TransferError)) return false;
+  if (error.code === 'NETWORK') return true;
+  return error.code === 'HTTP' && error.status !== null && (error.status >= 500 || error.status === 429);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new TransferAbortedError(uploadMessages.aborted));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function callJson<T>(context: UploadContext, method: string, path: string, body: unknown): Promise<T> {
+  throwIfAborted(context.signal);
+  try {
+    return await context.api.request<T>(method, path, { body, signal: context.signal });
+  } catch (error) {
+    throw toUploadError(error, context.signal);
+  }
+}
+
+/** Errors of the JSON calls (fetch) in the upload's terms. */
+function toUploadError(error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted || isAbortError(error)) return new TransferAbortedError(uploadMessages.aborted);
+  if (error instanceof ApiRequestError) return fromApiRequestError('upload', error);
+  if (error instanceof TypeError)
+    return new TransferError('NETWORK', uploadMessages.networkError, { cause: error });
+  return error;
+}
+
+/** Best-effort DELETE of the server-side upload; returns its error, if any. */
+async function abortOnServer(context: UploadContext, uploadId: string): Promise<unknown> {
+  try {
+    await context.api.request('DELETE', `/users/uploads/multipart/${seg(uploadId)}`);
+    return undefined;
+  } catch (error) {
+    return error ?? new Error('server-side abort failed');
+  }
+}

@@ -1,0 +1,104 @@
+import {
+  API_PREFIX,
+  DEFAULT_CONTENT_TYPE,
+  uploadMessages,
+  type FileListItem,
+  type NewEncryptionInfo,
+} from '@coffer/contracts';
+import { buildOwnerEncryptionInfo, chunkCount, generateFileKey, wrapFileKey } from '@coffer/crypto';
+import type { ApiClient } from '../api/http';
+import type { ChunkCipher } from '../crypto-worker';
+import { transferFormat, type TestFormatOverrides } from './format-overrides';
+import { createProgressReporter } from './progress';
+import { TransferError } from './transfer-errors';
+import type { ProgressListener } from './transfer-types';
+import { throwIfAborted, type UploadContext } from './upload-context';
+import { uploadDirect } from './upload-direct';
+import { uploadMultipart } from './upload-multipart';
+import { createBrowserXhr, type XhrFactory } from './upload-xhr';
+
+/**
+ * The owner's key material an upload needs, from the unlocked encryption session. Either may be
+ * missing (encryption locked, key not loaded): the upload then fails with the spec's texts.
+ */
+export interface UploadKeys {
+  /** The owner's RSA-OAEP public key: every file key is wrapped to it. */
+  readonly publicKey: CryptoKey | null | undefined;
+  /** Id of that key pair (`encryptionInfo.version`). */
+  readonly keyVersion: string | null | undefined;
+}
+
+export interface UploadOptions {
+  readonly api: ApiClient;
+  readonly file: File;
+  readonly keys: UploadKeys;
+  readonly cipher: ChunkCipher;
+  readonly signal: AbortSignal;
+  readonly onProgress: ProgressListener;
+  /** Where the API lives; defaults to `/api` (the server serves app and API together). */
+  readonly apiBaseUrl?: string;
+  readonly createXhr?: XhrFactory;
+  /** Waits before retrying a failed part (network error, 5xx, 429); default two retries. */
+  readonly retryDelaysMs?: readonly number[];
+  /** Tests only. */
+  readonly testFormat?: TestFormatOverrides;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [1000, 3000] as const;
+
+/** Checks the spec's preconditions of an upload; throws a PRECONDITION error with its text. */
+export function assertUploadKeys(keys: UploadKeys): { publicKey: CryptoKey; keyVersion: string } {
+  if (keys.publicKey === null || keys.publicKey === undefined) {
+    throw new TransferError('PRECONDITION', uploadMessages.encryptionNotInitialized);
+  }
+  if (keys.keyVersion === null || keys.keyVersion === undefined || keys.keyVersion === '') {
+    throw new TransferError('PRECONDITION', uploadMessages.encryptionVersionUnavailable);
+  }
+  return { publicKey: keys.publicKey, keyVersion: keys.keyVersion };
+}
+
+/** Whether a file of this size takes the multipart path (and so the upload queue). */
+export function isLargeUpload(size: number, testFormat?: TestFormatOverrides): boolean {
+  return size > transferFormat(testFormat).directUploadThreshold;
+}
+
+/**
+ * Encrypts and uploads one file: a fresh file key wrapped to the owner's public key, the content
+ * encrypted chunk by chunk in the crypto worker; direct POST up to 100 MB, multipart above.
+ * Resolves with the stored file; progress goes to `onProgress` (spec texts, ≥ 0.5% steps).
+ * @throws {TransferAbortedError} when `signal` aborts (multipart: after the server-side abort).
+ * @throws {TransferError} with the user-facing text of spec section 8.
+ */
+export async function uploadFile(options: UploadOptions): Promise<FileListItem> {
+  const reporter = createProgressReporter(options.onProgress, uploadMessages.preparing);
+  const { publicKey, keyVersion } = assertUploadKeys(options.keys);
+  const format = transferFormat(options.testFormat);
+
+  const fileKey = await generateFileKey();
+  const encryptionInfo: NewEncryptionInfo = buildOwnerEncryptionInfo(
+    keyVersion,
+    await wrapFileKey(fileKey, publicKey),
+  );
+  throwIfAborted(options.signal);
+
+  const context: UploadContext = {
+    api: options.api,
+    apiBaseUrl: options.apiBaseUrl ?? API_PREFIX,
+    file: options.file,
+    contentType: options.file.type === '' ? DEFAULT_CONTENT_TYPE : options.file.type,
+    fileKey,
+    encryptionInfo,
+    cipher: options.cipher,
+    signal: options.signal,
+    reporter,
+    createXhr: options.createXhr ?? createBrowserXhr,
+    chunkSize: format.chunkSize,
+    chunkCount: chunkCount(options.file.size, format.chunkSize),
+    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+  };
+  const stored = isLargeUpload(options.file.size, options.testFormat)
+    ? await uploadMultipart(context)
+    : await uploadDirect(context);
+  reporter.finish(uploadMessages.complete);
+  return stored;
+}
