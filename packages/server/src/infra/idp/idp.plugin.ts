@@ -1,7 +1,21 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import middie from '@fastify/middie';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Database } from '../db/database.js';
+import { ConfigError } from '../../config.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
+import type { Database } from '../db/database.js';
+import { createAttemptLimiter } from './attempt-limiter.js';
+import { createGoogleFederation } from './google.federation.js';
+import { createIdpAccountsRepo } from './idp.accounts.repo.js';
+import { createIdpAdapterFactory, deleteExpiredIdpPayloads } from './idp.adapter.js';
+import { googleRoutes } from './google.routes.js';
+import { createInteractionPages, interactionPaths } from './idp.interaction-pages.js';
+import { interactionRoutes } from './idp.interactions.routes.js';
+import { loadOrCreateIdpKeys } from './idp.keys.js';
+import { createIdpProvider } from './idp.provider.js';
+import { createEmbeddedTokenVerifier } from './idp.token-verifier.js';
+import { createDecoyVerifier, DEFAULT_PASSWORD_HASH_PARAMS } from './password-hash.js';
 
 export interface EmbeddedIdpOptions {
   config: Config;
@@ -13,14 +27,136 @@ export interface EmbeddedIdp {
   tokenVerifier: TokenVerifier | null;
 }
 
+/** Where the provider lives under PUBLIC_URL; the issuer is `${publicUrl}${IDP_PATH}`. */
+export const IDP_PATH = '/idp';
+
+/** Paths under {@link IDP_PATH} served by Fastify routes (our pages) rather than oidc-provider. */
+const OWN_PATHS = /^\/(interaction|federation)\//;
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+
 /**
- * Mounts the embedded OpenID Connect provider at `/idp` (issuer `PUBLIC_URL/idp`). Placeholder until
- * the sign-in work lands: it mounts nothing and leaves token verification to the default verifier.
+ * oidc-provider answers on the raw response, past Fastify's hooks (helmet among them), so its pages
+ * (logout confirmation, errors, the form_post fallback) get the same policy here. oidc-provider adds
+ * the hash of its one inline script (form_post) to this header itself.
+ */
+function providerSecurityHeaders(publicUrl: string): Record<string, string> {
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      `form-action 'self' ${publicUrl}`,
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+      "base-uri 'self'",
+    ].join(';'),
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  };
+}
+
+/**
+ * Mounts the embedded OpenID Connect provider at `/idp` (issuer `PUBLIC_URL/idp`): oidc-provider for the
+ * protocol endpoints, and our own sign-in, sign-up and Google pages under `/idp/interaction` and
+ * `/idp/federation`. State and keys live in the app's database. Returns a verifier for its tokens.
  */
 export async function registerEmbeddedIdp(
-  _app: FastifyInstance,
-  _options: EmbeddedIdpOptions,
+  app: FastifyInstance,
+  options: EmbeddedIdpOptions,
 ): Promise<EmbeddedIdp> {
-  await Promise.resolve();
-  return { tokenVerifier: null };
+  const { config } = options;
+  const { db } = options.database;
+  const issuer = `${config.publicUrl}${IDP_PATH}`;
+  const audience = config.auth.audience;
+  if (URL.parse(audience) === null) {
+    throw new ConfigError(
+      `OIDC_AUDIENCE must be an absolute URL for the embedded provider, got "${audience}"`,
+    );
+  }
+  const now = () => new Date();
+  const pages = { appUrl: config.publicUrl };
+  const passwordHash = { ...DEFAULT_PASSWORD_HASH_PARAMS, logN: config.idpPasswordCost };
+
+  const keys = await loadOrCreateIdpKeys(db);
+  const accounts = createIdpAccountsRepo(db);
+  const adapter = createIdpAdapterFactory(db, now);
+  const provider = createIdpProvider({
+    issuer,
+    pages,
+    clientId: config.auth.clientId,
+    audience,
+    keys,
+    adapter,
+    accounts,
+  });
+  provider.on('server_error', (_ctx, error) => {
+    app.log.error({ err: error }, 'identity provider error');
+  });
+
+  const headers = providerSecurityHeaders(config.publicUrl);
+  const callback = provider.callback();
+  await app.register(middie);
+  app.use(IDP_PATH, (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
+    if (OWN_PATHS.test(req.url ?? '')) {
+      next();
+      return;
+    }
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    void callback(req, res);
+  });
+
+  const google =
+    config.google === undefined
+      ? null
+      : createGoogleFederation({ ...config.google, redirectUri: `${issuer}/federation/google/callback` });
+  const paths = interactionPaths(IDP_PATH);
+  const respond = createInteractionPages({ provider, paths, pages, googleEnabled: google !== null });
+  await app.register((scope, _opts, done) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 16 * 1024 },
+      (_request, body, parsed) => {
+        parsed(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
+    interactionRoutes(scope, {
+      provider,
+      paths,
+      respond,
+      clientId: config.auth.clientId,
+      accounts,
+      passwordHash,
+      decoyVerify: createDecoyVerifier(passwordHash),
+      ipLimiter: createAttemptLimiter({ limit: 30, windowMs: FIFTEEN_MINUTES }),
+      accountLimiter: createAttemptLimiter({ limit: 5, windowMs: FIFTEEN_MINUTES }),
+      googleEnabled: google !== null,
+      now,
+    });
+    if (google !== null) {
+      googleRoutes(scope, { provider, paths, respond, google, accounts, trips: adapter('GoogleTrip'), now });
+    }
+    done();
+  });
+
+  const cleanup = async () => {
+    try {
+      await deleteExpiredIdpPayloads(db, now());
+    } catch (error) {
+      app.log.warn({ err: error }, 'could not delete expired identity provider records');
+    }
+  };
+  await cleanup();
+  const timer = setInterval(() => void cleanup(), CLEANUP_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', () => {
+    clearInterval(timer);
+  });
+
+  return {
+    tokenVerifier: createEmbeddedTokenVerifier({ issuer, audience, signing: keys.signing, logger: app.log }),
+  };
 }

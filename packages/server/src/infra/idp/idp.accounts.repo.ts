@@ -1,0 +1,189 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../db/errors.js';
+import type { DB, IdpAccountRow, IsoTimestamp } from '../db/schema.js';
+import { fromDbBool, newId, normalizeEmail, nowIso } from '../db/values.js';
+
+/** Migration 0002: an upstream identity (provider, subject) linked to a local account. */
+export interface IdpFederatedIdentitiesTable {
+  provider: string;
+  subject: string;
+  account_id: string;
+  /** Lower-cased; the upstream's verified address when the link was made. */
+  email: string | null;
+  created_at: IsoTimestamp;
+}
+
+type IdpDB = DB & { idp_federated_identities: IdpFederatedIdentitiesTable };
+
+/** A local account of the embedded provider, as the rest of the provider sees it (no hash). */
+export interface IdpAccount {
+  id: string;
+  email: string;
+  name: string;
+  /** ISO 3166-1 alpha-2, e.g. "NL"; null when unknown. */
+  country: string | null;
+  emailVerified: boolean;
+  /** False for accounts made through Google: they cannot sign in with a password. */
+  hasPassword: boolean;
+}
+
+/** Sign-up with an email that already has an account. */
+export class EmailTakenError extends Error {
+  readonly code = 'EMAIL_TAKEN';
+  constructor() {
+    super('An account with this email already exists');
+    this.name = 'EmailTakenError';
+  }
+}
+
+export interface NewLocalAccount {
+  email: string;
+  name: string;
+  country: string | null;
+  passwordHash: string;
+}
+
+export interface UpstreamIdentity {
+  provider: string;
+  subject: string;
+  /** Verified by the upstream. */
+  email: string;
+  name: string | null;
+  country: string | null;
+}
+
+export interface IdpAccountsRepo {
+  findById(id: string): Promise<IdpAccount | undefined>;
+  /** The account and its password hash (empty for accounts without a password), by email in any case. */
+  findCredentialsByEmail(email: string): Promise<{ account: IdpAccount; passwordHash: string } | undefined>;
+  /** Throws {@link EmailTakenError} when the email (in any case) already has an account. */
+  createLocal(input: NewLocalAccount, now: Date): Promise<IdpAccount>;
+  updatePasswordHash(id: string, passwordHash: string, now: Date): Promise<void>;
+  /**
+   * The account an upstream identity signs in to: the one already linked, else the account with the
+   * same (upstream-verified) email, now linked, else a new account without a password.
+   */
+  resolveUpstream(identity: UpstreamIdentity, now: Date): Promise<IdpAccount>;
+}
+
+function toAccount(row: IdpAccountRow): IdpAccount {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    country: row.country,
+    emailVerified: fromDbBool(row.email_verified),
+    hasPassword: row.password_hash !== '',
+  };
+}
+
+export function createIdpAccountsRepo(database: Kysely<DB>): IdpAccountsRepo {
+  const db: Kysely<IdpDB> = database.withTables<{ idp_federated_identities: IdpFederatedIdentitiesTable }>();
+
+  async function findRowByEmail(email: string): Promise<IdpAccountRow | undefined> {
+    return db
+      .selectFrom('idp_accounts')
+      .selectAll()
+      .where('email', '=', normalizeEmail(email))
+      .executeTakeFirst();
+  }
+
+  async function findLinked(provider: string, subject: string): Promise<IdpAccountRow | undefined> {
+    return db
+      .selectFrom('idp_federated_identities as f')
+      .innerJoin('idp_accounts as a', 'a.id', 'f.account_id')
+      .selectAll('a')
+      .where('f.provider', '=', provider)
+      .where('f.subject', '=', subject)
+      .executeTakeFirst();
+  }
+
+  async function insertAccount(
+    values: { email: string; name: string; country: string | null; passwordHash: string },
+    now: Date,
+  ): Promise<IdpAccountRow> {
+    const at = nowIso(now);
+    try {
+      return await db
+        .insertInto('idp_accounts')
+        .values({
+          id: newId(),
+          email: normalizeEmail(values.email),
+          password_hash: values.passwordHash,
+          name: values.name,
+          country: values.country,
+          // Local accounts count as verified (ADMIN_EMAILS relies on it); see docs/identity.md.
+          email_verified: 1,
+          created_at: at,
+          updated_at: at,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new EmailTakenError();
+      throw error;
+    }
+  }
+
+  async function link(identity: UpstreamIdentity, accountId: string, now: Date): Promise<void> {
+    await db
+      .insertInto('idp_federated_identities')
+      .values({
+        provider: identity.provider,
+        subject: identity.subject,
+        account_id: accountId,
+        email: normalizeEmail(identity.email),
+        created_at: nowIso(now),
+      })
+      .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing())
+      .execute();
+  }
+
+  return {
+    async findById(id) {
+      const row = await db.selectFrom('idp_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : toAccount(row);
+    },
+
+    async findCredentialsByEmail(email) {
+      const row = await findRowByEmail(email);
+      return row === undefined ? undefined : { account: toAccount(row), passwordHash: row.password_hash };
+    },
+
+    async createLocal(input, now) {
+      return toAccount(await insertAccount(input, now));
+    },
+
+    async updatePasswordHash(id, passwordHash, now) {
+      await db
+        .updateTable('idp_accounts')
+        .set({ password_hash: passwordHash, updated_at: nowIso(now) })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async resolveUpstream(identity, now) {
+      const linked = await findLinked(identity.provider, identity.subject);
+      if (linked !== undefined) return toAccount(linked);
+      let account = await findRowByEmail(identity.email);
+      if (account === undefined) {
+        const name = identity.name ?? normalizeEmail(identity.email).split('@')[0] ?? identity.email;
+        try {
+          account = await insertAccount(
+            { email: identity.email, name, country: identity.country, passwordHash: '' },
+            now,
+          );
+        } catch (error) {
+          // Two first sign-ins at once: the other one created the account.
+          if (!(error instanceof EmailTakenError)) throw error;
+          account = await findRowByEmail(identity.email);
+          if (account === undefined) throw error;
+        }
+      }
+      await link(identity, account.id, now);
+      // Whoever won a race to link this identity decides the account.
+      const winner = await findLinked(identity.provider, identity.subject);
+      return toAccount(winner ?? account);
+    },
+  };
+}

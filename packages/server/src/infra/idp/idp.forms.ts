@@ -1,0 +1,75 @@
+import { normalizeEmail } from '../db/values.js';
+import { normalizeCountry } from './countries.js';
+import type { SignUpField } from './idp.pages.js';
+import { MAX_PASSWORD_LENGTH } from './password-hash.js';
+
+/** A parsed `application/x-www-form-urlencoded` body. */
+export type Form = Record<string, string>;
+
+export const MAX_EMAIL_LENGTH = 254;
+export const MAX_NAME_LENGTH = 100;
+export const MIN_PASSWORD_LENGTH = 8;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function value(form: Form, name: string): string {
+  const raw = form[name];
+  return typeof raw === 'string' ? raw : '';
+}
+
+export interface SignInForm {
+  /** Normalized (trimmed, lower-cased). */
+  email: string;
+  password: string;
+  fieldErrors: Partial<Record<'email' | 'password', string>>;
+}
+
+export function readSignInForm(form: Form): SignInForm {
+  const email = normalizeEmail(value(form, 'email')).slice(0, MAX_EMAIL_LENGTH);
+  const password = value(form, 'password');
+  const fieldErrors: SignInForm['fieldErrors'] = {};
+  if (email === '') fieldErrors.email = 'Enter your email address.';
+  if (password === '') fieldErrors.password = 'Enter your password.';
+  return { email, password, fieldErrors };
+}
+
+export interface SignUpForm {
+  /** What to show again in the form (never the passwords). */
+  values: { name: string; email: string; country: string };
+  fieldErrors: Partial<Record<SignUpField, string>>;
+  /** Present when every field is valid. */
+  valid?: { name: string; email: string; country: string; password: string };
+}
+
+export function readSignUpForm(form: Form): SignUpForm {
+  const name = value(form, 'name').trim();
+  const email = normalizeEmail(value(form, 'email'));
+  const country = normalizeCountry(value(form, 'country'));
+  const password = value(form, 'password');
+  const values = {
+    name: name.slice(0, MAX_NAME_LENGTH),
+    email: email.slice(0, MAX_EMAIL_LENGTH),
+    country: country ?? '',
+  };
+
+  const fieldErrors: SignUpForm['fieldErrors'] = {};
+  if (name === '') fieldErrors.name = 'Enter your name.';
+  else if (name.length > MAX_NAME_LENGTH) {
+    fieldErrors.name = `Name must be at most ${MAX_NAME_LENGTH} characters.`;
+  }
+  if (email === '') fieldErrors.email = 'Enter your email address.';
+  else if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) {
+    fieldErrors.email = 'Enter a valid email address.';
+  }
+  if (country === null) fieldErrors.country = 'Choose your country.';
+  if (password === '') fieldErrors.password = 'Enter a password.';
+  else if (password.length < MIN_PASSWORD_LENGTH) {
+    fieldErrors.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`;
+  } else if (password.length > MAX_PASSWORD_LENGTH) {
+    fieldErrors.password = `Password must be at most ${MAX_PASSWORD_LENGTH} characters.`;
+  } else if (value(form, 'confirmPassword') !== password) {
+    fieldErrors.confirmPassword = 'Passwords do not match.';
+  }
+
+  if (Object.keys(fieldErrors).length > 0 || country === null) return { values, fieldErrors };
+  return { values, fieldErrors, valid: { name, email, country, password } };
+}
