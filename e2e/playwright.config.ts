@@ -9,6 +9,11 @@ const port = Number(process.env.E2E_PORT ?? 8181);
 const baseURL = `http://localhost:${port}`;
 // Every run starts from an empty data folder, as a fresh `npm start` would.
 const dataDir = mkdtempSync(join(tmpdir(), 'coffer-e2e-'));
+/** The admin account of the browser tests (ADMIN_EMAILS of the server they start). */
+export const E2E_ADMIN_EMAIL = 'admin.e2e@example.com';
+// Specs read these: the blob folder (to prove it holds no plaintext) and the admin's address.
+process.env.COFFER_E2E_DATA_DIR = dataDir;
+process.env.COFFER_E2E_ADMIN_EMAIL = E2E_ADMIN_EMAIL;
 
 export default defineConfig({
   testDir: 'tests',
@@ -47,6 +52,7 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      ADMIN_EMAILS: E2E_ADMIN_EMAIL,
     },
   },
 });

@@ -1,7 +1,226 @@
-import type { ReactElement } from 'react';
-import { ScreenPlaceholder } from '../../app/layout/ScreenPlaceholder';
+import { useEffect, useMemo, useState, type ComponentType, type ReactElement } from 'react';
+import { contactsMessages } from '@coffer/contracts';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  EmptyState,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconAlertTriangle, IconPlus, IconSearch, IconUsers, IconX } from '@tabler/icons-react';
+import { isContactLimitReached } from '../../lib/contacts/contact-limit';
+import { filterContacts, sortContacts } from '../../lib/contacts/contact-search';
+import type { ContactView } from '../../lib/contacts/contact-status';
+import { snackbar } from '../../lib/snackbar';
+import { useStats } from '../profile/use-stats';
+import { ContactCard } from './ContactCard';
+import { AddContactModal, EditContactModal } from './ContactFormModal';
+import { DeleteContactModal } from './DeleteContactModal';
+import { ShareFilesModalSlot, type ShareFilesModalProps } from './ShareFilesModalSlot';
+import { useContactsList, useContactViews, useInviteContact } from './use-contacts';
 
-/** Contacts (/contacts). Placeholder until its issue builds the screen. */
-export function ContactsPage(): ReactElement {
-  return <ScreenPlaceholder title="Contacts" />;
+interface ContactsPageProps {
+  /** The share-files modal for a verified contact; see {@link ShareFilesModalSlot}. */
+  shareFilesModal?: ComponentType<ShareFilesModalProps>;
+}
+
+/** Contacts (/contacts): search, add, edit, delete, invite, and share with verified contacts. */
+export function ContactsPage({
+  shareFilesModal: ShareFilesModal = ShareFilesModalSlot,
+}: ContactsPageProps): ReactElement {
+  const contactsQuery = useContactsList();
+  const stats = useStats();
+  const [search, setSearch] = useState('');
+  const [invitedNow, setInvitedNow] = useState<ReadonlySet<string>>(() => new Set());
+  const views = useContactViews(contactsQuery.data ?? [], invitedNow);
+  const visible = useMemo(() => sortContacts(filterContacts(views, search)), [views, search]);
+  const limitReached = isContactLimitReached(stats.data);
+
+  const [addOpened, addModal] = useDisclosure(false);
+  const [editOpened, editModal] = useDisclosure(false);
+  const [deleteOpened, deleteModal] = useDisclosure(false);
+  const [shareOpened, shareModal] = useDisclosure(false);
+  // Kept after a modal closes, so its content stays during the closing transition.
+  const [selected, setSelected] = useState<ContactView | null>(null);
+
+  const invite = useInviteContact();
+
+  useEffect(() => {
+    if (contactsQuery.isError) snackbar.danger(contactsMessages.loadFailed);
+  }, [contactsQuery.isError, contactsQuery.errorUpdatedAt]);
+
+  const open = (modal: { open: () => void }) => (contact: ContactView) => {
+    setSelected(contact);
+    modal.open();
+  };
+
+  const addButton = (
+    <Tooltip label={limitReached ? contactsMessages.limitReached : 'Add contact'} withArrow>
+      <ActionIcon
+        size={42}
+        radius="xl"
+        variant="filled"
+        aria-label="Add contact"
+        disabled={limitReached}
+        onClick={addModal.open}
+      >
+        <IconPlus size={22} aria-hidden />
+      </ActionIcon>
+    </Tooltip>
+  );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" gap="md">
+        <div>
+          <Title order={1}>Contacts</Title>
+          <Text c="dimmed">The people you exchange end-to-end encrypted files with.</Text>
+        </div>
+        <Group gap="sm" wrap="nowrap" w={{ base: '100%', sm: 'auto' }}>
+          <TextInput
+            flex={1}
+            w={{ sm: 300 }}
+            placeholder="Search by name or email"
+            aria-label="Search contacts"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+            }}
+            rightSection={
+              search !== '' ? (
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  size="sm"
+                  aria-label="Clear search"
+                  onClick={() => {
+                    setSearch('');
+                  }}
+                >
+                  <IconX size={14} aria-hidden />
+                </ActionIcon>
+              ) : null
+            }
+          />
+          {addButton}
+        </Group>
+      </Group>
+
+      {limitReached && (
+        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={20} aria-hidden />}>
+          {contactsMessages.limitReached}
+        </Alert>
+      )}
+
+      {contactsQuery.isPending ? (
+        <ContactsSkeleton />
+      ) : contactsQuery.isError ? (
+        <Alert color="red" variant="light" title="Your contacts could not be loaded.">
+          <Button
+            size="xs"
+            variant="default"
+            mt="xs"
+            onClick={() => {
+              void contactsQuery.refetch();
+            }}
+          >
+            Try again
+          </Button>
+        </Alert>
+      ) : views.length === 0 ? (
+        <Card withBorder radius="lg" py="xl">
+          <EmptyState
+            icon={<IconUsers size={28} aria-hidden />}
+            variant="light"
+            title={contactsMessages.emptyTitle}
+            description={contactsMessages.emptyHint}
+          >
+            <EmptyState.Actions>
+              <Button
+                leftSection={<IconPlus size={18} aria-hidden />}
+                disabled={limitReached}
+                onClick={addModal.open}
+              >
+                {contactsMessages.addContactButton}
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Card>
+      ) : visible.length === 0 ? (
+        <Card withBorder radius="lg" py="xl">
+          <EmptyState
+            icon={<IconSearch size={28} aria-hidden />}
+            withIndicatorBackground
+            title={contactsMessages.emptyTitle}
+            description={`No contact matches “${search.trim()}”.`}
+          >
+            <EmptyState.Actions>
+              <Button
+                variant="default"
+                onClick={() => {
+                  setSearch('');
+                }}
+              >
+                Show all contacts
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Card>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, xl: 3 }} spacing="md">
+          {visible.map((contact) => (
+            <ContactCard
+              key={contact.email}
+              contact={contact}
+              onEdit={open(editModal)}
+              onDelete={open(deleteModal)}
+              onShare={open(shareModal)}
+              inviting={invite.isPending && invite.variables.email === contact.email}
+              onInvite={(target) => {
+                invite.mutate(target, {
+                  onSuccess: () => {
+                    setInvitedNow((previous) => new Set(previous).add(target.email));
+                  },
+                });
+              }}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+
+      <AddContactModal opened={addOpened} onClose={addModal.close} />
+      <EditContactModal opened={editOpened} onClose={editModal.close} contact={selected} />
+      <DeleteContactModal opened={deleteOpened} onClose={deleteModal.close} contact={selected} />
+      <ShareFilesModal opened={shareOpened} onClose={shareModal.close} contact={selected} />
+    </Stack>
+  );
+}
+
+function ContactsSkeleton(): ReactElement {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, xl: 3 }} spacing="md" aria-busy="true" aria-label="Loading contacts">
+      {[0, 1, 2].map((index) => (
+        <Card key={index} withBorder radius="lg" padding="lg">
+          <Group gap="sm" wrap="nowrap">
+            <Skeleton circle height={38} />
+            <Stack gap={6} flex={1}>
+              <Skeleton height={12} width="60%" />
+              <Skeleton height={10} width="80%" />
+            </Stack>
+          </Group>
+          <Skeleton height={22} width={90} mt="lg" />
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
 }

@@ -1,0 +1,168 @@
+import type { ReactElement } from 'react';
+import type { Contact } from '@coffer/contracts';
+import { NAME_MAX_LENGTH, validateContactEmail, validateContactName } from '@coffer/contracts';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { ContactView } from '../../lib/contacts/contact-status';
+import { SafetyNumber } from './SafetyNumber';
+import { useAddContact, useKeyFingerprint, useRenameContact } from './use-contacts';
+
+interface AddContactModalProps {
+  opened: boolean;
+  onClose: () => void;
+  /** Prefills the email (the invite page passes the inviter's). */
+  initialEmail?: string;
+  onAdded?: (contact: Contact) => void;
+}
+
+/** Add a contact: name and email, with the spec's validation messages. */
+export function AddContactModal({
+  opened,
+  onClose,
+  initialEmail,
+  onAdded,
+}: AddContactModalProps): ReactElement {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Add contact" centered>
+      <AddContactForm initialEmail={initialEmail ?? ''} onCancel={onClose} onAdded={onAdded} />
+    </Modal>
+  );
+}
+
+function AddContactForm({
+  initialEmail,
+  onCancel,
+  onAdded,
+}: {
+  initialEmail: string;
+  onCancel: () => void;
+  onAdded: ((contact: Contact) => void) | undefined;
+}): ReactElement {
+  const addContact = useAddContact();
+  const form = useForm({
+    initialValues: { name: '', email: initialEmail },
+    validate: { name: validateContactName, email: validateContactEmail },
+  });
+
+  const submit = form.onSubmit((values) => {
+    addContact.mutate(values, {
+      onSuccess: (contact) => {
+        onCancel();
+        onAdded?.(contact);
+      },
+    });
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="Name"
+          placeholder="Ada Lovelace"
+          data-autofocus
+          maxLength={NAME_MAX_LENGTH}
+          withAsterisk
+          {...form.getInputProps('name')}
+        />
+        <TextInput
+          label="Email"
+          type="email"
+          placeholder="ada@example.com"
+          autoComplete="off"
+          withAsterisk
+          {...form.getInputProps('email')}
+        />
+        <Group justify="flex-end" gap="sm" mt="xs">
+          <Button variant="default" onClick={onCancel} disabled={addContact.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={addContact.isPending}>
+            Add contact
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface EditContactModalProps {
+  opened: boolean;
+  onClose: () => void;
+  contact: ContactView | null;
+}
+
+/** Rename a contact. The email is shown but cannot be edited (spec section 5). */
+export function EditContactModal({ opened, onClose, contact }: EditContactModalProps): ReactElement {
+  return (
+    <Modal opened={opened && contact !== null} onClose={onClose} title="Edit contact" centered>
+      {contact !== null && <EditContactForm contact={contact} onCancel={onClose} />}
+    </Modal>
+  );
+}
+
+function EditContactForm({
+  contact,
+  onCancel,
+}: {
+  contact: ContactView;
+  onCancel: () => void;
+}): ReactElement {
+  const renameContact = useRenameContact();
+  const form = useForm({
+    initialValues: { name: contact.name },
+    validate: { name: validateContactName },
+  });
+
+  const submit = form.onSubmit(({ name }) => {
+    renameContact.mutate({ name, email: contact.email }, { onSuccess: onCancel });
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="Name"
+          data-autofocus
+          maxLength={NAME_MAX_LENGTH}
+          withAsterisk
+          {...form.getInputProps('name')}
+        />
+        <TextInput
+          label="Email"
+          type="email"
+          value={contact.email}
+          disabled
+          readOnly
+          description="The email address of a contact cannot be changed."
+        />
+        {contact.publicKey !== null && (
+          <ContactSafetyNumber name={contact.name} publicKey={contact.publicKey} />
+        )}
+        <Group justify="flex-end" gap="sm" mt="xs">
+          <Button variant="default" onClick={onCancel} disabled={renameContact.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={renameContact.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * The fingerprint of the contact's public key. Comparing it with the one the contact sees on their
+ * own Profile, out of band, shows that files are encrypted for their key and not a substitute.
+ */
+function ContactSafetyNumber({ name, publicKey }: { name: string; publicKey: string }): ReactElement | null {
+  const fingerprint = useKeyFingerprint(publicKey);
+  if (fingerprint.data === undefined) return null;
+  return (
+    <SafetyNumber
+      label="Safety number"
+      fingerprint={fingerprint.data}
+      hint={`Ask ${name} for the safety number on their Profile page, in person or on a call. If the two match, files you share can be opened only by ${name}.`}
+    />
+  );
+}

@@ -1,0 +1,162 @@
+import type { Contact } from '@coffer/contracts';
+import { contactsMessages } from '@coffer/contracts';
+import { publicKeyFingerprint } from '@coffer/crypto';
+import {
+  useMutation,
+  useQueries,
+  useQuery,
+  useQueryClient,
+  type UseMutationResult,
+  type UseQueryResult,
+} from '@tanstack/react-query';
+import { useApiClient } from '../../lib/api/context';
+import { contactsApi, keysApi } from '../../lib/api/endpoints';
+import { addContactErrorMessage, retryUnlessClientError } from '../../lib/contacts/contact-errors';
+import { keyLookupOf, toContactView, type ContactView } from '../../lib/contacts/contact-status';
+import { contactQueryKeys, statsQueryKey } from '../../lib/contacts/query-keys';
+import { snackbar } from '../../lib/snackbar';
+
+/** GET /users/contacts. */
+export function useContactsList(): UseQueryResult<Contact[]> {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: contactQueryKeys.list,
+    queryFn: () => contactsApi.list(api),
+    retry: retryUnlessClientError,
+  });
+}
+
+/** Public keys change rarely; a lookup is reused for five minutes. */
+const PUBLIC_KEY_STALE_MS = 5 * 60_000;
+
+/**
+ * Every contact with the outcome of its public-key lookup (`GET /users/keys/public/{email}`, one query
+ * per contact, cached per email): verified, unverified, or still checking. `invitedNow` holds the
+ * emails invited on this screen.
+ */
+export function useContactViews(
+  contacts: readonly Contact[],
+  invitedNow: ReadonlySet<string> = new Set(),
+): ContactView[] {
+  const api = useApiClient();
+  return useQueries({
+    queries: contacts.map((contact) => ({
+      queryKey: contactQueryKeys.publicKey(contact.email),
+      queryFn: () => keysApi.publicKeyOf(api, contact.email),
+      retry: retryUnlessClientError,
+      staleTime: PUBLIC_KEY_STALE_MS,
+    })),
+    // `useQueries` returns one result per query, in the contacts' order.
+    combine: (results) =>
+      contacts.map((contact, index) =>
+        toContactView(contact, keyLookupOf(results[index]), invitedNow.has(contact.email)),
+      ),
+  });
+}
+
+/** The safety number of a verified contact's key (SHA-256 of the SPKI, grouped hex). */
+export function useKeyFingerprint(publicKeyB64: string | null): UseQueryResult<string> {
+  return useQuery({
+    queryKey: contactQueryKeys.fingerprint(publicKeyB64 ?? ''),
+    queryFn: () => publicKeyFingerprint(publicKeyB64 ?? ''),
+    enabled: publicKeyB64 !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+function useInvalidateContacts(): (options?: { stats?: boolean }) => Promise<void> {
+  const queryClient = useQueryClient();
+  return async ({ stats = false } = {}) => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: contactQueryKeys.list }),
+      stats ? queryClient.invalidateQueries({ queryKey: statsQueryKey }) : Promise.resolve(),
+    ]);
+  };
+}
+
+export interface ContactInput {
+  name: string;
+  email: string;
+}
+
+/** POST /users/contacts, with the spec's snackbars (duplicate and limit answers have their own). */
+export function useAddContact(): UseMutationResult<Contact, Error, ContactInput> {
+  const api = useApiClient();
+  const invalidate = useInvalidateContacts();
+  return useMutation({
+    mutationFn: ({ name, email }: ContactInput) =>
+      contactsApi.add(api, { name: name.trim(), email: email.trim() }),
+    onSuccess: () => {
+      snackbar.success(contactsMessages.addSuccess);
+    },
+    onError: (error) => {
+      snackbar.danger(addContactErrorMessage(error));
+    },
+    // Refetch either way: a duplicate or limit answer means our list or count was stale.
+    onSettled: () => invalidate({ stats: true }),
+  });
+}
+
+/** PATCH /users/contacts/{email} with the new name; the email cannot change. */
+export function useRenameContact(): UseMutationResult<Contact, Error, ContactInput> {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateContacts();
+  return useMutation({
+    mutationFn: ({ name, email }: ContactInput) => contactsApi.rename(api, email, name.trim()),
+    onSuccess: (updated) => {
+      queryClient.setQueryData<Contact[]>(contactQueryKeys.list, (list) =>
+        list?.map((contact) => (contact.email === updated.email ? updated : contact)),
+      );
+      snackbar.success(contactsMessages.updateSuccess);
+    },
+    onError: () => {
+      snackbar.danger(contactsMessages.updateFailed);
+    },
+    onSettled: () => invalidate(),
+  });
+}
+
+/** DELETE /users/contacts/{email}. */
+export function useDeleteContact(): UseMutationResult<unknown, Error, Contact> {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateContacts();
+  return useMutation({
+    mutationFn: (contact: Contact) => contactsApi.delete(api, contact.email),
+    onSuccess: (_answer, removed) => {
+      queryClient.setQueryData<Contact[]>(contactQueryKeys.list, (list) =>
+        list?.filter((contact) => contact.email !== removed.email),
+      );
+      snackbar.success(contactsMessages.deleteSuccess);
+    },
+    onError: () => {
+      snackbar.danger(contactsMessages.deleteFailed);
+    },
+    onSettled: () => invalidate({ stats: true }),
+  });
+}
+
+/** POST /users/invitations; the contact then shows a disabled 'Invited'. */
+export function useInviteContact(): UseMutationResult<unknown, Error, Contact> {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateContacts();
+  return useMutation({
+    mutationFn: (contact: Contact) => contactsApi.invite(api, contact.email),
+    onSuccess: (_answer, invitedContact) => {
+      // The server records the invitation (`invited: true`); show it before the refetch answers.
+      queryClient.setQueryData<Contact[]>(contactQueryKeys.list, (list) =>
+        list?.map((contact) =>
+          contact.email === invitedContact.email ? { ...contact, invited: true } : contact,
+        ),
+      );
+      snackbar.success(contactsMessages.inviteSuccess);
+    },
+    onError: () => {
+      snackbar.danger(contactsMessages.inviteFailed);
+    },
+    onSettled: () => invalidate(),
+  });
+}

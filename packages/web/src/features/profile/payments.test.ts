@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { createFakeApi } from '../contacts/screen.test-helpers';
+import { billingPortalUrl, priceIdOrDefault, profileUrl, upgradeCheckoutUrl } from './payments';
+
+describe('payments', () => {
+  it('returns to the profile page', () => {
+    expect(profileUrl('https://coffer.example')).toBe('https://coffer.example/profile');
+    expect(profileUrl('https://coffer.example/')).toBe('https://coffer.example/profile');
+  });
+
+  it('reads the price from configuration, with a default', () => {
+    expect(priceIdOrDefault(undefined)).toBe('price_personal_monthly');
+    expect(priceIdOrDefault('  ')).toBe('price_personal_monthly');
+    expect(priceIdOrDefault('price_123')).toBe('price_123');
+  });
+
+  it('opens the portal and the checkout with the spec bodies', async () => {
+    const api = createFakeApi({
+      'POST /payments/portal': () => ({ url: 'https://billing.example/portal' }),
+      'POST /payments/checkout': () => ({ url: 'https://billing.example/checkout' }),
+    });
+    expect(await billingPortalUrl(api, 'https://coffer.example')).toBe('https://billing.example/portal');
+    expect(await upgradeCheckoutUrl(api, 'https://coffer.example', 'price_9')).toBe(
+      'https://billing.example/checkout',
+    );
+    expect(api.calls.map((call) => call.body)).toEqual([
+      { returnUrl: 'https://coffer.example/profile' },
+      {
+        priceId: 'price_9',
+        successUrl: 'https://coffer.example/profile',
+        cancelUrl: 'https://coffer.example/profile',
+      },
+    ]);
+  });
+});
