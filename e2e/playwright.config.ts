@@ -8,7 +8,8 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const port = Number(process.env.E2E_PORT ?? 8181);
 const baseURL = `http://localhost:${port}`;
 // Every run starts from an empty data folder, as a fresh `npm start` would.
-const dataDir = mkdtempSync(join(tmpdir(), 'coffer-e2e-'));
+// Workers load this file again with the runner's environment: reuse the runner's folder.
+const dataDir = process.env.COFFER_E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'coffer-e2e-'));
 /** The admin account of the browser tests (ADMIN_EMAILS of the server they start). */
 export const E2E_ADMIN_EMAIL = 'admin.e2e@example.com';
 // Specs read these: the blob folder (to prove it holds no plaintext) and the admin's address.
