@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+
+describe('public API', () => {
+  it('exports the documented functions and constants', () => {
+    const functions = [
+      'bytesToBase64',
+      'base64ToBytes',
+      'generateUserKeyPair',
+      'exportPublicKeyB64',
+      'importPublicKeyB64',
+      'importPrivateKeyPkcs8',
+      'createUserKeys',
+      'encryptPrivateKey',
+      'unlockPrivateKey',
+      'rewrapPrivateKey',
+      'parsePrivateKeyRecord',
+      'generateFileKey',
+      'wrapFileKey',
+      'unwrapFileKey',
+      'rewrapFileKey',
+      'buildOwnerEncryptionInfo',
+      'buildShareKeyCopy',
+      'encryptChunk',
+      'decryptChunk',
+      'encryptStream',
+      'decryptStream',
+      'chunkCount',
+      'encryptedSize',
+      'plainChunkLength',
+      'encryptedPartLength',
+      'plainSizeFromEncrypted',
+      'publicKeyFingerprint',
+    ] as const;
+    for (const name of functions) expect(typeof api[name]).toBe('function');
+    expect([api.CHUNK_SIZE, api.IV_LENGTH, api.TAG_LENGTH, api.CHUNK_OVERHEAD, api.FORMAT]).toEqual([
+      99_614_720,
+      12,
+      16,
+      28,
+      'coffer-v1',
+    ]);
+    expect(api.PBKDF2_ITERATIONS).toBe(600_000);
+    expect(api.LEGACY_PBKDF2_ITERATIONS).toBe(100_000);
+  });
+
+  it('gives every error a code and a name', () => {
+    const errors = [
+      new api.IntegrityError(),
+      new api.WrongPasswordError(),
+      new api.InvalidKeyRecordError('x'),
+      new api.InvalidKeyError('x'),
+      new api.FileKeyUnwrapError(),
+      new api.InvalidArgumentError('x'),
+    ];
+    expect(errors.map((e) => [e.name, e.code])).toEqual([
+      ['IntegrityError', 'INTEGRITY'],
+      ['WrongPasswordError', 'WRONG_PASSWORD'],
+      ['InvalidKeyRecordError', 'INVALID_KEY_RECORD'],
+      ['InvalidKeyError', 'INVALID_KEY'],
+      ['FileKeyUnwrapError', 'FILE_KEY_UNWRAP_FAILED'],
+      ['InvalidArgumentError', 'INVALID_ARGUMENT'],
+    ]);
+    for (const error of errors) expect(error).toBeInstanceOf(api.CofferCryptoError);
+  });
+});

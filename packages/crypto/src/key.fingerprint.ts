@@ -1,0 +1,27 @@
+import { base64ToBytes } from './base64.codec.js';
+import { toBufferSource } from './bytes.util.js';
+import { InvalidKeyError } from './crypto.errors.js';
+
+/**
+ * Fingerprint of a public key, for users to compare out of band: SHA-256 of the SPKI DER bytes,
+ * as 64 uppercase hex digits in 16 groups of 4 separated by single spaces, e.g.
+ * `"9F86 D081 884C 7D65 …"` (79 characters).
+ */
+export async function fingerprintSpki(spkiBytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', toBufferSource(spkiBytes)));
+  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase();
+  return hex.match(/.{4}/g)?.join(' ') ?? '';
+}
+
+/** {@link fingerprintSpki} of a base64 SPKI public key (the `publicKey` of a key record). */
+export async function publicKeyFingerprint(publicKeyB64: string): Promise<string> {
+  let spkiBytes: Uint8Array<ArrayBuffer>;
+  try {
+    spkiBytes = base64ToBytes(publicKeyB64);
+  } catch (cause) {
+    throw new InvalidKeyError('public key is not valid base64', { cause });
+  }
+  return fingerprintSpki(spkiBytes);
+}

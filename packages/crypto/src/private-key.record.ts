@@ -1,0 +1,246 @@
+import { base64ToBytes, bytesToBase64 } from './base64.codec.js';
+import { toBufferSource, utf8Bytes } from './bytes.util.js';
+import { InvalidArgumentError, InvalidKeyRecordError, WrongPasswordError } from './crypto.errors.js';
+import {
+  IV_LENGTH,
+  LEGACY_PBKDF2_ITERATIONS,
+  PBKDF2_ITERATIONS,
+  PBKDF2_SALT_LENGTH,
+} from './format.constants.js';
+import { assertRsa2048, RSA_OAEP_IMPORT_PARAMS } from './key-pair.rsa.js';
+
+/**
+ * Upper bound on the iterations a record may ask for. The record comes from the server; without a
+ * bound, a tampered record could make the browser spin for hours before failing.
+ */
+export const MAX_PBKDF2_ITERATIONS = 10_000_000;
+
+/** The `kdf` member of a private key record. */
+export interface KdfParams {
+  name: 'PBKDF2';
+  hash: 'SHA-256';
+  iterations: number;
+}
+
+/** A parsed private key record (`encryptedPrivateKey`), binary fields decoded. */
+export interface PrivateKeyRecord {
+  ivBytes: Uint8Array<ArrayBuffer>;
+  saltBytes: Uint8Array<ArrayBuffer>;
+  /** AES-256-GCM ciphertext of the PKCS#8 DER private key, tag included. */
+  dataBytes: Uint8Array<ArrayBuffer>;
+  /** PBKDF2 iterations: from `kdf`, or {@link LEGACY_PBKDF2_ITERATIONS} when the record has none. */
+  iterations: number;
+  /** False for a spec-style record without `kdf`. */
+  hasKdf: boolean;
+}
+
+export interface EncryptPrivateKeyOptions {
+  /** PBKDF2 iterations for the new record; default {@link PBKDF2_ITERATIONS}. Lower only in tests. */
+  iterations?: number;
+}
+
+/**
+ * Fixed salt and IV, so that a record can be reproduced byte for byte. Only for test vectors:
+ * reusing a salt/IV pair with the same password is a real weakness.
+ */
+export interface DeterministicRecordParams {
+  iterations: number;
+  saltBytes: Uint8Array;
+  ivBytes: Uint8Array;
+}
+
+const AES_GCM_TAG_LENGTH = 16;
+
+/**
+ * Wraps a private key with a password into a new record: the `encryptedPrivateKey` JSON string
+ * `{"iv","salt","data","kdf"}` with a fresh random salt and IV.
+ *
+ * The key must be extractable (as {@link generateUserKeyPair} makes it); its bytes stay inside WebCrypto.
+ */
+export async function encryptPrivateKey(
+  privateKey: CryptoKey,
+  password: string,
+  options: EncryptPrivateKeyOptions = {},
+): Promise<string> {
+  const iterations = options.iterations ?? PBKDF2_ITERATIONS;
+  return sealPrivateKeyRecord(privateKey, password, {
+    iterations,
+    saltBytes: crypto.getRandomValues(new Uint8Array(PBKDF2_SALT_LENGTH)),
+    ivBytes: crypto.getRandomValues(new Uint8Array(IV_LENGTH)),
+  });
+}
+
+/**
+ * Builds a record from an extractable private key or from PKCS#8 DER bytes, with the given salt and
+ * IV. Not part of the public API: {@link encryptPrivateKey} draws them at random.
+ */
+export async function sealPrivateKeyRecord(
+  privateKeyOrPkcs8: CryptoKey | Uint8Array,
+  password: string,
+  params: DeterministicRecordParams,
+): Promise<string> {
+  assertIterations(params.iterations);
+  if (typeof password !== 'string' || password.length === 0) {
+    throw new InvalidArgumentError('password must be a non-empty string');
+  }
+  if (params.saltBytes.length !== PBKDF2_SALT_LENGTH) {
+    throw new InvalidArgumentError(`salt must be ${PBKDF2_SALT_LENGTH} bytes`);
+  }
+  if (params.ivBytes.length !== IV_LENGTH) throw new InvalidArgumentError(`iv must be ${IV_LENGTH} bytes`);
+  const wrapKey = await deriveWrapKey(password, params.saltBytes, params.iterations);
+  const gcm: AesGcmParams = { name: 'AES-GCM', iv: toBufferSource(params.ivBytes) };
+  const dataBuffer =
+    privateKeyOrPkcs8 instanceof Uint8Array
+      ? await crypto.subtle.encrypt(gcm, wrapKey, toBufferSource(privateKeyOrPkcs8))
+      : await crypto.subtle.wrapKey('pkcs8', privateKeyOrPkcs8, wrapKey, gcm);
+  const kdf: KdfParams = { name: 'PBKDF2', hash: 'SHA-256', iterations: params.iterations };
+  // Member order is part of the documented format: iv, salt, data, kdf.
+  return JSON.stringify({
+    iv: bytesToBase64(params.ivBytes),
+    salt: bytesToBase64(params.saltBytes),
+    data: bytesToBase64(new Uint8Array(dataBuffer)),
+    kdf,
+  });
+}
+
+/**
+ * Opens a private key record with the user's password. Returns the private key as a NON-extractable
+ * RSA-OAEP key with the `decrypt` and `unwrapKey` usages; the PKCS#8 bytes never reach JavaScript.
+ *
+ * A record without `kdf` is read with {@link LEGACY_PBKDF2_ITERATIONS}.
+ * @throws {WrongPasswordError} the password does not open the record (or its `data` was altered).
+ * @throws {InvalidKeyRecordError} the record is malformed or holds something other than an RSA 2048 key.
+ */
+export async function unlockPrivateKey(
+  encryptedPrivateKeyJson: string,
+  password: string,
+): Promise<CryptoKey> {
+  return openRecord(encryptedPrivateKeyJson, password, false);
+}
+
+/**
+ * Password change: re-wraps the same private key under `newPassword`, with a fresh salt and IV and
+ * the current iteration count (or `options.iterations`). The old record stays valid for the old
+ * password until the caller replaces it. Also upgrades records without `kdf`.
+ * @throws {WrongPasswordError} `oldPassword` does not open the record.
+ * @throws {InvalidKeyRecordError} the record is malformed.
+ */
+export async function rewrapPrivateKey(
+  encryptedPrivateKeyJson: string,
+  oldPassword: string,
+  newPassword: string,
+  options: EncryptPrivateKeyOptions = {},
+): Promise<string> {
+  if (typeof newPassword !== 'string' || newPassword.length === 0) {
+    throw new InvalidArgumentError('new password must be a non-empty string');
+  }
+  // Extractable only inside this function, so that WebCrypto can wrap it again.
+  const privateKey = await openRecord(encryptedPrivateKeyJson, oldPassword, true);
+  return encryptPrivateKey(privateKey, newPassword, options);
+}
+
+/**
+ * Parses and validates a record without decrypting it, e.g. to see whether it still uses fewer
+ * than {@link PBKDF2_ITERATIONS} iterations and should be re-wrapped after the next unlock.
+ * @throws {InvalidKeyRecordError} the record is malformed.
+ */
+export function parsePrivateKeyRecord(encryptedPrivateKeyJson: string): PrivateKeyRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(encryptedPrivateKeyJson);
+  } catch (cause) {
+    throw new InvalidKeyRecordError('private key record is not valid JSON', { cause });
+  }
+  if (!isObject(value)) throw new InvalidKeyRecordError('private key record is not a JSON object');
+  const ivBytes = binaryField(value, 'iv');
+  const saltBytes = binaryField(value, 'salt');
+  const dataBytes = binaryField(value, 'data');
+  // Readers accept any non-empty IV and salt (writers always use 12 and 16 bytes).
+  if (ivBytes.length === 0) throw new InvalidKeyRecordError('private key record has an empty iv');
+  if (saltBytes.length === 0) throw new InvalidKeyRecordError('private key record has an empty salt');
+  if (dataBytes.length <= AES_GCM_TAG_LENGTH)
+    throw new InvalidKeyRecordError('private key record data is too short');
+  const kdf = value.kdf;
+  if (kdf === undefined) {
+    return { ivBytes, saltBytes, dataBytes, iterations: LEGACY_PBKDF2_ITERATIONS, hasKdf: false };
+  }
+  if (!isObject(kdf) || kdf.name !== 'PBKDF2' || kdf.hash !== 'SHA-256') {
+    throw new InvalidKeyRecordError('private key record names an unsupported kdf');
+  }
+  const iterations = kdf.iterations;
+  if (typeof iterations !== 'number' || !Number.isSafeInteger(iterations) || iterations < 1) {
+    throw new InvalidKeyRecordError('private key record has invalid kdf iterations');
+  }
+  if (iterations > MAX_PBKDF2_ITERATIONS) {
+    throw new InvalidKeyRecordError(
+      `private key record asks for more than ${MAX_PBKDF2_ITERATIONS} iterations`,
+    );
+  }
+  return { ivBytes, saltBytes, dataBytes, iterations, hasKdf: true };
+}
+
+async function openRecord(json: string, password: string, extractable: boolean): Promise<CryptoKey> {
+  const record = parsePrivateKeyRecord(json);
+  // No record is ever made with an empty password; some engines also refuse empty PBKDF2 input.
+  if (typeof password !== 'string' || password.length === 0) throw new WrongPasswordError();
+  const wrapKey = await deriveWrapKey(password, record.saltBytes, record.iterations);
+  let privateKey: CryptoKey;
+  try {
+    privateKey = await crypto.subtle.unwrapKey(
+      'pkcs8',
+      record.dataBytes,
+      wrapKey,
+      { name: 'AES-GCM', iv: record.ivBytes },
+      RSA_OAEP_IMPORT_PARAMS,
+      extractable,
+      ['decrypt', 'unwrapKey'],
+    );
+  } catch (cause) {
+    // OperationError is the AES-GCM tag check; anything else means the decrypted bytes are not a key.
+    if (cause instanceof Error && cause.name === 'OperationError') throw new WrongPasswordError({ cause });
+    throw new InvalidKeyRecordError('private key record does not hold an RSA PKCS#8 key', { cause });
+  }
+  try {
+    assertRsa2048(privateKey);
+  } catch (cause) {
+    throw new InvalidKeyRecordError('private key record does not hold an RSA 2048 key', { cause });
+  }
+  return privateKey;
+}
+
+async function deriveWrapKey(
+  password: string,
+  saltBytes: Uint8Array,
+  iterations: number,
+): Promise<CryptoKey> {
+  const passwordKey = await crypto.subtle.importKey('raw', utf8Bytes(password), 'PBKDF2', false, [
+    'deriveKey',
+  ]);
+  return crypto.subtle.deriveKey(
+    { name: 'PBKDF2', hash: 'SHA-256', salt: toBufferSource(saltBytes), iterations },
+    passwordKey,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt', 'wrapKey', 'unwrapKey'],
+  );
+}
+
+function assertIterations(iterations: number): void {
+  if (!Number.isSafeInteger(iterations) || iterations < 1 || iterations > MAX_PBKDF2_ITERATIONS) {
+    throw new InvalidArgumentError(`iterations must be an integer from 1 to ${MAX_PBKDF2_ITERATIONS}`);
+  }
+}
+
+function binaryField(record: Record<string, unknown>, name: string): Uint8Array<ArrayBuffer> {
+  const text = record[name];
+  if (typeof text !== 'string') throw new InvalidKeyRecordError(`private key record has no string "${name}"`);
+  try {
+    return base64ToBytes(text);
+  } catch (cause) {
+    throw new InvalidKeyRecordError(`private key record "${name}" is not valid base64`, { cause });
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
