@@ -5,9 +5,17 @@ import '@mantine/dropzone/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { getAppSession } from './app/session/app-session';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('The #root element is missing from index.html');
+
+// Start loading the sign-in settings and the stored user while the first screen's code loads.
+getAppSession()
+  .auth.ready()
+  .catch((error: unknown) => {
+    console.warn('The sign-in service is not reachable', error);
+  });
 
 createRoot(container).render(
   <StrictMode>

@@ -1,7 +1,18 @@
 import { useState, type ReactElement } from 'react';
 import { RouterProvider } from 'react-router/dom';
+import { transferManager } from '../lib/transfers';
 import { AppProviders } from './AppProviders';
 import { createAppRouter } from './router/router';
+import { getAppSession } from './session/app-session';
+
+// Uploads and downloads count as operations in progress: logout aborts them, and leaving the route
+// or the page while one runs asks first (spec sections 2 and 4).
+getAppSession().operations.addSource({
+  hasActive: () => transferManager.hasActiveOperations(),
+  abortAll: () => transferManager.abortAllOperations(),
+  abortForNavigation: () => transferManager.abortAllForNavigation(),
+  subscribe: (listener) => transferManager.subscribe(listener),
+});
 
 export function App(): ReactElement {
   const [router] = useState(createAppRouter);

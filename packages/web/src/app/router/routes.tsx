@@ -1,4 +1,3 @@
-import type { ReactElement } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { LandingPage } from '../../features/landing/LandingPage';
 import { NotFoundPage } from '../../features/not-found/NotFoundPage';
@@ -7,27 +6,15 @@ import { PageLoader } from '../layout/PageLoader';
 import { ShellVisibleProvider } from '../session/shell-visibility';
 import { RequireAccount, RequireAuth } from './guards';
 import { lazyPage } from './lazy-page';
+import { alwaysRevalidate, guardLoader } from './loaders';
 import { paths } from './paths';
 import { RootRoute } from './RootRoute';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 
 /**
- * The app layout with the sidebar and top bar forced on, so the placeholder screens show the
- * layout before a session exists.
- * Extension point: once the session is wired, replace this with plain `AppLayout`, which shows
- * the shell when the user is signed in and encryption is ready (`useShellVisible`).
- */
-function SignedInLayout(): ReactElement {
-  return (
-    <ShellVisibleProvider visible>
-      <AppLayout />
-    </ShellVisibleProvider>
-  );
-}
-
-/**
  * The spec's route table (section 2). Screens load lazily (with the 120 s chunk time-out), except
- * the landing and not-found pages, which a visitor must always get at once.
+ * the landing and not-found pages, which a visitor must always get at once. The guard routes carry
+ * the navigation rules as loaders; they run before any screen of theirs renders.
  */
 export const appRoutes: RouteObject[] = [
   {
@@ -44,24 +31,36 @@ export const appRoutes: RouteObject[] = [
         lazy: lazyPage(() => import('../../features/landing/LoginPage').then((m) => m.LoginPage)),
       },
 
-      // Auth required. The guard (and later its loader) sits on this wrapper route.
+      // The unlock screen: also where the identity provider sends the browser back. No sidebar or
+      // top bar: they show only once encryption is ready.
+      {
+        id: 'unlock',
+        loader: guardLoader('unlock'),
+        shouldRevalidate: alwaysRevalidate,
+        // Hidden even for the moment between unlocking and moving on.
+        element: (
+          <ShellVisibleProvider visible={false}>
+            <AppLayout />
+          </ShellVisibleProvider>
+        ),
+        children: [
+          {
+            path: paths.unlock,
+            lazy: lazyPage(() => import('../../features/unlock/UnlockPage').then((m) => m.UnlockPage)),
+          },
+        ],
+      },
+
+      // Auth required: signed in and encryption unlocked (navigation rules in `loaders.ts`).
       {
         id: 'auth',
+        loader: guardLoader('auth'),
+        shouldRevalidate: alwaysRevalidate,
         Component: RequireAuth,
         children: [
           { index: true, element: <Navigate to={paths.newUpload} replace /> },
           {
-            // No sidebar or top bar until encryption is ready.
             Component: AppLayout,
-            children: [
-              {
-                path: paths.unlock,
-                lazy: lazyPage(() => import('../../features/unlock/UnlockPage').then((m) => m.UnlockPage)),
-              },
-            ],
-          },
-          {
-            Component: SignedInLayout,
             children: [
               {
                 path: paths.newUpload,
@@ -102,10 +101,13 @@ export const appRoutes: RouteObject[] = [
 
       // Signed-in account required; without one: /landing?reason=…&fileId={id}.
       {
+        id: 'share',
+        loader: guardLoader('file-share'),
+        shouldRevalidate: alwaysRevalidate,
         element: <RequireAccount reason="file-share" />,
         children: [
           {
-            Component: SignedInLayout,
+            Component: AppLayout,
             children: [
               {
                 path: '/share/:id',
@@ -118,10 +120,13 @@ export const appRoutes: RouteObject[] = [
         ],
       },
       {
+        id: 'invite',
+        loader: guardLoader('invite-email'),
+        shouldRevalidate: alwaysRevalidate,
         element: <RequireAccount reason="invite-email" />,
         children: [
           {
-            Component: SignedInLayout,
+            Component: AppLayout,
             children: [
               {
                 path: '/invite/:id',

@@ -1,18 +1,10 @@
 import { createContext, useContext } from 'react';
+import type { SessionUser } from '../../lib/auth/session-user';
 
 /** The signed-in person, from the identity provider's ID token claims (spec section 3, User). */
-export interface SessionUser {
-  /** The identity provider's subject. */
-  id: string;
-  name: string;
-  /** Primary email (first of `emails`). */
-  email: string | null;
-  /** Avatar colour derived from the email. */
-  color: string;
-  image: string | null;
-  idTokenClaims: { idp: string | null; emails: string[]; country: string | null };
-}
+export type { SessionUser } from '../../lib/auth/session-user';
 
+/** Provided by `AppProviders` from the login session (the ID token's claims). */
 export const CurrentUserContext = createContext<SessionUser | null>(null);
 
 /** The signed-in user, or null before sign-in. Provided by the session providers. */

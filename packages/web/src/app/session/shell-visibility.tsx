@@ -1,25 +1,14 @@
 import { createContext, useContext, type ReactElement, type ReactNode } from 'react';
+import { sessionStorageKeys } from '@coffer/contracts';
+import { useAuthSnapshot, useEncryptionState } from './session-context';
 
-/**
- * The spec: "The sidebar and top bar are shown only when the user is logged in and encryption is
- * initialised". Until the auth and encryption session exist, the session storage flag that the
- * encryption session will set (`encryptionInitialized`) stands in for both.
- */
-export const ENCRYPTION_INITIALIZED_FLAG = 'encryptionInitialized';
-
-function readSessionFlag(): boolean {
-  try {
-    return globalThis.sessionStorage.getItem(ENCRYPTION_INITIALIZED_FLAG) === 'true';
-  } catch {
-    // Storage can be blocked (privacy settings): then there is no session either.
-    return false;
-  }
-}
+/** @deprecated Use `sessionStorageKeys.encryptionInitialized` from `@coffer/contracts`. */
+export const ENCRYPTION_INITIALIZED_FLAG = sessionStorageKeys.encryptionInitialized;
 
 /** `undefined`: decide from the session. A boolean: a route forces the shell on or off. */
 const ShellVisibleContext = createContext<boolean | undefined>(undefined);
 
-/** Forces the sidebar and top bar on or off for the routes below it. */
+/** Forces the sidebar and top bar on or off for the routes below it (tests, previews). */
 export function ShellVisibleProvider({
   visible,
   children,
@@ -31,11 +20,12 @@ export function ShellVisibleProvider({
 }
 
 /**
- * Whether the app layout shows the sidebar and the top bar.
- * Extension point: the auth/encryption issue replaces `readSessionFlag()` with the real session
- * state (signed in and keys unlocked) and removes the forcing provider in `routes.tsx`.
+ * Whether the app layout shows the sidebar and the top bar. The spec: "The sidebar and top bar are
+ * shown only when the user is logged in and encryption is initialised".
  */
 export function useShellVisible(): boolean {
   const forced = useContext(ShellVisibleContext);
-  return forced ?? readSessionFlag();
+  const signedIn = useAuthSnapshot().status === 'signed-in';
+  const unlocked = useEncryptionState().status === 'unlocked';
+  return forced ?? (signedIn && unlocked);
 }

@@ -11,7 +11,9 @@ describe('landing page', () => {
     expect(screen.getByRole('heading', { level: 1 })).toBeTruthy();
     expect(screen.getByText(GENERIC)).toBeTruthy();
     expect(screen.getAllByRole('link', { name: /Log in/ }).length).toBeGreaterThan(0);
-    expect(screen.getByRole('link', { name: 'Create account' }).getAttribute('href')).toBe('/unlock');
+    expect(screen.getByRole('link', { name: 'Create account' }).getAttribute('href')).toBe(
+      '/unlock?action=sign-up',
+    );
     expect(screen.queryByRole('status')).toBeNull();
   });
 

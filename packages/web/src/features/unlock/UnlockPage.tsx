@@ -1,7 +1,215 @@
-import type { ReactElement } from 'react';
-import { ScreenPlaceholder } from '../../app/layout/ScreenPlaceholder';
+import { useState, type ReactElement } from 'react';
+import { sessionStorageKeys, unlockMessages } from '@coffer/contracts';
+import {
+  Alert,
+  Button,
+  Center,
+  Divider,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { IconKey, IconLock, IconLogout, IconRefresh, IconShieldLock } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Navigate, useNavigate } from 'react-router';
+import { LogoMark } from '../../app/layout/Logo';
+import { afterUnlockPath } from '../../app/router/navigation-rules';
+import { useAppSession, useAuthSnapshot, useEncryptionState } from '../../app/session/session-context';
+import { useLogout } from '../../app/session/use-logout';
+import {
+  InvalidPasswordError,
+  KeysAlreadyExistError,
+  KeysNotFoundError,
+  UnlockFailedError,
+} from '../../lib/encryption/encryption.errors';
+import { snackbar } from '../../lib/snackbar';
+import { setFlashMessage } from '../../lib/storage/flash-message';
+import { ResetConfirmation } from './ResetConfirmation';
+import { UnlockForm } from './UnlockForm';
+import { unlockTitle, type UnlockView } from './unlock-form';
 
-/** Unlock Encryption (/unlock). Placeholder until its issue builds the screen. */
+/** Ours: the spec quotes no text for a set-up that fails for another reason than the password. */
+export const SET_UP_FAILED_MESSAGE = 'Encryption set-up failed. Please try again.';
+
+export const setupStatusQueryKey = ['encryption', 'setup-status'] as const;
+
+const INTRO: Record<UnlockView, string> = {
+  'set-up':
+    'Choose a master unlock key. It encrypts your keys in this browser before anything reaches the server, so nobody else can read your files.',
+  unlock: 'Enter your master unlock key to unlock your encryption keys in this browser.',
+  reset: 'Set up encryption again with a new master unlock key.',
+};
+
+const ICONS = { 'set-up': IconShieldLock, unlock: IconLock, reset: IconKey } as const;
+
+/** Unlock Encryption (/unlock): set up, unlock, or reset a forgotten master unlock key (spec section 2). */
 export function UnlockPage(): ReactElement {
-  return <ScreenPlaceholder title="Unlock Encryption" />;
+  const session = useAppSession();
+  const { encryption, flags } = session;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user } = useAuthSnapshot();
+  const encryptionState = useEncryptionState();
+  const logout = useLogout();
+  const [confirmingReset, setConfirmingReset] = useState(false);
+  const [finishing, setFinishing] = useState(false);
+
+  const status = useQuery({
+    queryKey: setupStatusQueryKey,
+    queryFn: () => encryption.getSetupStatus(),
+    staleTime: 0,
+    gcTime: 0,
+    retry: 1,
+  });
+
+  const nextPath = (): string => afterUnlockPath(flags.get(sessionStorageKeys.redirectAfterUnlock));
+
+  // Spec: if encryption is already initialised, the screen redirects on.
+  if (encryptionState.status === 'unlocked' && !finishing) return <Navigate to={nextPath()} replace />;
+
+  const view: UnlockView | null = confirmingReset ? 'reset' : (status.data ?? null);
+  const title = view === null ? unlockMessages.unlockTitle : unlockTitle(view);
+  const Icon = ICONS[view ?? 'unlock'];
+
+  const submit = async (password: string): Promise<string | null> => {
+    const mode = status.data ?? 'unlock';
+    setFinishing(true);
+    try {
+      if (mode === 'set-up') {
+        await encryption.setUp(password);
+        snackbar.success(unlockMessages.setUpSuccess);
+      } else {
+        await encryption.unlock(password);
+        snackbar.success(unlockMessages.unlockSuccess);
+      }
+      await navigate(nextPath(), { replace: true });
+      return null;
+    } catch (error) {
+      setFinishing(false);
+      if (error instanceof UnlockFailedError) {
+        snackbar.danger(unlockMessages.unlockFailed);
+        return unlockMessages.unlockFailed;
+      }
+      if (error instanceof InvalidPasswordError) return error.message;
+      if (error instanceof KeysAlreadyExistError || error instanceof KeysNotFoundError) {
+        snackbar.warning(error.message);
+        await queryClient.invalidateQueries({ queryKey: setupStatusQueryKey });
+        return null;
+      }
+      console.error('Encryption set-up or unlock failed', error);
+      const message = mode === 'set-up' ? SET_UP_FAILED_MESSAGE : unlockMessages.unlockFailed;
+      snackbar.danger(message);
+      return null;
+    }
+  };
+
+  const reset = async (): Promise<void> => {
+    try {
+      await encryption.reset();
+    } catch (error) {
+      console.error('Resetting encryption failed', error);
+      snackbar.danger(unlockMessages.resetFailed);
+      return;
+    }
+    // The page reloads at once, so the message waits for the next page load.
+    setFlashMessage({ message: unlockMessages.resetDone, color: 'success' });
+    window.location.reload();
+  };
+
+  return (
+    <Center component="section" aria-labelledby="unlock-title" py={{ base: 'md', sm: 48 }}>
+      <Stack w="100%" maw={460} gap="lg">
+        <Group gap="xs" justify="center">
+          <LogoMark size={36} />
+          <Text fw={700} fz={22} lts={-0.3}>
+            Coffer
+          </Text>
+        </Group>
+        <Paper withBorder shadow="sm" radius="lg" p={{ base: 'lg', sm: 32 }}>
+          <Stack gap="lg">
+            <Stack gap="xs" align="center" ta="center">
+              <ThemeIcon size={52} radius="xl" variant="light" color={view === 'reset' ? 'red' : 'coffer'}>
+                <Icon size={26} stroke={1.7} aria-hidden />
+              </ThemeIcon>
+              <Title order={1} fz={26} id="unlock-title">
+                {title}
+              </Title>
+              {view !== null && (
+                <Text c="dimmed" size="sm">
+                  {INTRO[view]}
+                </Text>
+              )}
+            </Stack>
+
+            {status.isPending && (
+              <Center py="lg" role="status" aria-label="Checking your encryption keys">
+                <Loader />
+              </Center>
+            )}
+            {status.isError && (
+              <Alert color="red" variant="light" title="Your encryption keys could not be checked">
+                <Stack gap="sm" align="flex-start">
+                  <Text size="sm">Check your connection and try again.</Text>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    leftSection={<IconRefresh size={14} aria-hidden />}
+                    onClick={() => void status.refetch()}
+                  >
+                    Try again
+                  </Button>
+                </Stack>
+              </Alert>
+            )}
+            {view === 'reset' && (
+              <ResetConfirmation
+                onCancel={() => {
+                  setConfirmingReset(false);
+                }}
+                onConfirm={reset}
+              />
+            )}
+            {(view === 'set-up' || view === 'unlock') && (
+              <UnlockForm
+                key={view}
+                mode={view}
+                onSubmit={submit}
+                onForgotKey={
+                  view === 'unlock'
+                    ? () => {
+                        setConfirmingReset(true);
+                      }
+                    : undefined
+                }
+              />
+            )}
+
+            <Divider />
+            <Group justify="space-between" gap="xs" wrap="nowrap">
+              <Text size="sm" c="dimmed" truncate="end" miw={0} style={{ flex: 1 }}>
+                {user?.email !== null && user?.email !== undefined
+                  ? `Signed in as ${user.email}`
+                  : 'Signed in'}
+              </Text>
+              <Button
+                variant="subtle"
+                color="gray"
+                size="sm"
+                leftSection={<IconLogout size={16} aria-hidden />}
+                onClick={logout}
+                style={{ flexShrink: 0 }}
+              >
+                {unlockMessages.logout}
+              </Button>
+            </Group>
+          </Stack>
+        </Paper>
+      </Stack>
+    </Center>
+  );
 }

@@ -1,0 +1,106 @@
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { navigationMessages } from '@coffer/contracts';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useBlocker, useLocation, useNavigate } from 'react-router';
+import { snackbar } from '../../lib/snackbar';
+import { takeFlashMessage } from '../../lib/storage/flash-message';
+import { useAppSession, useOperationsActive } from '../session/session-context';
+import { shouldRedirectToUnlock } from './navigation-rules';
+import { paths } from './paths';
+
+/** Spec: "Whenever encryption stops being ready while the user is not on /unlock or /landing, the app redirects to /unlock." */
+function EncryptionWatcher(): null {
+  const session = useAppSession();
+  const { encryption } = session;
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const pathnameRef = useRef(pathname);
+  pathnameRef.current = pathname;
+
+  useEffect(() => {
+    let wasUnlocked = encryption.isUnlocked();
+    return encryption.subscribe(() => {
+      const isUnlocked = encryption.isUnlocked();
+      const redirectNow = shouldRedirectToUnlock({
+        wasUnlocked,
+        isUnlocked,
+        pathname: pathnameRef.current,
+        loggingOut: session.isLoggingOut(),
+      });
+      wasUnlocked = isUnlocked;
+      if (redirectNow) void navigate(paths.unlock, { replace: true });
+    });
+  }, [session, encryption, navigate]);
+  return null;
+}
+
+/**
+ * Spec: with file operations in progress, a path change asks for confirmation ('You have file
+ * operations in progress…'); confirming aborts uploads and downloads (waiting 200 ms and 300 ms),
+ * declining cancels the navigation. Leaving the page gets the browser's leave warning.
+ */
+function LeaveGuard(): ReactElement | null {
+  const { operations } = useAppSession();
+  const active = useOperationsActive();
+  const [aborting, setAborting] = useState(false);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => active && currentLocation.pathname !== nextLocation.pathname,
+  );
+
+  useEffect(() => {
+    if (!active) return undefined;
+    const warn = (event: BeforeUnloadEvent): void => {
+      event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+    };
+  }, [active]);
+
+  if (blocker.state !== 'blocked') return null;
+  const confirm = async (): Promise<void> => {
+    setAborting(true);
+    try {
+      await operations.abortForNavigation();
+    } finally {
+      setAborting(false);
+      blocker.proceed();
+    }
+  };
+  return (
+    <Modal opened onClose={blocker.reset} title="Leave this page?" centered>
+      <Stack gap="lg">
+        <Text>{navigationMessages.leaveConfirm}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={blocker.reset} disabled={aborting}>
+            Stay
+          </Button>
+          <Button color="red" loading={aborting} onClick={() => void confirm()}>
+            Leave
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** A snackbar that a page left for the next page load (e.g. the reset message before the reload). */
+function FlashMessage(): null {
+  useEffect(() => {
+    const flash = takeFlashMessage();
+    if (flash !== null) snackbar[flash.color](flash.message);
+  }, []);
+  return null;
+}
+
+/** Session-wide behaviour that needs the router: mounted once in the root route. */
+export function SessionWatchers(): ReactElement {
+  return (
+    <>
+      <EncryptionWatcher />
+      <LeaveGuard />
+      <FlashMessage />
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import { useState, type ReactElement } from 'react';
+import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+
+export interface ResetConfirmationProps {
+  onCancel: () => void;
+  /** Deletes the keys; the page reloads afterwards, so it only settles on failure. */
+  onConfirm: () => Promise<void>;
+}
+
+/** The forgotten-key warning: says plainly what a reset destroys before anything is deleted. */
+export function ResetConfirmation({ onCancel, onConfirm }: ResetConfirmationProps): ReactElement {
+  const [working, setWorking] = useState(false);
+
+  return (
+    <Stack gap="md">
+      <Alert
+        color="red"
+        variant="light"
+        icon={<IconAlertTriangle size={20} aria-hidden />}
+        title="Files encrypted with your old key will become unreadable"
+      >
+        <Stack gap="xs">
+          <Text size="sm">
+            Your master unlock key cannot be recovered, by you or by Coffer. Resetting deletes your encryption
+            keys for good:
+          </Text>
+          <List size="sm" spacing={4}>
+            <List.Item>Your files encrypted with the old key can no longer be opened.</List.Item>
+            <List.Item>Files other people shared with you can no longer be opened.</List.Item>
+            <List.Item>People you shared files with can still open the copies they received.</List.Item>
+          </List>
+          <Text size="sm" fw={500}>
+            This cannot be undone.
+          </Text>
+        </Stack>
+      </Alert>
+      <Text size="sm" c="dimmed">
+        After the reset you set up a new master unlock key. New uploads and shares use the new key.
+      </Text>
+      <Group justify="flex-end" gap="sm" wrap="wrap-reverse">
+        <Button variant="default" onClick={onCancel} disabled={working} data-autofocus autoFocus>
+          Cancel
+        </Button>
+        <Button
+          color="red"
+          loading={working}
+          onClick={() => {
+            setWorking(true);
+            void onConfirm().finally(() => {
+              setWorking(false);
+            });
+          }}
+        >
+          Delete keys and reset
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

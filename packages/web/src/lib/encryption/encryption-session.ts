@@ -1,0 +1,409 @@
+import {
+  PBKDF2_ITERATIONS,
+  POST_UNLOCK_WAIT_MS,
+  sessionStorageKeys,
+  validateMasterKey,
+  type CreateKeyRequest,
+  type KeyRecord,
+} from '@coffer/contracts';
+import {
+  createUserKeys,
+  importPublicKeyB64,
+  parsePrivateKeyRecord,
+  rewrapPrivateKey,
+  unlockPrivateKey,
+  WrongPasswordError,
+} from '@coffer/crypto';
+import type { SessionFlags } from '../storage/session-flags';
+import {
+  randomHandle as defaultRandomHandle,
+  UNLOCKED_KEY_IDLE_TIMEOUT_MS,
+  type UnlockedKeyStore,
+} from '../storage/unlocked-key-store';
+import {
+  EncryptionNotInitializedError,
+  InvalidPasswordError,
+  KeysAlreadyExistError,
+  KeysNotFoundError,
+  UnlockFailedError,
+  WrongOldPasswordError,
+} from './encryption.errors';
+import { realSleep, withRetry, type Sleep } from './retry';
+
+/** The server calls the session makes (spec section 7, key rows). `keysPortFrom` adapts the API client. */
+export interface KeysPort {
+  list(): Promise<KeyRecord[]>;
+  /** The newest key record by creation date. */
+  active(): Promise<KeyRecord>;
+  create(body: CreateKeyRequest): Promise<KeyRecord>;
+  delete(keyId: string): Promise<unknown>;
+  rewrap(keyId: string, encryptedPrivateKey: string): Promise<KeyRecord>;
+}
+
+/** What file work needs once encryption is unlocked. */
+export interface UnlockedKeys {
+  /** Non-extractable RSA-OAEP private key (`decrypt`, `unwrapKey`): opens file keys. */
+  readonly privateKey: CryptoKey;
+  /** RSA-OAEP public key (`encrypt`, `wrapKey`): wraps the owner copy of new file keys. */
+  readonly publicKey: CryptoKey;
+  readonly publicKeyB64: string;
+  /** The key record's id (`keyId`), written as `encryptionInfo.version`. */
+  readonly keyVersion: string;
+}
+
+/** Spec section 4: not initialised, then unlocked (keys in memory, key version set). */
+export type EncryptionState =
+  { readonly status: 'not-initialised' } | { readonly status: 'unlocked'; readonly keys: UnlockedKeys };
+
+/** What the unlock screen offers: a first set-up, or unlocking the newest key. */
+export type SetupStatus = 'set-up' | 'unlock';
+
+export interface EncryptionSessionDeps {
+  keys: KeysPort;
+  keyStore: UnlockedKeyStore;
+  flags: SessionFlags;
+  /** Subject of the signed-in user; a stored key is only restored for the user that unlocked it. */
+  owner?: () => string | null;
+  /** PBKDF2 iterations for new and re-wrapped records; default 600000. Lower only in tests. */
+  pbkdf2Iterations?: number;
+  sleep?: Sleep;
+  now?: () => number;
+  randomHandle?: () => string;
+  idleTimeoutMs?: number;
+  /** Called with errors of background work (legacy record upgrade, key store housekeeping). */
+  onBackgroundError?: (error: unknown) => void;
+}
+
+export interface EncryptionSession {
+  subscribe: (listener: () => void) => () => void;
+  getSnapshot: () => EncryptionState;
+  isUnlocked(): boolean;
+  /** The unlocked private key, or null. */
+  readonly privateKey: CryptoKey | null;
+  readonly publicKey: CryptoKey | null;
+  /** The key version (key id) of the unlocked key, or null. */
+  readonly keyVersion: string | null;
+  /**
+   * The unlocked keys, for encrypting, decrypting and sharing.
+   * @throws {EncryptionNotInitializedError} encryption is not unlocked.
+   */
+  requireKeys(): UnlockedKeys;
+  /** Set-up when the user has no keys or the needsNewEncryption flag is set; else unlock. */
+  getSetupStatus(): Promise<SetupStatus>;
+  /** The spec's "initialise": set-up or unlock, whichever the server's keys call for. */
+  initialise(password: string): Promise<'created' | 'unlocked'>;
+  /**
+   * A new key pair wrapped with `password` (PBKDF2, 600000 iterations), stored with POST /users/keys.
+   * @throws {InvalidPasswordError} the password breaks a rule of spec section 5.
+   * @throws {KeysAlreadyExistError} keys exist and no reset asked for new ones.
+   */
+  setUp(password: string): Promise<void>;
+  /**
+   * Opens the newest key with `password`.
+   * @throws {UnlockFailedError} wrong password ('Encryption Unlock failed. Please try again.').
+   * @throws {KeysNotFoundError} the user has no keys.
+   */
+  unlock(password: string): Promise<void>;
+  /** Restores the unlocked key of this tab after a reload; false when there is none (or it expired). */
+  restore(): Promise<boolean>;
+  /** Back to not initialised; forgets this tab's stored key (`everywhere`: every stored key). */
+  clear(options?: { everywhere?: boolean }): Promise<void>;
+  /** Forgotten key: deletes every key on the server, clears, sets needsNewEncryption. */
+  reset(): Promise<void>;
+  /**
+   * Re-wraps the private key under a new master unlock key (PUT /users/keys/{keyId}).
+   * @throws {WrongOldPasswordError} `oldPassword` does not open the key.
+   * @throws {InvalidPasswordError} `newPassword` breaks a rule of spec section 5.
+   * @throws {KeysNotFoundError} the user has no keys.
+   */
+  changePassword(oldPassword: string, newPassword: string): Promise<void>;
+}
+
+const NOT_INITIALISED: EncryptionState = { status: 'not-initialised' };
+/** A use of the keys is written to the key store at most this often. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** The encryption session of spec section 4, outside React (subscribe/getSnapshot for `useSyncExternalStore`). */
+export function createEncryptionSession(deps: EncryptionSessionDeps): EncryptionSession {
+  const iterations = deps.pbkdf2Iterations ?? PBKDF2_ITERATIONS;
+  const sleep = deps.sleep ?? realSleep;
+  const now = deps.now ?? Date.now;
+  const newHandle = deps.randomHandle ?? defaultRandomHandle;
+  const idleTimeoutMs = deps.idleTimeoutMs ?? UNLOCKED_KEY_IDLE_TIMEOUT_MS;
+  const owner = deps.owner ?? (() => null);
+  const onBackgroundError =
+    deps.onBackgroundError ??
+    ((error: unknown) => {
+      console.warn('Encryption session background task failed', error);
+    });
+  const { flags, keyStore } = deps;
+
+  let state: EncryptionState = NOT_INITIALISED;
+  let lastTouch = 0;
+  let pendingRestore: Promise<boolean> | null = null;
+  /** Bumped by clear(): a restore or unlock that started before must not publish its keys. */
+  let generation = 0;
+  const listeners = new Set<() => void>();
+
+  function publish(next: EncryptionState): void {
+    state = next;
+    for (const listener of listeners) listener();
+  }
+
+  function background(work: Promise<unknown>): void {
+    work.catch(onBackgroundError);
+  }
+
+  function assertValidPassword(password: string): void {
+    const problem = validateMasterKey(password);
+    if (problem !== null) throw new InvalidPasswordError(problem);
+  }
+
+  /** Keeps the unlocked key for reloads of this tab; in memory only if the key store fails. */
+  async function persist(keys: UnlockedKeys): Promise<void> {
+    const previous = flags.get(sessionStorageKeys.encryptionDerivedKey);
+    const handle = newHandle();
+    try {
+      if (previous !== null) await keyStore.delete(previous);
+      await keyStore.put({ handle, ...keys, owner: owner(), lastUsedAt: now() });
+      flags.set(sessionStorageKeys.encryptionDerivedKey, handle);
+      lastTouch = now();
+    } catch (error) {
+      flags.remove(sessionStorageKeys.encryptionDerivedKey);
+      onBackgroundError(error);
+    }
+    background(keyStore.deleteUnusedSince(now() - idleTimeoutMs));
+  }
+
+  async function becomeUnlocked(keys: UnlockedKeys, startedAt: number): Promise<void> {
+    if (startedAt !== generation) return;
+    await persist(keys);
+    if (startedAt !== generation) return;
+    flags.set(sessionStorageKeys.encryptionInitialized, 'true');
+    publish({ status: 'unlocked', keys });
+  }
+
+  async function fetchActiveKey(): Promise<KeyRecord> {
+    try {
+      return await withRetry(() => deps.keys.active(), { sleep, isFinal: isAuthError });
+    } catch (error) {
+      if (isKeysNotFound(error)) throw new KeysNotFoundError();
+      throw error;
+    }
+  }
+
+  async function keysFromRecord(record: KeyRecord, password: string): Promise<UnlockedKeys> {
+    let privateKey: CryptoKey;
+    try {
+      privateKey = await unlockPrivateKey(record.encryptedPrivateKey, password);
+    } catch (error) {
+      if (error instanceof WrongPasswordError) throw new UnlockFailedError({ cause: error });
+      throw error;
+    }
+    return {
+      privateKey,
+      publicKey: await importPublicKeyB64(record.publicKey),
+      publicKeyB64: record.publicKey,
+      keyVersion: record.keyId,
+    };
+  }
+
+  /** Records wrapped with fewer iterations than today's (the spec's 100000) are re-wrapped once opened. */
+  async function upgradeRecord(record: KeyRecord, password: string): Promise<void> {
+    if (parsePrivateKeyRecord(record.encryptedPrivateKey).iterations >= iterations) return;
+    const upgraded = await rewrapPrivateKey(record.encryptedPrivateKey, password, password, { iterations });
+    await deps.keys.rewrap(record.keyId, upgraded);
+  }
+
+  const session: EncryptionSession = {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    getSnapshot: () => state,
+    isUnlocked: () => state.status === 'unlocked',
+    get privateKey() {
+      return state.status === 'unlocked' ? state.keys.privateKey : null;
+    },
+    get publicKey() {
+      return state.status === 'unlocked' ? state.keys.publicKey : null;
+    },
+    get keyVersion() {
+      return state.status === 'unlocked' ? state.keys.keyVersion : null;
+    },
+
+    requireKeys() {
+      if (state.status !== 'unlocked') throw new EncryptionNotInitializedError();
+      const handle = flags.get(sessionStorageKeys.encryptionDerivedKey);
+      if (handle !== null && now() - lastTouch >= TOUCH_INTERVAL_MS) {
+        lastTouch = now();
+        background(keyStore.touch(handle, lastTouch));
+      }
+      return state.keys;
+    },
+
+    async getSetupStatus() {
+      if (flags.isSet(sessionStorageKeys.needsNewEncryption)) return 'set-up';
+      const keys = await deps.keys.list();
+      return keys.length === 0 ? 'set-up' : 'unlock';
+    },
+
+    async initialise(password) {
+      if ((await session.getSetupStatus()) === 'set-up') {
+        await session.setUp(password);
+        return 'created';
+      }
+      await session.unlock(password);
+      return 'unlocked';
+    },
+
+    async setUp(password) {
+      assertValidPassword(password);
+      const startedAt = generation;
+      if (!flags.isSet(sessionStorageKeys.needsNewEncryption) && (await deps.keys.list()).length > 0) {
+        throw new KeysAlreadyExistError();
+      }
+      const created = await createUserKeys(password, { iterations });
+      const record = await deps.keys.create({
+        publicKey: created.publicKeyB64,
+        encryptedPrivateKey: created.encryptedPrivateKeyJson,
+      });
+      flags.remove(sessionStorageKeys.needsNewEncryption);
+      await becomeUnlocked(
+        {
+          privateKey: created.privateKey,
+          publicKey: created.publicKey,
+          publicKeyB64: created.publicKeyB64,
+          keyVersion: record.keyId,
+        },
+        startedAt,
+      );
+    },
+
+    async unlock(password) {
+      const startedAt = generation;
+      const record = await fetchActiveKey();
+      const keys = await keysFromRecord(record, password);
+      await becomeUnlocked(keys, startedAt);
+      background(upgradeRecord(record, password));
+      // Spec section 4: a wait of 100 ms follows unlock.
+      await sleep(POST_UNLOCK_WAIT_MS);
+    },
+
+    restore() {
+      if (state.status === 'unlocked') return Promise.resolve(true);
+      pendingRestore ??= (async () => {
+        const startedAt = generation;
+        const handle = flags.get(sessionStorageKeys.encryptionDerivedKey);
+        if (handle === null) return false;
+        const forget = async (): Promise<false> => {
+          flags.remove(sessionStorageKeys.encryptionDerivedKey);
+          flags.remove(sessionStorageKeys.encryptionInitialized);
+          await keyStore.delete(handle).catch(onBackgroundError);
+          return false;
+        };
+        let entry;
+        try {
+          entry = await keyStore.get(handle);
+        } catch (error) {
+          onBackgroundError(error);
+          return false;
+        }
+        if (entry === undefined) return forget();
+        if (now() - entry.lastUsedAt > idleTimeoutMs) return forget();
+        const currentOwner = owner();
+        // Not signed in (yet): nothing to restore into, but the entry may still be ours.
+        if (currentOwner === null) return false;
+        if (entry.owner !== currentOwner) return forget();
+        // The key may have been reset in another tab: it must still be the newest key on the server.
+        try {
+          const active = await deps.keys.active();
+          if (active.keyId !== entry.keyVersion) return await forget();
+        } catch (error) {
+          if (isKeysNotFound(error)) return forget();
+          // Offline or a server hiccup: the stored key is still ours; keep working with it.
+        }
+        if (startedAt !== generation) return false;
+        lastTouch = now();
+        await keyStore.touch(handle, lastTouch).catch(onBackgroundError);
+        flags.set(sessionStorageKeys.encryptionInitialized, 'true');
+        publish({
+          status: 'unlocked',
+          keys: {
+            privateKey: entry.privateKey,
+            publicKey: entry.publicKey,
+            publicKeyB64: entry.publicKeyB64,
+            keyVersion: entry.keyVersion,
+          },
+        });
+        return true;
+      })().finally(() => {
+        pendingRestore = null;
+      });
+      return pendingRestore;
+    },
+
+    async clear(options = {}) {
+      generation += 1;
+      const handle = flags.get(sessionStorageKeys.encryptionDerivedKey);
+      flags.remove(sessionStorageKeys.encryptionDerivedKey);
+      flags.remove(sessionStorageKeys.encryptionInitialized);
+      if (state.status !== 'not-initialised') publish(NOT_INITIALISED);
+      try {
+        if (options.everywhere === true) await keyStore.deleteAll();
+        else if (handle !== null) await keyStore.delete(handle);
+      } catch (error) {
+        onBackgroundError(error);
+      }
+    },
+
+    async reset() {
+      const keys = await deps.keys.list();
+      for (const key of keys) await deps.keys.delete(key.keyId);
+      await session.clear();
+      flags.set(sessionStorageKeys.needsNewEncryption, 'true');
+    },
+
+    async changePassword(oldPassword, newPassword) {
+      assertValidPassword(newPassword);
+      const keys = await deps.keys.list();
+      if (keys.length === 0) throw new KeysNotFoundError();
+      const active = await fetchActiveKey();
+      const ordered = [active, ...keys.filter((key) => key.keyId !== active.keyId)];
+      for (const [index, record] of ordered.entries()) {
+        let rewrapped: string;
+        try {
+          rewrapped = await rewrapPrivateKey(record.encryptedPrivateKey, oldPassword, newPassword, {
+            iterations,
+          });
+        } catch (error) {
+          // The newest key must open; an older leftover under another password is left as it is.
+          if (error instanceof WrongPasswordError) {
+            if (index === 0) throw new WrongOldPasswordError({ cause: error });
+            continue;
+          }
+          throw error;
+        }
+        await deps.keys.rewrap(record.keyId, rewrapped);
+      }
+    },
+  };
+  return session;
+}
+
+/** `KEYS_NOT_FOUND` answers (no key on the server), recognised by the error's `code`. */
+function isKeysNotFound(error: unknown): boolean {
+  return errorCode(error) === 'KEYS_NOT_FOUND';
+}
+
+/** Retrying cannot help a caller whose token is not accepted. */
+function isAuthError(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return status === 401 || status === 403;
+}
+
+function errorCode(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+}

@@ -1,0 +1,14 @@
+import type { ApiClient } from '../api/http';
+import { keysApi } from '../api/endpoints';
+import type { KeysPort } from './encryption-session';
+
+/** The encryption session's server calls, through the app's API client. */
+export function keysPortFrom(api: ApiClient): KeysPort {
+  return {
+    list: () => keysApi.list(api),
+    active: () => keysApi.active(api),
+    create: (body) => keysApi.create(api, body),
+    delete: (keyId) => keysApi.delete(api, keyId),
+    rewrap: (keyId, encryptedPrivateKey) => keysApi.rewrap(api, keyId, encryptedPrivateKey),
+  };
+}

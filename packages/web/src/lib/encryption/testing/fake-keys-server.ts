@@ -1,0 +1,99 @@
+import type { CreateKeyRequest, KeyRecord } from '@coffer/contracts';
+import type { KeysPort } from '../encryption-session';
+
+/** An error shaped like `ApiRequestError` (status and code), without the HTTP layer. */
+export class FakeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(`API request failed: {"code":"${code}"}`);
+    this.name = 'FakeApiError';
+  }
+}
+
+/**
+ * The server's key endpoints in memory (list newest first, active = newest, 404 KEYS_NOT_FOUND),
+ * with a log of calls and a hook to fail the next calls of `active()`.
+ */
+export class FakeKeysServer implements KeysPort {
+  records: KeyRecord[] = [];
+  readonly calls: string[] = [];
+  /** `active()` throws this many times before answering. */
+  failActive = 0;
+  private nextId = 1;
+  private clock = Date.parse('2026-01-01T00:00:00Z');
+
+  list(): Promise<KeyRecord[]> {
+    this.calls.push('GET /users/keys');
+    return Promise.resolve([...this.records].reverse());
+  }
+
+  active(): Promise<KeyRecord> {
+    this.calls.push('GET /users/keys/active');
+    if (this.failActive > 0) {
+      this.failActive -= 1;
+      return Promise.reject(new FakeApiError(503, 'UNAVAILABLE'));
+    }
+    const newest = this.records.at(-1);
+    return newest === undefined
+      ? Promise.reject(new FakeApiError(404, 'KEYS_NOT_FOUND'))
+      : Promise.resolve(newest);
+  }
+
+  create(body: CreateKeyRequest): Promise<KeyRecord> {
+    this.calls.push('POST /users/keys');
+    this.clock += 1000;
+    const record: KeyRecord = {
+      keyId: `key-${this.nextId++}`,
+      publicKey: body.publicKey,
+      encryptedPrivateKey: body.encryptedPrivateKey,
+      createdAt: new Date(this.clock).toISOString(),
+    };
+    this.records.push(record);
+    return Promise.resolve(record);
+  }
+
+  delete(keyId: string): Promise<unknown> {
+    this.calls.push(`DELETE /users/keys/${keyId}`);
+    const before = this.records.length;
+    this.records = this.records.filter((record) => record.keyId !== keyId);
+    return this.records.length === before
+      ? Promise.reject(new FakeApiError(404, 'KEYS_NOT_FOUND'))
+      : Promise.resolve({ ok: true });
+  }
+
+  rewrap(keyId: string, encryptedPrivateKey: string): Promise<KeyRecord> {
+    this.calls.push(`PUT /users/keys/${keyId}`);
+    const record = this.records.find((candidate) => candidate.keyId === keyId);
+    if (record === undefined) return Promise.reject(new FakeApiError(404, 'KEYS_NOT_FOUND'));
+    record.encryptedPrivateKey = encryptedPrivateKey;
+    return Promise.resolve(record);
+  }
+}
+
+/** A `Storage` in memory (one per simulated tab). */
+export class MemoryStorage implements Storage {
+  private readonly items = new Map<string, string>();
+  get length(): number {
+    return this.items.size;
+  }
+  clear(): void {
+    this.items.clear();
+  }
+  getItem(key: string): string | null {
+    return this.items.get(key) ?? null;
+  }
+  key(index: number): string | null {
+    return [...this.items.keys()][index] ?? null;
+  }
+  removeItem(key: string): void {
+    this.items.delete(key);
+  }
+  setItem(key: string, value: string): void {
+    this.items.set(key, value);
+  }
+  entries(): [string, string][] {
+    return [...this.items.entries()];
+  }
+}
