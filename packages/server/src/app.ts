@@ -17,6 +17,8 @@ import { createDatabase } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
 import { createMailer } from './infra/mail/create-mailer.js';
 import type { Mailer } from './infra/mail/mailer.js';
+import type { BlobStore } from './infra/storage/blob-store.js';
+import { createBlobStore } from './infra/storage/blob-store.factory.js';
 import { registerWebApp } from './infra/web/web-app.js';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
@@ -25,12 +27,24 @@ import { createContactsService } from './modules/contacts/contacts.service.js';
 import { createFeedbackRepo } from './modules/feedback/feedback.repo.js';
 import { feedbackRoutes } from './modules/feedback/feedback.routes.js';
 import { createFeedbackService } from './modules/feedback/feedback.service.js';
+import { createDownloadsService } from './modules/files/downloads.service.js';
+import { createFilesRepo } from './modules/files/files.repo.js';
+import { filesRoutes } from './modules/files/files.routes.js';
+import { createFilesService } from './modules/files/files.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.js';
 import { createInvitationsService } from './modules/invitations/invitations.service.js';
 import { createKeysRepo } from './modules/keys/keys.repo.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import { createKeysService } from './modules/keys/keys.service.js';
+import { createSharesRepo } from './modules/shares/shares.repo.js';
+import { sharesRoutes } from './modules/shares/shares.routes.js';
+import { createSharesService } from './modules/shares/shares.service.js';
+import { createUploadPolicy } from './modules/uploads/upload-policy.js';
+import { createUploadSweeper } from './modules/uploads/upload-sweeper.js';
+import { createUploadsRepo } from './modules/uploads/uploads.repo.js';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
+import { createUploadsService } from './modules/uploads/uploads.service.js';
 import { limitsFor } from './modules/users/plans.js';
 import { createUsageRepo } from './modules/users/usage.repo.js';
 import { createUsersRepo } from './modules/users/users.repo.js';
@@ -46,6 +60,8 @@ export interface AppOverrides {
   tokenVerifier?: TokenVerifier;
   mailer?: Mailer;
   now?: () => Date;
+  /** Where file content lives; built from `config.storage` when absent. */
+  blobStore?: BlobStore;
 }
 
 /** Builds headers for a single-page app that loads only its own code and talks only to its own API. */
@@ -107,6 +123,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       return created;
     })();
 
+  const blobStore = overrides.blobStore ?? createBlobStore(config.storage);
+
   // The embedded identity provider runs only when no external issuer is configured.
   const embeddedIdp =
     config.auth.issuer === undefined ? await registerEmbeddedIdp(app, { config, database }) : null;
@@ -131,7 +149,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     plans: config.plans,
     now,
   });
-  const keys = createKeysService({ repo: createKeysRepo(db), users: usersRepo, now });
+  const keysRepo = createKeysRepo(db);
+  const keys = createKeysService({ repo: keysRepo, users: usersRepo, now });
   const contactsRepo = createContactsRepo(db);
   const contacts = createContactsService({
     repo: contactsRepo,
@@ -148,6 +167,50 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     now,
   });
   const feedback = createFeedbackService({ repo: createFeedbackRepo(db), now });
+  const filesRepo = createFilesRepo(db);
+  const downloads = createDownloadsService({
+    blobStore,
+    files: filesRepo,
+    usage,
+    plans: config.plans,
+    logger: app.log,
+    now,
+  });
+  const files = createFilesService({ repo: filesRepo, blobStore, downloads, logger: app.log });
+  const uploadsRepo = createUploadsRepo(db);
+  const uploads = createUploadsService({
+    repo: uploadsRepo,
+    files: filesRepo,
+    policy: createUploadPolicy({ uploads: uploadsRepo, keys: keysRepo, usage, plans: config.plans, now }),
+    blobStore,
+    logger: app.log,
+    now,
+  });
+  const shares = createSharesService({
+    repo: createSharesRepo(db),
+    files: filesRepo,
+    users: usersRepo,
+    keys: keysRepo,
+    usage,
+    downloads,
+    maxSharesOf: (user) => limitsFor(user.row, config.plans, now()).limits.maxShares,
+    mailer,
+    appUrl: config.publicUrl,
+    logger: app.log,
+    now,
+  });
+  const uploadSweeper = createUploadSweeper({
+    repo: uploadsRepo,
+    blobStore,
+    expiryHours: config.uploadExpiryHours,
+    logger: app.log,
+    now,
+  });
+  app.addHook('onReady', () => {
+    uploadSweeper.start();
+    return Promise.resolve();
+  });
+  app.addHook('onClose', () => uploadSweeper.stop());
 
   registerErrorHandling(app);
   await app.register(helmet, {
@@ -173,6 +236,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         contactsRoutes(scope, { contacts });
         invitationsRoutes(scope, { invitations });
         feedbackRoutes(scope, { feedback });
+        filesRoutes(scope, { files });
+        sharesRoutes(scope, { shares });
+        uploadsRoutes(scope, { uploads });
         next();
       });
       done();

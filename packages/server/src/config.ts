@@ -22,6 +22,12 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   storage: StorageConfig;
   auth: AuthConfig;
+  /** "Continue with Google" on the embedded provider's pages; undefined when not configured. */
+  google: GoogleConfig | undefined;
+  /** scrypt cost (log2 N) for new password hashes of the embedded provider; lower it only in tests. */
+  idpPasswordCost: number;
+  /** Hours a multipart (or interrupted direct) upload may stay pending without activity before the sweeper aborts it. */
+  uploadExpiryHours: number;
 }
 
 export type Tier = 'Free' | 'Personal';
@@ -47,6 +53,14 @@ export interface AuthConfig {
   /** The `aud` the API accepts in access tokens. */
   audience: string;
   scopes: string;
+}
+
+/** Google (or any OpenID Connect issuer playing it) as an upstream identity of the embedded provider. */
+export interface GoogleConfig {
+  /** Discovery-based; `https://accounts.google.com` unless `GOOGLE_ISSUER` says otherwise. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 /** Documented defaults; `PLAN_LIMITS_FREE` / `PLAN_LIMITS_PERSONAL` (JSON) override single fields. */
@@ -136,6 +150,28 @@ function parseList(raw: string | undefined): string[] {
     .filter((s) => s !== '');
 }
 
+function parseCost(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 15;
+  const cost = Number(raw);
+  if (!Number.isInteger(cost) || cost < 10 || cost > 20) {
+    throw new ConfigError(`IDP_PASSWORD_COST must be a whole number from 10 to 20, got "${raw}"`);
+  }
+  return cost;
+}
+
+function parseGoogle(env: NodeJS.ProcessEnv): GoogleConfig | undefined {
+  const clientId = env.GOOGLE_CLIENT_ID ?? '';
+  const clientSecret = env.GOOGLE_CLIENT_SECRET ?? '';
+  if (clientId === '' && clientSecret === '') return undefined;
+  if (clientId === '' || clientSecret === '') {
+    throw new ConfigError('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
+  }
+  const raw = env.GOOGLE_ISSUER ?? '';
+  // Kept as given, like OIDC_ISSUER: it must match the discovery document and the id_token's `iss`.
+  const issuer = raw === '' ? 'https://accounts.google.com' : (parseUrl('GOOGLE_ISSUER', raw), raw);
+  return { issuer, clientId, clientSecret };
+}
+
 function parseUrl(name: string, raw: string): string {
   try {
     const url = new URL(raw);
@@ -195,5 +231,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
         (issuer === undefined ? `${publicUrl}/api` : (env.OIDC_CLIENT_ID ?? 'coffer-web')),
       scopes: env.OIDC_SCOPES ?? 'openid profile email offline_access',
     },
+    google: parseGoogle(env),
+    idpPasswordCost: parseCost(env.IDP_PASSWORD_COST),
+    uploadExpiryHours: parseHours('UPLOAD_EXPIRY_HOURS', env.UPLOAD_EXPIRY_HOURS, 24),
   };
+}
+
+function parseHours(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const hours = Number(raw);
+  if (!Number.isFinite(hours) || hours <= 0) {
+    throw new ConfigError(`${name} must be a positive number of hours, got "${raw}"`);
+  }
+  return hours;
 }

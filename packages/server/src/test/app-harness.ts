@@ -11,6 +11,8 @@ import type { AppOverrides } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createMemoryMailer } from '../infra/mail/mailer.memory.js';
 import type { MemoryMailer } from '../infra/mail/mailer.memory.js';
+import type { BlobStore } from '../infra/storage/blob-store.js';
+import { createBlobStore } from '../infra/storage/blob-store.factory.js';
 import type { TestDatabase } from './db.js';
 import { startTestIssuer, userClaims } from './test-issuer.js';
 import type { TestIssuer } from './test-issuer.js';
@@ -20,6 +22,8 @@ export interface TestApp {
   issuer: TestIssuer;
   mailer: MemoryMailer;
   dataDir: string;
+  /** The app's blob store (the one given in `overrides`, else one on the configured folder), to inspect what is stored. */
+  blobStore: BlobStore;
   /** A valid access token for the named test user (alice → alice@example.test). */
   tokenFor(name: string): Promise<string>;
   /** `inject` as the named user (or anonymously with `null`). */
@@ -49,6 +53,9 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
   const mailer = createMemoryMailer();
   const app = await createApp(config, { ...options.overrides, database: options.database, mailer });
   await app.ready();
+  // Without an override the app builds its store from the config; a second one on the same folder or
+  // bucket sees the same objects.
+  const blobStore = options.overrides?.blobStore ?? createBlobStore(config.storage);
 
   const tokenFor = (name: string) => issuer.mintToken(userClaims(name));
   return {
@@ -56,6 +63,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     issuer,
     mailer,
     dataDir,
+    blobStore,
     tokenFor,
     async as(name, injectOptions) {
       const headers = { ...(injectOptions.headers ?? {}) };

@@ -1,0 +1,123 @@
+import { ErrorCode } from '@coffer/contracts';
+import type { PlanLimits, Tier } from '../../config.js';
+import { ApiError, NotFoundError } from '../../http/errors.js';
+import type { FileRow } from '../../infra/db/schema.js';
+import { nowIso } from '../../infra/db/values.js';
+import type { BlobStore } from '../../infra/storage/blob-store.js';
+import { BlobNotFoundError, BlobRangeNotSatisfiableError } from '../../infra/storage/blob-store.js';
+import { limitsFor, periodStart } from '../users/plans.js';
+import type { UsageRepo } from '../users/usage.repo.js';
+import type { CurrentUser } from '../users/users.service.js';
+import type { FilesRepo } from './files.repo.js';
+import { resolveRangeHeader } from './http-range.js';
+import { closeBody, startBody } from './started-body.js';
+
+export const MONTHLY_DOWNLOAD_LIMIT_MESSAGE = 'Monthly download limit reached';
+
+/** The ciphertext to send: the whole object (200) or one byte range of it (206). */
+export interface Download {
+  partial: boolean;
+  body: AsyncIterable<Uint8Array>;
+  /** First byte sent (inclusive). */
+  start: number;
+  /** Last byte sent (inclusive); `start - 1` for an empty object. */
+  end: number;
+  /** Bytes `body` yields. */
+  size: number;
+  /** Size of the whole object. */
+  totalSize: number;
+}
+
+/** 416: the range starts past the end of the object. `totalSize` goes into `Content-Range: bytes *\/N`. */
+export class RangeNotSatisfiableError extends ApiError {
+  constructor(readonly totalSize: number) {
+    super(416, ErrorCode.VALIDATION_FAILED, 'The requested range is outside the file');
+    this.name = 'RangeNotSatisfiableError';
+  }
+}
+
+export const fileNotFound = (): NotFoundError =>
+  new NotFoundError('The file does not exist or is not shared with you', ErrorCode.FILE_NOT_FOUND);
+
+export interface DownloadsLogger {
+  error(obj: object, msg: string): void;
+}
+
+export interface DownloadsService {
+  /**
+   * Opens `file` for `user` (its owner or a recipient, already authorized by the caller). A request that
+   * starts at byte 0 is a download: it is checked against the monthly limit and counted; a request that
+   * resumes further on is neither, so a resumed download counts once. `stillVisible` re-checks access
+   * when the blob is missing, to tell a file deleted meanwhile (404) from lost data (500).
+   */
+  open(
+    user: CurrentUser,
+    file: FileRow,
+    rangeHeader: string | undefined,
+    stillVisible: () => Promise<boolean>,
+  ): Promise<Download>;
+}
+
+export interface DownloadsServiceDeps {
+  blobStore: BlobStore;
+  files: FilesRepo;
+  usage: UsageRepo;
+  plans: Record<Tier, PlanLimits>;
+  logger: DownloadsLogger;
+  now: () => Date;
+}
+
+export function createDownloadsService(deps: DownloadsServiceDeps): DownloadsService {
+  return {
+    async open(user, file, rangeHeader, stillVisible) {
+      const range = resolveRangeHeader(rangeHeader, file.stored_size);
+      if (range.kind === 'unsatisfiable') throw new RangeNotSatisfiableError(file.stored_size);
+      const counts = range.kind === 'whole' || range.start === 0;
+      const now = deps.now();
+      if (counts) {
+        const { limits } = limitsFor(user.row, deps.plans, now);
+        const used = await deps.usage.transfersSince(user.id, 'download', periodStart(user.row, now));
+        if (used >= limits.monthlyDownloadLimit) {
+          throw new ApiError(403, ErrorCode.DOWNLOAD_FAILED, MONTHLY_DOWNLOAD_LIMIT_MESSAGE);
+        }
+      }
+
+      let blob;
+      let body: AsyncIterable<Uint8Array>;
+      try {
+        blob = await deps.blobStore.get(
+          file.object_key,
+          range.kind === 'partial' ? { start: range.start, end: range.end } : undefined,
+        );
+        body = await startBody(blob.body);
+      } catch (error) {
+        if (error instanceof BlobRangeNotSatisfiableError)
+          throw new RangeNotSatisfiableError(file.stored_size);
+        if (error instanceof BlobNotFoundError) {
+          if (!(await stillVisible())) throw fileNotFound();
+          deps.logger.error({ fileId: file.id, err: error }, 'stored object of a file is missing');
+          throw new ApiError(500, ErrorCode.DOWNLOAD_FAILED, 'The file content is not available');
+        }
+        throw error;
+      }
+
+      if (counts) {
+        try {
+          await deps.files.recordDownload(user.id, blob.size, nowIso(now));
+        } catch (error) {
+          await closeBody(body);
+          throw error;
+        }
+      }
+      const start = range.kind === 'partial' ? range.start : 0;
+      return {
+        partial: range.kind === 'partial',
+        body,
+        start,
+        end: start + blob.size - 1,
+        size: blob.size,
+        totalSize: blob.totalSize,
+      };
+    },
+  };
+}

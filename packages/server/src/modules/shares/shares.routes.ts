@@ -1,0 +1,109 @@
+import {
+  FileSharesResponseSchema,
+  IdParamsSchema,
+  OkResponseSchema,
+  ShareFileRequestSchema,
+  SharedFileMetadataSchema,
+  SharedFilesResponseSchema,
+  ShareParamsSchema,
+} from '@coffer/contracts';
+import { currentUser } from '../../http/current-user.js';
+import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
+import { openOrAnswerRange, sendDownload } from '../files/download-reply.js';
+import type { SharesService } from './shares.service.js';
+
+const tags = ['shares'];
+
+export function sharesRoutes(app: FastifyTypeBox, deps: { shares: SharesService }): void {
+  const { shares } = deps;
+
+  app.post(
+    '/users/files/:id/share',
+    {
+      schema: {
+        tags,
+        summary: "Share one of my files: its key wrapped with the recipient's public key",
+        params: IdParamsSchema,
+        body: ShareFileRequestSchema,
+        response: { 201: OkResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await shares.share(currentUser(request), request.params.id, request.body);
+      return reply.status(201).send({ ok: true as const });
+    },
+  );
+
+  app.get(
+    '/users/files/:id/shares',
+    {
+      schema: {
+        tags,
+        summary: 'Who one of my files is shared with',
+        params: IdParamsSchema,
+        response: { 200: FileSharesResponseSchema },
+      },
+    },
+    async (request) => ({ shares: await shares.recipients(currentUser(request).id, request.params.id) }),
+  );
+
+  app.delete(
+    '/users/files/:id/share/:email',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a share',
+        params: ShareParamsSchema,
+        response: { 200: OkResponseSchema },
+      },
+    },
+    async (request) => {
+      await shares.revoke(currentUser(request).id, request.params.id, request.params.email);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    '/users/files/shared',
+    {
+      schema: {
+        tags,
+        summary: 'Files shared with me, newest share first',
+        response: { 200: SharedFilesResponseSchema },
+      },
+    },
+    async (request) => ({ files: await shares.received(currentUser(request).id) }),
+  );
+
+  app.get(
+    '/users/files/shared/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Metadata of a file shared with me, with my copy of its key',
+        params: IdParamsSchema,
+        response: { 200: SharedFileMetadataSchema },
+      },
+    },
+    async (request) => shares.receivedFile(currentUser(request).id, request.params.id),
+  );
+
+  app.get(
+    '/users/files/shared/:id/download',
+    {
+      // A HEAD would run the handler and count a download.
+      exposeHeadRoute: false,
+      schema: {
+        tags,
+        summary: 'Stream the encrypted content of a file shared with me (HTTP Range supported)',
+        params: IdParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const download = await openOrAnswerRange(reply, () =>
+        shares.download(currentUser(request), request.params.id, request.headers.range),
+      );
+      return sendDownload(reply, download);
+    },
+  );
+}

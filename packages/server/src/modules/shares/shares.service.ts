@@ -1,0 +1,182 @@
+import type { FileShare, ShareFileRequest, SharedFileItem, SharedFileMetadata } from '@coffer/contracts';
+import { ErrorCode, NAME_MAX_LENGTH } from '@coffer/contracts';
+import { ApiError, NotFoundError } from '../../http/errors.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
+import { fromDbBool, normalizeEmail, nowIso } from '../../infra/db/values.js';
+import { shareNotificationMail } from '../../infra/mail/mail-templates.js';
+import type { Mailer } from '../../infra/mail/mailer.js';
+import { MailDeliveryError } from '../../infra/mail/mailer.js';
+import type { Download, DownloadsService } from '../files/downloads.service.js';
+import { fileNotFound } from '../files/downloads.service.js';
+import { parseEncryptionInfo, toFileMetadata } from '../files/file-views.js';
+import type { FilesRepo } from '../files/files.repo.js';
+import type { KeysRepo } from '../keys/keys.repo.js';
+import type { UsageRepo } from '../users/usage.repo.js';
+import type { UsersRepo } from '../users/users.repo.js';
+import type { CurrentUser } from '../users/users.service.js';
+import type { ReceivedShare, SharesRepo } from './shares.repo.js';
+
+export const SHARE_LIMIT_MESSAGE = 'You have reached the maximum number of shares';
+
+export interface SharesLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface SharesService {
+  share(user: CurrentUser, fileId: string, body: ShareFileRequest): Promise<void>;
+  recipients(userId: string, fileId: string): Promise<FileShare[]>;
+  revoke(userId: string, fileId: string, email: string): Promise<void>;
+  received(userId: string): Promise<SharedFileItem[]>;
+  receivedFile(userId: string, fileId: string): Promise<SharedFileMetadata>;
+  download(user: CurrentUser, fileId: string, rangeHeader: string | undefined): Promise<Download>;
+}
+
+export interface SharesServiceDeps {
+  repo: SharesRepo;
+  files: FilesRepo;
+  users: UsersRepo;
+  keys: KeysRepo;
+  usage: UsageRepo;
+  downloads: DownloadsService;
+  maxSharesOf: (user: CurrentUser) => number;
+  mailer: Mailer;
+  appUrl: string;
+  logger: SharesLogger;
+  now: () => Date;
+}
+
+const invalidRecipient = (message: string) => new ApiError(400, ErrorCode.INVALID_RECIPIENT, message);
+const alreadyShared = () =>
+  new ApiError(409, ErrorCode.ALREADY_SHARED, 'This file is already shared with this person');
+
+/**
+ * Sharing a file is giving a recipient their own wrapped copy of the file key. Only the owner manages
+ * shares; a recipient sees a shared file only while the share exists, so a revoke or a delete takes
+ * effect on their next request.
+ */
+export function createSharesService(deps: SharesServiceDeps): SharesService {
+  const { repo } = deps;
+
+  const ownFile = async (userId: string, fileId: string) => {
+    const row = await deps.files.findFor(userId, fileId);
+    if (row === undefined) throw fileNotFound();
+    return row;
+  };
+  const receivedFile = async (userId: string, fileId: string): Promise<ReceivedShare> => {
+    const share = await repo.receivedFile(userId, fileId);
+    if (share === undefined) throw fileNotFound();
+    return share;
+  };
+
+  return {
+    async share(user, fileId, body) {
+      const file = await ownFile(user.id, fileId);
+      if (!fromDbBool(file.is_encrypted)) {
+        throw new ApiError(400, ErrorCode.INVALID_OPERATION, 'Only encrypted files can be shared');
+      }
+      if (user.email === null) {
+        throw new ApiError(
+          400,
+          ErrorCode.INVALID_OPERATION,
+          'Your account needs an email address to share files',
+        );
+      }
+      const email = normalizeEmail(body.email);
+      const recipient = email === user.email ? undefined : await deps.users.findByEmail(email);
+      if (recipient === undefined || recipient.id === user.id || recipient.email === null) {
+        throw invalidRecipient('The recipient must be another Coffer user');
+      }
+      const activeKey = await deps.keys.newestFor(recipient.id);
+      if (activeKey?.id !== body.keyVersion) {
+        throw invalidRecipient("The file key must be wrapped with the recipient's current public key");
+      }
+      if ((await repo.find(file.id, recipient.id)) !== undefined) throw alreadyShared();
+      if ((await deps.usage.shareCount(user.id)) >= deps.maxSharesOf(user)) {
+        throw new ApiError(403, ErrorCode.SHARE_LIMIT_REACHED, SHARE_LIMIT_MESSAGE);
+      }
+      try {
+        await repo.insert({
+          file_id: file.id,
+          owner_id: user.id,
+          recipient_id: recipient.id,
+          recipient_email: recipient.email,
+          encrypted_file_key: body.encryptedFileKey,
+          key_version: body.keyVersion,
+          created_at: nowIso(deps.now()),
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw alreadyShared();
+        throw err;
+      }
+      // The share stands whether or not the mail goes out: the file is in the recipient's list anyway.
+      const message = shareNotificationMail({
+        ownerName: user.name ?? user.email,
+        ownerEmail: user.email,
+        to: recipient.email,
+        fileId: file.id,
+        appUrl: deps.appUrl,
+      });
+      await deps.mailer.send(message).catch((err: unknown) => {
+        const reason = err instanceof MailDeliveryError ? err.reason : 'failed';
+        deps.logger.warn(
+          { reason, userId: user.id, fileId: file.id },
+          'share notification mail not delivered',
+        );
+      });
+    },
+
+    async recipients(userId, fileId) {
+      await ownFile(userId, fileId);
+      return (await repo.recipientsOf(userId, fileId)).map((r) => ({
+        email: r.email,
+        name: (r.contactName ?? r.accountName ?? r.email).slice(0, NAME_MAX_LENGTH),
+      }));
+    },
+
+    async revoke(userId, fileId, email) {
+      await ownFile(userId, fileId);
+      if (!(await repo.deleteFor(userId, fileId, normalizeEmail(email)))) {
+        throw new NotFoundError('This file is not shared with this email');
+      }
+    },
+
+    async received(userId) {
+      return (await repo.receivedBy(userId)).map(({ file, ownerEmail }) => ({
+        fileId: file.id,
+        owner: ownerEmail ?? '',
+        file: {
+          name: file.name,
+          contentType: file.content_type,
+          size: file.size,
+          uploadedAt: file.uploaded_at,
+          isEncrypted: fromDbBool(file.is_encrypted),
+        },
+      }));
+    },
+
+    async receivedFile(userId, fileId) {
+      const share = await receivedFile(userId, fileId);
+      const ownerInfo = parseEncryptionInfo(share.file.encryption_info);
+      // The recipient's copy of the key replaces the owner's; nothing of the owner's key is sent.
+      const encryptionInfo =
+        ownerInfo === null
+          ? null
+          : { ...ownerInfo, version: share.keyVersion, encryptedFileKey: share.encryptedFileKey };
+      return {
+        file: toFileMetadata(share.file, encryptionInfo),
+        owner: share.ownerEmail ?? '',
+        encryptedFileKey: share.encryptedFileKey,
+      };
+    },
+
+    async download(user, fileId, rangeHeader) {
+      const share = await receivedFile(user.id, fileId);
+      return deps.downloads.open(
+        user,
+        share.file,
+        rangeHeader,
+        async () => (await repo.receivedFile(user.id, fileId)) !== undefined,
+      );
+    },
+  };
+}

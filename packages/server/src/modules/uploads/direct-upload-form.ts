@@ -1,0 +1,115 @@
+import type { Multipart } from '@fastify/multipart';
+import type { DirectUploadMetadata } from '@coffer/contracts';
+import {
+  DIRECT_UPLOAD_THRESHOLD,
+  DirectUploadFieldsSchema,
+  DirectUploadMetadataSchema,
+  encryptedSizeFor,
+} from '@coffer/contracts';
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import { ValidationError } from '../../http/errors.js';
+
+/**
+ * Limits of the direct-upload form: a handful of short text fields and one file no larger than the
+ * ciphertext of the largest direct upload. Busboy enforces them while parsing.
+ */
+export const DIRECT_UPLOAD_LIMITS = {
+  fieldNameSize: 100,
+  fieldSize: 8 * 1024,
+  fields: 10,
+  files: 1,
+  parts: 11,
+  headerPairs: 20,
+  fileSize: encryptedSizeFor(DIRECT_UPLOAD_THRESHOLD),
+} as const;
+
+export const FILE_FIELD = 'file';
+
+function firstError(schema: TSchema, value: unknown): string {
+  const [error] = Value.Errors(schema, value);
+  if (error === undefined) return 'Invalid upload form';
+  const where = error.instancePath === '' ? 'form' : error.instancePath.slice(1);
+  return `Invalid upload form: ${where} ${error.message}`;
+}
+
+/** Checks the text fields and turns them into the upload's metadata. */
+export function parseDirectUploadFields(fields: Record<string, string>): DirectUploadMetadata {
+  if (!Value.Check(DirectUploadFieldsSchema, fields))
+    throw new ValidationError(firstError(DirectUploadFieldsSchema, fields));
+  const size = Number(fields.size);
+  if (size > DIRECT_UPLOAD_THRESHOLD) {
+    throw new ValidationError(`Files above ${DIRECT_UPLOAD_THRESHOLD} bytes must use the multipart upload`);
+  }
+  let encryptionInfo: unknown;
+  try {
+    encryptionInfo = JSON.parse(fields.encryptionInfo);
+  } catch {
+    throw new ValidationError('Invalid upload form: encryptionInfo must be JSON');
+  }
+  const metadata = {
+    name: fields.name,
+    contentType: fields.contentType,
+    size,
+    isEncrypted: true,
+    encryptionInfo,
+  };
+  if (!Value.Check(DirectUploadMetadataSchema, metadata)) {
+    throw new ValidationError(firstError(DirectUploadMetadataSchema, metadata));
+  }
+  return metadata;
+}
+
+export type StoreDirectUpload<T> = (
+  metadata: DirectUploadMetadata,
+  file: AsyncIterable<Uint8Array>,
+  afterFile: () => Promise<void>,
+) => Promise<T>;
+
+/**
+ * Reads a direct-upload form: the text fields first, then the `file` part, which is handed to `store`
+ * as a stream while it arrives, so the fields must come before it (the server cannot hold the file
+ * while waiting for them). Nothing may follow the file; `afterFile` checks that.
+ */
+export async function receiveDirectUpload<T>(
+  parts: AsyncIterableIterator<Multipart>,
+  store: StoreDirectUpload<T>,
+): Promise<T> {
+  const fields: Record<string, string> = {};
+  for (;;) {
+    const next = await parts.next();
+    if (next.done === true) throw new ValidationError('The upload form has no file part');
+    const part = next.value;
+    if (part.type === 'field') {
+      if (Object.hasOwn(fields, part.fieldname)) {
+        throw new ValidationError(`Invalid upload form: field ${part.fieldname} is repeated`);
+      }
+      if (part.valueTruncated)
+        throw new ValidationError(`Invalid upload form: field ${part.fieldname} is too long`);
+      // A field sent with a JSON content type arrives parsed; the schema checks its text.
+      fields[part.fieldname] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+      continue;
+    }
+    const file = part.file;
+    try {
+      if (part.fieldname !== FILE_FIELD) {
+        throw new ValidationError(`Invalid upload form: the file part must be named "${FILE_FIELD}"`);
+      }
+      if (Object.keys(fields).length === 0) {
+        throw new ValidationError('Invalid upload form: the text fields must come before the file part');
+      }
+      return await store(parseDirectUploadFields(fields), file, async () => {
+        if (file.truncated) throw new ValidationError('The file part is larger than a direct upload may be');
+        const after = await parts.next();
+        if (after.done !== true) {
+          if (after.value.type === 'file') after.value.file.resume();
+          throw new ValidationError('Invalid upload form: nothing may follow the file part');
+        }
+      });
+    } catch (error) {
+      // Unread file data would stall the request; discard it so the answer can go out.
+      file.resume();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,283 @@
+import type {
+  CompleteMultipartUploadRequest,
+  CreateMultipartUploadRequest,
+  CreateMultipartUploadResponse,
+  DirectUploadMetadata,
+  FileListItem,
+  UploadItem,
+  UploadPartResponse,
+} from '@coffer/contracts';
+import { chunkCountFor, encryptedPartSizeFor, encryptedSizeFor, ErrorCode } from '@coffer/contracts';
+import { ApiError, NotFoundError, ValidationError } from '../../http/errors.js';
+import type { UploadRow } from '../../infra/db/schema.js';
+import { newId, nowIso } from '../../infra/db/values.js';
+import type { BlobStore } from '../../infra/storage/blob-store.js';
+import {
+  BlobSizeMismatchError,
+  InvalidPartError,
+  MultipartUploadNotFoundError,
+} from '../../infra/storage/blob-store.js';
+import { objectKeyFor } from '../files/file-views.js';
+import type { FilesRepo } from '../files/files.repo.js';
+import type { CurrentUser } from '../users/users.service.js';
+import type { UploadPolicy } from './upload-policy.js';
+import { createUploadRecorder, notInProgress } from './upload-recorder.js';
+import { sameEtag, toUploadItem } from './upload-views.js';
+import type { UploadsRepo } from './uploads.repo.js';
+
+export interface UploadPartInput {
+  uploadId: string;
+  partNumber: number;
+  objectKey: string;
+  /** The request's `Content-Length`, when it has one (a chunked body has none). */
+  contentLength: number | undefined;
+  body: AsyncIterable<Uint8Array>;
+}
+
+export interface UploadsService {
+  list(userId: string, limit: number): Promise<UploadItem[]>;
+  createMultipart(
+    user: CurrentUser,
+    body: CreateMultipartUploadRequest,
+  ): Promise<CreateMultipartUploadResponse>;
+  uploadPart(user: CurrentUser, input: UploadPartInput): Promise<UploadPartResponse>;
+  completeMultipart(
+    user: CurrentUser,
+    uploadId: string,
+    body: CompleteMultipartUploadRequest,
+  ): Promise<FileListItem>;
+  abortMultipart(user: CurrentUser, uploadId: string): Promise<void>;
+  /**
+   * Stores a direct upload streamed in `body`. `afterBody` runs once the body is stored and before the
+   * file is recorded; if it throws (the form goes on after the file), nothing is kept.
+   */
+  direct(
+    user: CurrentUser,
+    metadata: DirectUploadMetadata,
+    body: AsyncIterable<Uint8Array>,
+    afterBody: () => Promise<void>,
+  ): Promise<FileListItem>;
+}
+
+export interface UploadsLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface UploadsServiceDeps {
+  repo: UploadsRepo;
+  files: FilesRepo;
+  policy: UploadPolicy;
+  blobStore: BlobStore;
+  logger: UploadsLogger;
+  now: () => Date;
+}
+
+const uploadNotFound = () => new NotFoundError('Upload not found');
+
+export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
+  const { repo, blobStore } = deps;
+  const recorder = createUploadRecorder(deps);
+
+  /** The caller's multipart upload; a wrong objectKey is answered like a missing upload. */
+  async function ownMultipart(userId: string, uploadId: string, objectKey?: string): Promise<UploadRow> {
+    const row = await repo.findFor(userId, uploadId);
+    if (row?.kind !== 'multipart' || (objectKey !== undefined && row.object_key !== objectKey)) {
+      throw uploadNotFound();
+    }
+    return row;
+  }
+
+  async function newUploadRow(
+    user: CurrentUser,
+    fields: { name: string; contentType: string; size: number; encryptionInfo: object; parts: number },
+    kind: 'direct' | 'multipart',
+    storageUploadId: (key: string) => Promise<string | null>,
+  ): Promise<UploadRow> {
+    const id = newId();
+    const key = objectKeyFor(user.id, id);
+    const storageId = await storageUploadId(key);
+    const at = nowIso(deps.now());
+    try {
+      return await repo.insert({
+        id,
+        user_id: user.id,
+        file_name: fields.name,
+        content_type: fields.contentType,
+        size: fields.size,
+        stored_size: encryptedSizeFor(fields.size),
+        is_encrypted: 1,
+        encryption_info: JSON.stringify(fields.encryptionInfo),
+        object_key: key,
+        storage_upload_id: storageId,
+        kind,
+        status: 'pending',
+        parts: fields.parts,
+        file_id: null,
+        created_at: at,
+        updated_at: at,
+      });
+    } catch (error) {
+      if (storageId !== null) await blobStore.abortMultipart(key, storageId).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    async list(userId, limit) {
+      return (await repo.listFor(userId, limit))
+        .map(toUploadItem)
+        .filter((item): item is UploadItem => item !== null);
+    },
+
+    async createMultipart(user, body) {
+      const parts = chunkCountFor(body.size);
+      if (body.parts !== parts) {
+        throw new ValidationError(`A file of ${body.size} bytes is uploaded in exactly ${parts} part(s)`);
+      }
+      await deps.policy.assertCanStart(user, {
+        storedSize: encryptedSizeFor(body.size),
+        encryptionInfo: body.encryptionInfo,
+        multipart: true,
+      });
+      const row = await newUploadRow(user, { ...body, parts }, 'multipart', async (key) => {
+        return (await blobStore.createMultipart(key)).uploadId;
+      });
+      return { uploadId: row.id, objectKey: row.object_key };
+    },
+
+    async uploadPart(user, input) {
+      const row = await ownMultipart(user.id, input.uploadId, input.objectKey);
+      if (row.status !== 'pending' || row.storage_upload_id === null) throw notInProgress(row.status);
+      const expected = encryptedPartSizeFor(row.size, input.partNumber);
+      if (expected === null) {
+        throw new ValidationError(
+          `Part ${input.partNumber} is out of range: this upload has ${row.parts} part(s)`,
+        );
+      }
+      const wrongLength = () =>
+        new ValidationError(`Part ${input.partNumber} of this file must be exactly ${expected} bytes`);
+      if (input.contentLength !== undefined && input.contentLength !== expected) throw wrongLength();
+      let etag: string;
+      try {
+        ({ etag } = await blobStore.uploadPart(
+          row.object_key,
+          row.storage_upload_id,
+          input.partNumber,
+          input.body,
+          {
+            size: expected,
+          },
+        ));
+      } catch (error) {
+        if (error instanceof BlobSizeMismatchError) throw wrongLength();
+        if (error instanceof MultipartUploadNotFoundError) throw notInProgress();
+        throw error;
+      }
+      await repo.savePart(row.id, { partNumber: input.partNumber, etag, size: expected }, nowIso(deps.now()));
+      return { etag };
+    },
+
+    async completeMultipart(user, uploadId, body) {
+      if (body.uploadId !== uploadId)
+        throw new ValidationError('uploadId in the body must be the one in the path');
+      const row = await ownMultipart(user.id, uploadId, body.objectKey);
+      if (row.status === 'complete') {
+        // A retried completion whose answer was lost: answer the same file again.
+        const recorded = await recorder.recorded(user.id, row.id);
+        if (recorded !== undefined) return recorded;
+      }
+      if (row.status !== 'pending' || row.storage_upload_id === null) throw notInProgress(row.status);
+
+      const listed = body.parts;
+      if (listed.length !== row.parts || listed.some((part, i) => part.partNumber !== i + 1)) {
+        throw new ValidationError(`List every part from 1 to ${row.parts} once, in ascending order`);
+      }
+      const stored = new Map((await repo.partsOf(row.id)).map((part) => [part.part_number, part]));
+      const parts = listed.map(({ partNumber, etag }) => {
+        const part = stored.get(partNumber);
+        if (part === undefined || !sameEtag(part.etag, etag)) {
+          throw new ValidationError(`Part ${partNumber} has not been uploaded, or its etag does not match`);
+        }
+        return { partNumber, etag: part.etag };
+      });
+
+      try {
+        await blobStore.completeMultipart(row.object_key, row.storage_upload_id, parts);
+      } catch (error) {
+        // The upload stays pending: the client may re-send parts and complete again.
+        if (error instanceof InvalidPartError)
+          throw new ValidationError(`The parts cannot be assembled: ${error.message}`);
+        if (error instanceof MultipartUploadNotFoundError) {
+          // Completed already: by a concurrent request for the same upload, or by an earlier attempt
+          // whose recording failed. If the whole object is there, record it (once).
+          const recorded = await recorder.recorded(user.id, row.id);
+          if (recorded !== undefined) return recorded;
+          if ((await blobStore.stat(row.object_key))?.size === row.stored_size) return recorder.record(row);
+          // Left pending rather than failed, so a completion still in flight is never undone; an abort
+          // or the sweeper ends it.
+          throw new ApiError(
+            400,
+            ErrorCode.UPLOAD_FAILED,
+            'The upload could not be completed. Please try again, or upload the file again.',
+          );
+        }
+        throw error;
+      }
+      return recorder.record(row);
+    },
+
+    async abortMultipart(user, uploadId) {
+      const row = await ownMultipart(user.id, uploadId);
+      if (row.status === 'pending') {
+        // Claiming the row first means a completion racing with this abort cannot record the file.
+        if (!(await repo.finishPending(row.id, 'aborted', nowIso(deps.now())))) {
+          const current = await repo.findFor(user.id, uploadId);
+          if (current?.status === 'complete')
+            throw new ApiError(400, ErrorCode.INVALID_OPERATION, 'The upload is already complete');
+          return;
+        }
+        if (row.storage_upload_id !== null) {
+          await blobStore.abortMultipart(row.object_key, row.storage_upload_id).catch((err: unknown) => {
+            deps.logger.warn({ err, uploadId }, 'parts of an aborted upload not removed');
+          });
+        }
+        return;
+      }
+      if (row.status === 'complete') {
+        throw new ApiError(400, ErrorCode.INVALID_OPERATION, 'The upload is already complete');
+      }
+      // Already aborted or failed: aborting again changes nothing.
+    },
+
+    async direct(user, metadata, body, afterBody) {
+      const storedSize = encryptedSizeFor(metadata.size);
+      await deps.policy.assertCanStart(user, {
+        storedSize,
+        encryptionInfo: metadata.encryptionInfo,
+        multipart: false,
+      });
+      const row = await newUploadRow(user, { ...metadata, parts: 1 }, 'direct', () => Promise.resolve(null));
+      try {
+        await blobStore.put(row.object_key, body, { size: storedSize });
+      } catch (error) {
+        // A failed put stores nothing.
+        await recorder.fail(row.id);
+        if (error instanceof BlobSizeMismatchError) {
+          throw new ValidationError(
+            `A ${metadata.size}-byte file encrypts to exactly ${storedSize} bytes; the file part has ` +
+              (error.actual > storedSize ? 'more' : `${error.actual}`),
+          );
+        }
+        throw error;
+      }
+      try {
+        await afterBody();
+      } catch (error) {
+        await recorder.discard(row.object_key);
+        await recorder.fail(row.id);
+        throw error;
+      }
+      return recorder.record(row);
+    },
+  };
+}
