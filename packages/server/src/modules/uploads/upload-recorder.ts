@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../infra/db/errors.js';
 import { ErrorCode } from '@coffer/contracts';
 import type { FileListItem } from '@coffer/contracts';
 import { ApiError } from '../../http/errors.js';
@@ -67,7 +68,8 @@ export function createUploadRecorder(deps: UploadRecorderDeps): UploadRecorder {
         );
         return toFileListItem(file);
       } catch (error) {
-        if (error instanceof UploadNotPendingError) {
+        // A unique violation on the file id means the same: another completion inserted it first.
+        if (error instanceof UploadNotPendingError || isUniqueViolation(error)) {
           // A concurrent completion of the same upload recorded the file: the object is that file's.
           const recorded = await recorder.recorded(upload.user_id, upload.id);
           if (recorded !== undefined) return recorded;

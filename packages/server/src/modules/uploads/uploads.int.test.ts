@@ -28,7 +28,7 @@ import {
 import { createUploadSweeper } from './upload-sweeper.js';
 import { createUploadsRepo } from './uploads.repo.js';
 
-describe.each(dialectsUnderTest)('uploads ($name)', ({ name: dialect, open }) => {
+describe.each(dialectsUnderTest)('uploads ($name)', ({ open }) => {
   let database: TestDatabase;
   let t: TestApp;
 
@@ -452,54 +452,50 @@ describe.each(dialectsUnderTest)('uploads ($name)', ({ name: dialect, open }) =>
       await startMultipart(t, 'max', { keyId, size: 10 });
     });
 
-    it.runIf(dialect === 'sqlite')(
-      'streams a real two-part file: part 1 is a whole encrypted chunk',
-      async () => {
-        const keyId = await createKey(t, 'ned');
-        const size = CHUNK_SIZE + 10;
-        const upload = await startMultipart(t, 'ned', { keyId, size });
-        const block = randomBytes(1024 * 1024);
-        const part1Size = CHUNK_SIZE + 28;
-        function* part1(): Generator<Buffer> {
-          for (let sent = 0; sent < part1Size; sent += block.length) {
-            yield block.subarray(0, Math.min(block.length, part1Size - sent));
-          }
+    it('streams a real two-part file: part 1 is a whole encrypted chunk', async () => {
+      const keyId = await createKey(t, 'ned');
+      const size = CHUNK_SIZE + 10;
+      const upload = await startMultipart(t, 'ned', { keyId, size });
+      const block = randomBytes(1024 * 1024);
+      const part1Size = CHUNK_SIZE + 28;
+      function* part1(): Generator<Buffer> {
+        for (let sent = 0; sent < part1Size; sent += block.length) {
+          yield block.subarray(0, Math.min(block.length, part1Size - sent));
         }
-        const expected = createHash('sha256');
-        for (const piece of part1()) expected.update(piece);
-        const part2 = randomBytes(38);
-        expected.update(part2);
+      }
+      const expected = createHash('sha256');
+      for (const piece of part1()) expected.update(piece);
+      const part2 = randomBytes(38);
+      expected.update(part2);
 
-        const res1 = await t.as('ned', {
-          method: 'PUT',
-          url: `/api/users/uploads/multipart/${upload.uploadId}/part/1?objectKey=${encodeURIComponent(upload.objectKey)}`,
-          payload: Readable.from(part1()),
-          headers: { 'content-type': 'application/octet-stream', 'content-length': String(part1Size) },
-        });
-        expect(res1.statusCode, res1.body).toBe(200);
-        const res2 = await putPart(t, 'ned', upload, 2, part2);
-        expect(res2.statusCode).toBe(200);
-        const done = await completeMultipart(t, 'ned', upload, [
-          { partNumber: 1, etag: res1.json<{ etag: string }>().etag },
-          { partNumber: 2, etag: res2.json<{ etag: string }>().etag },
-        ]);
-        expect(done.statusCode).toBe(201);
-        expect(await t.blobStore.stat(upload.objectKey)).toEqual({ size: encryptedSizeFor(size) });
+      const res1 = await t.as('ned', {
+        method: 'PUT',
+        url: `/api/users/uploads/multipart/${upload.uploadId}/part/1?objectKey=${encodeURIComponent(upload.objectKey)}`,
+        payload: Readable.from(part1()),
+        headers: { 'content-type': 'application/octet-stream', 'content-length': String(part1Size) },
+      });
+      expect(res1.statusCode, res1.body).toBe(200);
+      const res2 = await putPart(t, 'ned', upload, 2, part2);
+      expect(res2.statusCode).toBe(200);
+      const done = await completeMultipart(t, 'ned', upload, [
+        { partNumber: 1, etag: res1.json<{ etag: string }>().etag },
+        { partNumber: 2, etag: res2.json<{ etag: string }>().etag },
+      ]);
+      expect(done.statusCode).toBe(201);
+      expect(await t.blobStore.stat(upload.objectKey)).toEqual({ size: encryptedSizeFor(size) });
 
-        const stored = await t.blobStore.get(upload.objectKey);
-        const actual = createHash('sha256');
-        for await (const piece of stored.body) actual.update(piece);
-        expect(actual.digest('hex')).toBe(expected.digest('hex'));
-        const tail = await t.as('ned', {
-          method: 'GET',
-          url: `/api/users/files/${upload.uploadId}/download`,
-          headers: { range: 'bytes=-38' },
-        });
-        expect(tail.statusCode).toBe(206);
-        expect(tail.rawPayload.equals(part2)).toBe(true);
-      },
-      60_000,
-    );
+      const stored = await t.blobStore.get(upload.objectKey);
+      const actual = createHash('sha256');
+      for await (const piece of stored.body) actual.update(piece);
+      expect(actual.digest('hex')).toBe(expected.digest('hex'));
+      const tail = await t.as('ned', {
+        method: 'GET',
+        url: `/api/users/files/${upload.uploadId}/download`,
+        headers: { range: 'bytes=-38' },
+      });
+      expect(tail.statusCode).toBe(206);
+      expect(tail.rawPayload.equals(part2)).toBe(true);
+    }, 60_000);
   });
 
   describe('plan limits', () => {

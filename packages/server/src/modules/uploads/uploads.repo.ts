@@ -161,6 +161,16 @@ export function createUploadsRepo(db: Kysely<DB>): UploadsRepo {
 
     complete(upload, file, at) {
       return db.transaction().execute(async (trx) => {
+        // Claim the upload first: a concurrent completion waits on this row and then finds it no
+        // longer pending, instead of racing to insert the same file.
+        const claimed = await trx
+          .updateTable('uploads')
+          .set({ status: 'complete', updated_at: at })
+          .where('id', '=', upload.id)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        // Throwing rolls everything back.
+        if (claimed.numUpdatedRows === 0n) throw new UploadNotPendingError(upload.id);
         const row = await trx.insertInto('files').values(file).returningAll().executeTakeFirstOrThrow();
         await trx
           .insertInto('transfer_events')
@@ -172,14 +182,7 @@ export function createUploadsRepo(db: Kysely<DB>): UploadsRepo {
             created_at: at,
           })
           .execute();
-        const updated = await trx
-          .updateTable('uploads')
-          .set({ status: 'complete', file_id: row.id, updated_at: at })
-          .where('id', '=', upload.id)
-          .where('status', '=', 'pending')
-          .executeTakeFirst();
-        // Throwing rolls the file row and the event back.
-        if (updated.numUpdatedRows === 0n) throw new UploadNotPendingError(upload.id);
+        await trx.updateTable('uploads').set({ file_id: row.id }).where('id', '=', upload.id).execute();
         await trx.deleteFrom('upload_parts').where('upload_id', '=', upload.id).execute();
         return row;
       });
