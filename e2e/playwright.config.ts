@@ -54,6 +54,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+      // Every spec signs people up from the same loopback address.
+      IDP_ATTEMPTS_PER_IP: '1000',
     },
   },
 });

@@ -131,7 +131,7 @@ export async function registerEmbeddedIdp(
       accounts,
       passwordHash,
       decoyVerify: createDecoyVerifier(passwordHash),
-      ipLimiter: createAttemptLimiter({ limit: 30, windowMs: FIFTEEN_MINUTES }),
+      ipLimiter: createAttemptLimiter({ limit: config.idpAttemptsPerIp, windowMs: FIFTEEN_MINUTES }),
       accountLimiter: createAttemptLimiter({ limit: 5, windowMs: FIFTEEN_MINUTES }),
       googleEnabled: google !== null,
       now,
