@@ -26,8 +26,14 @@ export interface Config {
   google: GoogleConfig | undefined;
   /** scrypt cost (log2 N) for new password hashes of the embedded provider; lower it only in tests. */
   idpPasswordCost: number;
+  /** Sign-in and sign-up attempts one IP address may make per 15 minutes at the embedded provider. */
+  idpAttemptsPerIp: number;
   /** Hours a multipart (or interrupted direct) upload may stay pending without activity before the sweeper aborts it. */
   uploadExpiryHours: number;
+  /** Upgrade checkout and billing portal: Stripe when `STRIPE_SECRET_KEY` is set, else the built-in demo. */
+  payments: PaymentsConfig;
+  /** Product analytics (PostHog) for the web app; null (off) unless `POSTHOG_KEY` is set. */
+  analytics: AnalyticsConfig | null;
 }
 
 export type Tier = 'Free' | 'Personal';
@@ -143,6 +149,14 @@ function parsePlan(name: string, raw: string | undefined, base: PlanLimits): Pla
   return plan;
 }
 
+function parsePositiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`${name} must be a whole number of at least 1`);
+  return value;
+}
+
 function parseList(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
@@ -233,7 +247,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     },
     google: parseGoogle(env),
     idpPasswordCost: parseCost(env.IDP_PASSWORD_COST),
+    idpAttemptsPerIp: parsePositiveInt('IDP_ATTEMPTS_PER_IP', env.IDP_ATTEMPTS_PER_IP, 30),
     uploadExpiryHours: parseHours('UPLOAD_EXPIRY_HOURS', env.UPLOAD_EXPIRY_HOURS, 24),
+    payments: parsePayments(env),
+    analytics: parseAnalytics(env),
   };
 }
 
@@ -244,4 +261,63 @@ function parseHours(name: string, raw: string | undefined, fallback: number): nu
     throw new ConfigError(`${name} must be a positive number of hours, got "${raw}"`);
   }
   return hours;
+}
+
+export interface PaymentsConfig {
+  provider: 'demo' | 'stripe';
+  /** The one subscription price the Upgrade button buys; checkout refuses any other. */
+  priceId: string;
+  /** Set exactly when `provider` is 'stripe'. */
+  stripe: StripeSettings | null;
+}
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** `STRIPE_API_BASE`: another API origin for the SDK (tests run a local fake Stripe); undefined for api.stripe.com. */
+  apiBase: string | undefined;
+}
+
+export interface AnalyticsConfig {
+  /** PostHog project API key (public by design: it only allows sending events). */
+  key: string;
+  /** PostHog instance, e.g. `https://eu.i.posthog.com` or a self-hosted one. */
+  host: string;
+}
+
+/** The demo's price id; with Stripe, `STRIPE_PRICE_ID` must name a real recurring price. */
+export const DEMO_PRICE_ID = 'price_personal_monthly';
+
+function parsePayments(env: NodeJS.ProcessEnv): PaymentsConfig {
+  const secretKey = env.STRIPE_SECRET_KEY ?? '';
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET ?? '';
+  const priceId = env.STRIPE_PRICE_ID ?? '';
+  const rawBase = env.STRIPE_API_BASE ?? '';
+  if (priceId !== '' && !/^[A-Za-z0-9_-]{1,255}$/.test(priceId)) {
+    throw new ConfigError('STRIPE_PRICE_ID must be a price id such as price_1Nxyz…');
+  }
+  if (secretKey === '') {
+    if (webhookSecret !== '')
+      throw new ConfigError('STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not');
+    return { provider: 'demo', priceId: priceId === '' ? DEMO_PRICE_ID : priceId, stripe: null };
+  }
+  // Without the webhook secret no payment would ever change a tier; without the price, checkout has nothing to sell.
+  if (webhookSecret === '') throw new ConfigError('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY');
+  if (priceId === '') throw new ConfigError('STRIPE_PRICE_ID must be set with STRIPE_SECRET_KEY');
+  return {
+    provider: 'stripe',
+    priceId,
+    stripe: {
+      secretKey,
+      webhookSecret,
+      apiBase: rawBase === '' ? undefined : parseUrl('STRIPE_API_BASE', rawBase),
+    },
+  };
+}
+
+function parseAnalytics(env: NodeJS.ProcessEnv): AnalyticsConfig | null {
+  const key = (env.POSTHOG_KEY ?? '').trim();
+  if (key === '') return null;
+  const host = env.POSTHOG_HOST ?? '';
+  return { key, host: host === '' ? 'https://us.i.posthog.com' : parseUrl('POSTHOG_HOST', host) };
 }
