@@ -13,7 +13,9 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['vitest.config.ts', 'e2e/playwright.config.ts'],
+          // Root tool configs belong to no package; they are checked with strict options too.
+          allowDefaultProject: ['vitest.config.ts'],
+          defaultProject: 'tsconfig.tools.json',
         },
         tsconfigRootDir: import.meta.dirname,
       },
