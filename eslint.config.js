@@ -4,7 +4,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/dist-types/**', '**/node_modules/**', 'data/**', '**/*.js', '**/*.cjs', '**/*.mjs'],
+    ignores: [
+      '**/dist/**',
+      '**/dist-types/**',
+      '**/node_modules/**',
+      'data/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

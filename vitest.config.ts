@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-const src = (pkg: string): string => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const src = (pkg: string): string =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
 /** Tests import workspace packages from source, so no build is needed before `vitest`. */
 const alias = {
@@ -21,7 +22,12 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'contracts',
+          root: 'packages/contracts',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+        },
       },
       {
         resolve: { alias },

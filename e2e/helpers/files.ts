@@ -26,7 +26,12 @@ const WRITE_BLOCK = 4 * 1024 * 1024;
  * the end, so a plaintext leak anywhere in the stored object would show. Written in blocks: a
  * 100 MiB+ file never sits in memory whole.
  */
-export async function writeTestFile(dir: string, name: string, size: number, marker: string): Promise<TestFile> {
+export async function writeTestFile(
+  dir: string,
+  name: string,
+  size: number,
+  marker: string,
+): Promise<TestFile> {
   const path = join(dir, name);
   const markerBytes = Buffer.from(marker, 'utf8');
   const positions = [0, Math.floor(size / 2), size - markerBytes.length].filter((p) => p >= 0);
@@ -88,7 +93,10 @@ export function fileCard(page: Page, title: string) {
 /** On /new: adds files to the list and presses Upload Files. */
 export async function startUpload(page: Page, files: readonly TestFile[]): Promise<void> {
   await expect(page.getByText('Drop files here or click to upload')).toBeVisible();
-  await page.locator('input[type="file"]').setInputFiles(files.map((file) => file.path));
+  const input = page.locator('input[type="file"]');
+  // Cleared first: choosing the same file again would not fire a change (the app's own click clears it too).
+  await input.setInputFiles([]);
+  await input.setInputFiles(files.map((file) => file.path));
   for (const file of files) await expect(page.getByRole('listitem', { name: file.name })).toBeVisible();
   await page.getByRole('button', { name: 'Upload Files' }).click();
 }
@@ -148,7 +156,8 @@ export async function serverUploadStatuses(page: Page): Promise<string[]> {
 /** The server's data folder (set by e2e/playwright.config.ts for the server it starts). */
 export function e2eDataDir(): string {
   const dir = process.env.COFFER_E2E_DATA_DIR;
-  if (dir === undefined || dir === '') throw new Error('COFFER_E2E_DATA_DIR is not set (see e2e/playwright.config.ts)');
+  if (dir === undefined || dir === '')
+    throw new Error('COFFER_E2E_DATA_DIR is not set (see e2e/playwright.config.ts)');
   return dir;
 }
 

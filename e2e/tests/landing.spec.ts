@@ -3,7 +3,12 @@ import { expect, test } from '@playwright/test';
 test('a visitor sees the landing page and can find sign-in', async ({ page }) => {
   await page.goto('/landing');
   await expect(page).toHaveTitle(/Coffer/);
-  await expect(page.getByRole('button', { name: /log in/i }).or(page.getByRole('link', { name: /log in/i })).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('button', { name: /log in/i })
+      .or(page.getByRole('link', { name: /log in/i }))
+      .first(),
+  ).toBeVisible();
 });
 
 test('an unknown path shows the not-found page', async ({ page }) => {
