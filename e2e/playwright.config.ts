@@ -15,6 +15,11 @@ export const E2E_ADMIN_EMAIL = 'admin.e2e@example.com';
 // Specs read these: the blob folder (to prove it holds no plaintext) and the admin's address.
 process.env.COFFER_E2E_DATA_DIR = dataDir;
 process.env.COFFER_E2E_ADMIN_EMAIL = E2E_ADMIN_EMAIL;
+/** The person the fake Google signs in (see packages/server/src/test/fake-google.main.ts). */
+export const E2E_GOOGLE_EMAIL = 'gina.e2e@gmail.test';
+process.env.COFFER_E2E_GOOGLE_EMAIL = E2E_GOOGLE_EMAIL;
+const googlePort = port + 1;
+const googleSecret = 'e2e-google-client-secret';
 
 export default defineConfig({
   testDir: 'tests',
@@ -42,20 +47,38 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // The same entry point `npm start` runs, after the build `npm run test:e2e` does first.
-    command: 'node ../packages/server/dist/main.js',
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAILS: E2E_ADMIN_EMAIL,
-      // Every spec signs people up from the same loopback address.
-      IDP_ATTEMPTS_PER_IP: '1000',
+  webServer: [
+    {
+      // "Google" for the federation journey: a second OpenID provider on loopback.
+      command: 'node ../packages/server/dist/test/fake-google.main.js',
+      url: `http://127.0.0.1:${googlePort}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        FAKE_GOOGLE_PORT: String(googlePort),
+        FAKE_GOOGLE_REDIRECT_URI: `${baseURL}/idp/federation/google/callback`,
+        FAKE_GOOGLE_CLIENT_SECRET: googleSecret,
+        FAKE_GOOGLE_EMAIL: E2E_GOOGLE_EMAIL,
+      },
     },
-  },
+    {
+      // The same entry point `npm start` runs, after the build `npm run test:e2e` does first.
+      command: 'node ../packages/server/dist/main.js',
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: baseURL,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+        // Every spec signs people up from the same loopback address.
+        IDP_ATTEMPTS_PER_IP: '1000',
+        GOOGLE_CLIENT_ID: 'coffer.apps.googleusercontent.test',
+        GOOGLE_CLIENT_SECRET: googleSecret,
+        GOOGLE_ISSUER: `http://127.0.0.1:${googlePort}`,
+      },
+    },
+  ],
 });

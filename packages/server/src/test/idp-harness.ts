@@ -240,16 +240,19 @@ export interface FakeGoogle {
  * A second oidc-provider on 127.0.0.1 playing Google: a confidential client for Coffer's callback,
  * id_tokens with email/email_verified/name, and an interaction that signs in {@link FakeGoogle.user}.
  */
-export async function startFakeGoogle(redirectUri: string): Promise<FakeGoogle> {
+export async function startFakeGoogle(
+  redirectUri: string,
+  options: { port?: number; clientSecret?: string } = {},
+): Promise<FakeGoogle> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: 'fake-google', alg: 'RS256', use: 'sig' };
   const handle: FakeGoogle = {
     issuer,
     clientId: 'coffer.apps.googleusercontent.test',
-    clientSecret: randomBytes(24).toString('base64url'),
+    clientSecret: options.clientSecret ?? randomBytes(24).toString('base64url'),
     user: { sub: '1000001', email: 'gina@gmail.test', email_verified: true, name: 'Gina Google' },
     close: () =>
       new Promise<void>((resolve) =>

@@ -281,12 +281,13 @@ describe('Contacts page', () => {
     expect(shared[0]).toBe('AAAA');
   });
 
-  it('points to My Files from the default share-files modal', async () => {
-    const { router } = renderScreen(<ContactsPage />, { api: apiWith(), route: '/contacts' });
+  it("opens the file screens' share-files modal for a verified contact", async () => {
+    const api = apiWith().on('GET /users/files', () => ({ files: [], count: 0 }));
+    renderScreen(<ContactsPage />, { api, route: '/contacts' });
     await user.click(await within(await card('Ada Lovelace')).findByRole('button', { name: 'Share files' }));
     const dialog = await screen.findByRole('dialog', { name: 'Share files with Ada Lovelace' });
-    await user.click(within(dialog).getByRole('link', { name: 'Go to My Files' }));
-    expect(router.state.location.pathname).toBe('/myfiles');
+    expect(within(dialog).getByText('ada@example.com')).toBeTruthy();
+    expect(await within(dialog).findByText(/You have no files yet/)).toBeTruthy();
   });
 
   it('shows the contact limit text and disables adding at the limit', async () => {

@@ -1,7 +1,164 @@
-import type { ReactElement } from 'react';
-import { ScreenPlaceholder } from '../../app/layout/ScreenPlaceholder';
+import { useMemo, useState, type ReactElement } from 'react';
+import { myFilesMessages, shareMessages } from '@coffer/contracts';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  EmptyState,
+  Group,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconCloudUpload, IconFolderOff, IconShare, IconTrash } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { paths } from '../../app/router/paths';
+import {
+  defaultFileListControls,
+  visibleFiles,
+  type FileListControls as Controls,
+} from '../../lib/files/file-list';
+import type { FileView } from '../../lib/files/file-views';
+import { snackbar } from '../../lib/snackbar';
+import { ShareFilesModal } from '../share/ShareFilesModal';
+import { DeleteFileModal } from './DeleteFileModal';
+import { FileCard } from './FileCard';
+import { FileListControls } from './FileListControls';
+import { FilesGrid, FilesSkeleton } from './FilesGrid';
+import { SharedWithList } from './SharedWithList';
+import { useFileDownloads } from './use-file-download';
+import { useMyFiles } from './use-files';
 
-/** My Files (/myfiles). Placeholder until its issue builds the screen. */
+/** My Files (/myfiles): search, type filter, sort; download, delete, share and revoke per file. */
 export function MyFilesPage(): ReactElement {
-  return <ScreenPlaceholder title="My Files" />;
+  const { files, query } = useMyFiles();
+  const [controls, setControls] = useState<Controls>(defaultFileListControls);
+  const visible = useMemo(() => visibleFiles(files, controls), [files, controls]);
+  const downloads = useFileDownloads('own');
+  const [shareTarget, setShareTarget] = useState<{ fileIds: readonly string[] } | null>(null);
+  const [deleteTarget, setDeleteTarget] = useState<FileView | null>(null);
+  const [deleteOpened, setDeleteOpened] = useState(false);
+
+  const openShare = (file: FileView): void => {
+    if (!file.isEncrypted) {
+      snackbar.danger(shareMessages.notEncrypted);
+      return;
+    }
+    setShareTarget({ fileIds: [file.id] });
+  };
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" gap="md">
+        <div>
+          <Title order={1}>My Files</Title>
+          <Text c="dimmed">
+            Encrypted in your browser before upload. Only you and the people you share with can open them.
+          </Text>
+        </div>
+        <Button component={Link} to={paths.newUpload} leftSection={<IconCloudUpload size={18} aria-hidden />}>
+          {myFilesMessages.uploadButton}
+        </Button>
+      </Group>
+
+      <FileListControls value={controls} onChange={setControls} />
+
+      {query.isPending ? (
+        <FilesSkeleton label="Loading files" />
+      ) : query.isError ? (
+        <Alert color="red" variant="light" title="Your files could not be loaded.">
+          <Button
+            size="xs"
+            variant="default"
+            mt="xs"
+            onClick={() => {
+              void query.refetch();
+            }}
+          >
+            Try again
+          </Button>
+        </Alert>
+      ) : visible.length === 0 ? (
+        <Card withBorder radius="lg" py="xl">
+          <EmptyState
+            icon={<IconFolderOff size={28} aria-hidden />}
+            variant="light"
+            title={myFilesMessages.emptyTitle}
+            description={myFilesMessages.emptyHint}
+          >
+            <EmptyState.Actions>
+              <Button
+                component={Link}
+                to={paths.newUpload}
+                leftSection={<IconCloudUpload size={18} aria-hidden />}
+              >
+                {myFilesMessages.uploadButton}
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Card>
+      ) : (
+        <FilesGrid label="My files">
+          {visible.map((file) => (
+            <div role="listitem" key={file.id}>
+              <FileCard
+                file={file}
+                download={downloads.activeFor(file.id)}
+                onDownload={() => {
+                  downloads.start(file);
+                }}
+                onCancelDownload={downloads.cancel}
+                actions={
+                  <>
+                    <Tooltip label="Share" withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`Share ${file.title}`}
+                        onClick={() => {
+                          openShare(file);
+                        }}
+                      >
+                        <IconShare size={18} aria-hidden />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label="Delete" withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete ${file.title}`}
+                        onClick={() => {
+                          setDeleteTarget(file);
+                          setDeleteOpened(true);
+                        }}
+                      >
+                        <IconTrash size={18} aria-hidden />
+                      </ActionIcon>
+                    </Tooltip>
+                  </>
+                }
+                footer={<SharedWithList file={file} />}
+              />
+            </div>
+          ))}
+        </FilesGrid>
+      )}
+
+      <ShareFilesModal
+        opened={shareTarget !== null}
+        onClose={() => {
+          setShareTarget(null);
+        }}
+        initialFileIds={shareTarget?.fileIds ?? []}
+      />
+      <DeleteFileModal
+        opened={deleteOpened}
+        file={deleteTarget}
+        onClose={() => {
+          setDeleteOpened(false);
+        }}
+      />
+    </Stack>
+  );
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeApi } from '../contacts/screen.test-helpers';
-import { billingPortalUrl, priceIdOrDefault, profileUrl, upgradeCheckoutUrl } from './payments';
+import {
+  billingPortalUrl,
+  configuredPriceId,
+  priceIdOrDefault,
+  profileUrl,
+  upgradeCheckoutUrl,
+} from './payments';
 
 describe('payments', () => {
   it('returns to the profile page', () => {
@@ -31,5 +37,16 @@ describe('payments', () => {
         cancelUrl: 'https://coffer.example/profile',
       },
     ]);
+  });
+
+  it('buys the price the server publishes, falling back to the default', async () => {
+    const api = createFakeApi({
+      'GET /config': () => ({ payments: { provider: 'stripe', priceId: 'price_live_1' } }),
+      'POST /payments/checkout': () => ({ url: 'https://billing.example/checkout' }),
+    });
+    expect(await configuredPriceId(api)).toBe('price_live_1');
+    await upgradeCheckoutUrl(api, 'https://coffer.example');
+    expect(api.callsTo('POST /payments/checkout')[0]?.body).toMatchObject({ priceId: 'price_live_1' });
+    expect(await configuredPriceId(createFakeApi())).toBe('price_personal_monthly');
   });
 });

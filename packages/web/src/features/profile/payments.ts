@@ -1,3 +1,4 @@
+import { track } from '../../lib/analytics';
 import type { ApiClient } from '../../lib/api/http';
 import { paymentsApi } from '../../lib/api/endpoints';
 
@@ -35,12 +36,24 @@ export async function billingPortalUrl(api: ApiClient, origin: string): Promise<
   return (await paymentsApi.portal(api, { returnUrl: profileUrl(origin) })).url;
 }
 
+/**
+ * The price the server sells (GET /api/config `payments.priceId`; the server accepts no other), or the
+ * build-time default when the server does not say.
+ */
+export async function configuredPriceId(api: ApiClient): Promise<string> {
+  try {
+    const config = await api.request<{ payments?: { priceId?: unknown } }>('GET', '/config');
+    const priceId = config.payments?.priceId;
+    return typeof priceId === 'string' && priceId !== '' ? priceId : UPGRADE_PRICE_ID;
+  } catch {
+    return UPGRADE_PRICE_ID;
+  }
+}
+
 /** POST /payments/checkout for the upgrade price; resolves to the checkout page's URL. */
-export async function upgradeCheckoutUrl(
-  api: ApiClient,
-  origin: string,
-  priceId: string = UPGRADE_PRICE_ID,
-): Promise<string> {
+export async function upgradeCheckoutUrl(api: ApiClient, origin: string, priceId?: string): Promise<string> {
   const back = profileUrl(origin);
-  return (await paymentsApi.checkout(api, { priceId, successUrl: back, cancelUrl: back })).url;
+  const price = priceId ?? (await configuredPriceId(api));
+  track('upgrade_started');
+  return (await paymentsApi.checkout(api, { priceId: price, successUrl: back, cancelUrl: back })).url;
 }

@@ -1,7 +1,127 @@
 import type { ReactElement } from 'react';
-import { ScreenPlaceholder } from '../../app/layout/ScreenPlaceholder';
+import { fileNotFoundText, receivedFileMessages } from '@coffer/contracts';
+import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconDownload, IconFileUnknown, IconInbox } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
+import { paths } from '../../app/router/paths';
+import type { SharedFileView } from '../../lib/files/file-views';
+import { DownloadProgress } from '../files/DownloadProgress';
+import { FileTypeIcon } from '../files/FileTypeIcon';
+import { useFileDownloads } from '../files/use-file-download';
+import { useSharedFiles } from '../shared/use-shared-files';
 
-/** Files Received (/share/:id). Placeholder until its issue builds the screen. */
+/** Received-file page (/share/{id}): who sent the file, its title, upload date and size, and Download. */
 export function FilesReceivedPage(): ReactElement {
-  return <ScreenPlaceholder title="Files Received" />;
+  const { id = '' } = useParams();
+  const { files, query } = useSharedFiles();
+  const file = files.find((candidate) => candidate.id === id);
+
+  return (
+    <Stack gap="lg" maw={720}>
+      <Title order={1}>{receivedFileMessages.title}</Title>
+      {query.isPending ? (
+        <Card withBorder radius="lg" padding="xl" aria-busy="true" aria-label="Loading file">
+          <Stack gap="sm">
+            <Skeleton height={16} width="40%" />
+            <Skeleton height={22} width="70%" />
+            <Skeleton height={14} width="50%" />
+          </Stack>
+        </Card>
+      ) : query.isError ? (
+        <Alert color="red" variant="light" title="The files shared with you could not be loaded.">
+          <Button
+            size="xs"
+            variant="default"
+            mt="xs"
+            onClick={() => {
+              void query.refetch();
+            }}
+          >
+            Try again
+          </Button>
+        </Alert>
+      ) : file === undefined ? (
+        <Card withBorder radius="lg" padding="xl">
+          <Stack gap="md" align="flex-start">
+            <Group gap="sm" wrap="nowrap">
+              <IconFileUnknown size={28} color="var(--mantine-color-dimmed)" aria-hidden />
+              <Text fw={600}>{fileNotFoundText(id)}</Text>
+            </Group>
+            <Text c="dimmed" size="sm">
+              It may have been deleted, or its owner stopped sharing it with you.
+            </Text>
+            <Button
+              component={Link}
+              to={paths.sharedWithMe}
+              variant="default"
+              leftSection={<IconInbox size={18} aria-hidden />}
+            >
+              Shared With Me
+            </Button>
+          </Stack>
+        </Card>
+      ) : (
+        <ReceivedFile file={file} />
+      )}
+    </Stack>
+  );
+}
+
+function Detail({ label, value }: { label: string; value: string }): ReactElement {
+  return (
+    <Stack gap={2} miw={0}>
+      <Text size="xs" c="dimmed" fw={600} tt="uppercase" lts={0.3}>
+        {label}
+      </Text>
+      <Text style={{ overflowWrap: 'anywhere' }}>{value}</Text>
+    </Stack>
+  );
+}
+
+function ReceivedFile({ file }: { file: SharedFileView }): ReactElement {
+  const downloads = useFileDownloads('shared');
+  const active = downloads.activeFor(file.id);
+  return (
+    <Card withBorder radius="lg" padding="xl" component="article" aria-label={file.title}>
+      <Stack gap="lg">
+        <Group gap="md" wrap="nowrap" align="center">
+          <FileTypeIcon type={file.fileType} size={52} />
+          <Stack gap={2} miw={0}>
+            <Text size="xs" c="dimmed" fw={600} tt="uppercase" lts={0.3}>
+              Title
+            </Text>
+            <Text fw={600} size="lg" style={{ overflowWrap: 'anywhere' }}>
+              {file.title}
+            </Text>
+          </Stack>
+        </Group>
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg" verticalSpacing="md">
+          <Detail label="From" value={file.owner} />
+          <Detail label="Uploaded" value={file.datetime} />
+          <Detail label="Size" value={file.size} />
+        </SimpleGrid>
+        <Text size="sm" c="dimmed">
+          Encrypted for your key alone: it is decrypted in this browser as it downloads.
+        </Text>
+        {active === undefined ? (
+          <Button
+            leftSection={<IconDownload size={18} aria-hidden />}
+            onClick={() => {
+              downloads.start(file);
+            }}
+            style={{ alignSelf: 'flex-start' }}
+          >
+            {receivedFileMessages.downloadButton}
+          </Button>
+        ) : (
+          <DownloadProgress
+            item={active}
+            onCancel={() => {
+              downloads.cancel(active.id);
+            }}
+          />
+        )}
+      </Stack>
+    </Card>
+  );
 }

@@ -1,0 +1,287 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { newPerson, signUpReady, type TestPerson } from '../helpers/auth.js';
+import {
+  apiCall,
+  bytesUnder,
+  downloadAndHash,
+  e2eDataDir,
+  fileCard,
+  filesContaining,
+  filesUnder,
+  forceServiceWorkerSave,
+  serverFileNames,
+  serverUploadStatuses,
+  snackbar,
+  startUpload,
+  writeTestFile,
+  writeTextFile,
+  type TestFile,
+} from '../helpers/files.js';
+
+/**
+ * Spec sections 2, 4, 5 and 8 end to end, against the real server: A uploads a small file and one
+ * above the 100 MB direct threshold, finds, downloads and shares them; B receives and downloads;
+ * A revokes. Uploads are cancelled by hand and by leaving the page. The blob store never holds the
+ * plaintext. One real 100 MB+ upload and download.
+ */
+
+const MIB = 1024 * 1024;
+const MARKER = `COFFER-PLAINTEXT-MARKER-${Date.now().toString(36)}`;
+
+test.describe.configure({ mode: 'serial' });
+
+let dir: string;
+let small: TestFile;
+let big: TestFile;
+let alice: TestPerson;
+let bob: TestPerson;
+let aliceContext: BrowserContext;
+let bobContext: BrowserContext;
+let a: Page;
+let b: Page;
+
+test.beforeAll(async ({ browser }) => {
+  dir = await mkdtemp(join(tmpdir(), 'coffer-e2e-files-'));
+  small = await writeTextFile(dir, 'meeting-notes.txt', MARKER);
+  // 101 MiB: two encrypted chunks, multipart upload through the queue.
+  big = await writeTestFile(dir, 'camera-backup.bin', 101 * MIB, MARKER);
+  alice = newPerson('alice');
+  bob = newPerson('bob');
+  aliceContext = await browser.newContext();
+  bobContext = await browser.newContext();
+  a = await aliceContext.newPage();
+  b = await bobContext.newPage();
+  await forceServiceWorkerSave(a);
+  await forceServiceWorkerSave(b);
+});
+
+test.afterAll(async () => {
+  await aliceContext.close();
+  await bobContext.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('A uploads a small file and a file above 100 MB with progress', async () => {
+  test.setTimeout(240_000);
+  await signUpReady(a, alice);
+  await expect(a).toHaveURL(/\/new$/);
+  await startUpload(a, [small, big]);
+
+  // While it runs the drop zone is disabled and says so; the big file shows its progress.
+  await expect(a.getByText('Upload in progress. Please wait...')).toBeVisible();
+  const bigRow = a.getByRole('listitem', { name: big.name });
+  await expect(bigRow).toHaveAttribute('data-upload-phase', /^(queued|processing|uploading)$/);
+
+  // Successful items leave the list, each with the spec's snackbar.
+  await expect(a.getByRole('listitem', { name: small.name })).toBeHidden({ timeout: 60_000 });
+  await expect(bigRow).toBeHidden({ timeout: 180_000 });
+  await expect(snackbar(a, 'File uploaded successfully!')).toBeVisible();
+  await expect(a.getByText('Drop files here or click to upload')).toBeVisible();
+  expect((await serverFileNames(a)).sort()).toEqual([big.name, small.name].sort());
+});
+
+test('the blob store holds ciphertext only', async () => {
+  const blobs = join(e2eDataDir(), 'blobs');
+  // The right folder: it holds at least the big file's ciphertext.
+  expect(await bytesUnder(blobs)).toBeGreaterThan(big.size);
+  expect(await filesContaining(blobs, MARKER)).toEqual([]);
+});
+
+test('A lists, searches, filters and sorts the files', async () => {
+  await a.getByRole('link', { name: 'My Files' }).first().click();
+  await expect(a).toHaveURL(/\/myfiles$/);
+  await expect(fileCard(a, small.name)).toBeVisible();
+  await expect(fileCard(a, big.name).getByText('101.00 MB')).toBeVisible();
+  await expect(fileCard(a, big.name).getByTestId('file-datetime')).toHaveText(
+    /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/,
+  );
+
+  const cardTitles = () => a.getByRole('article').getByTestId('file-title').allInnerTexts();
+
+  const search = a.getByRole('textbox', { name: 'Search files' });
+  await search.fill('MEETING');
+  await expect(a.getByRole('article')).toHaveCount(1);
+  await expect(fileCard(a, small.name)).toBeVisible();
+  await search.fill('nothing-like-this');
+  await expect(a.getByText('No files found')).toBeVisible();
+  await expect(a.getByText('Try adjusting your search or filters.')).toBeVisible();
+  await a.getByRole('button', { name: 'Clear search' }).click();
+
+  const typeFilter = a.getByRole('combobox', { name: 'File type' });
+  await typeFilter.click();
+  await a.getByRole('option', { name: 'Text' }).click();
+  await expect(a.getByRole('article')).toHaveCount(1);
+  await expect(fileCard(a, small.name)).toBeVisible();
+  await typeFilter.click();
+  await a.getByRole('option', { name: 'Other' }).click();
+  await expect(a.getByRole('article')).toHaveCount(1);
+  await expect(fileCard(a, big.name)).toBeVisible();
+  await typeFilter.click();
+  await a.getByRole('option', { name: 'All types' }).click();
+  await expect(a.getByRole('article')).toHaveCount(2);
+
+  // Newest first by default; oldest first reverses it.
+  const newest = await cardTitles();
+  const sort = a.getByRole('combobox', { name: 'Sort order' });
+  await expect(sort).toHaveValue('Newest first');
+  await sort.click();
+  await a.getByRole('option', { name: 'Oldest first' }).click();
+  await expect.poll(cardTitles).toEqual([...newest].reverse());
+  expect(newest.sort()).toEqual([big.name, small.name].sort());
+});
+
+test('A downloads both files and gets identical bytes', async () => {
+  test.setTimeout(180_000);
+  const smallDownload = await downloadAndHash(a, () =>
+    a.getByRole('button', { name: `Download ${small.name}` }).click(),
+  );
+  expect(smallDownload.download.suggestedFilename()).toBe(small.name);
+  expect(smallDownload.sha256).toBe(small.sha256);
+  await expect(snackbar(a, 'File downloaded successfully!')).toBeVisible();
+
+  const bigCard = fileCard(a, big.name);
+  const bigDownload = await downloadAndHash(a, async () => {
+    await bigCard.getByRole('button', { name: `Download ${big.name}` }).click();
+    await expect(bigCard.getByRole('progressbar', { name: `Download of ${big.name}` })).toBeVisible();
+  });
+  expect(bigDownload.sha256).toBe(big.sha256);
+  await expect(bigCard.getByRole('button', { name: `Download ${big.name}` })).toBeVisible({
+    timeout: 60_000,
+  });
+});
+
+test('A adds B as a contact and shares both files with B', async () => {
+  test.setTimeout(120_000);
+  await signUpReady(b, bob);
+
+  await a.getByRole('link', { name: 'Contacts' }).first().click();
+  await a.getByRole('button', { name: 'Add Contact', exact: true }).click();
+  const dialog = a.getByRole('dialog', { name: 'Add contact' });
+  await dialog.getByLabel(/^Name/).fill(bob.name);
+  await dialog.getByLabel(/^Email/).fill(bob.email);
+  await dialog.getByRole('button', { name: 'Add contact' }).click();
+  await expect(snackbar(a, 'Contact added successfully!')).toBeVisible();
+  await expect(
+    a.getByRole('article', { name: bob.name }).getByText('Verified', { exact: true }),
+  ).toBeVisible();
+
+  // From the contact's card: the contact is the recipient, the files are picked.
+  await a.getByRole('article', { name: bob.name }).getByRole('button', { name: 'Share files' }).click();
+  const fromContact = a.getByRole('dialog', { name: `Share files with ${bob.name}` });
+  await expect(fromContact.getByRole('button', { name: 'Share', exact: true })).toBeDisabled();
+  await fromContact.getByRole('checkbox', { name: big.name }).check();
+  await fromContact.getByRole('button', { name: 'Share', exact: true }).click();
+  await expect(snackbar(a, `${big.name} shared successfully with ${bob.name}`)).toBeVisible();
+  await expect(fromContact).toBeHidden();
+
+  // From a file's card: the file is chosen, the contacts are picked.
+  await a.getByRole('link', { name: 'My Files' }).first().click();
+  await expect(
+    fileCard(a, big.name).getByRole('button', { name: `Revoke access for ${bob.name}` }),
+  ).toBeVisible();
+  await a.getByRole('button', { name: `Share ${small.name}` }).click();
+  const share = a.getByRole('dialog', { name: 'Share files' });
+  await expect(share.getByRole('button', { name: 'Share', exact: true })).toBeDisabled();
+  await expect(share.getByRole('checkbox', { name: small.name })).toBeChecked();
+  await share.getByRole('checkbox', { name: bob.name }).check();
+  await share.getByRole('button', { name: 'Share', exact: true }).click();
+  await expect(snackbar(a, `${small.name} shared successfully with ${bob.name}`)).toBeVisible();
+  await expect(share).toBeHidden();
+  await expect(
+    fileCard(a, small.name).getByRole('button', { name: `Revoke access for ${bob.name}` }),
+  ).toBeVisible();
+
+  // B already has it: the modal does not offer B again for it.
+  await a.getByRole('button', { name: `Share ${small.name}` }).click();
+  await expect(share.getByRole('checkbox', { name: bob.name })).toBeDisabled();
+  await share.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('B sees the files in Shared With Me and on /share/{id}, and downloads identical bytes', async () => {
+  test.setTimeout(120_000);
+  await b.getByRole('link', { name: 'Shared With Me' }).first().click();
+  const card = fileCard(b, small.name);
+  await expect(card.getByText(`From ${alice.email}`)).toBeVisible();
+  await expect(fileCard(b, big.name)).toBeVisible();
+
+  await card.getByRole('link', { name: small.name }).click();
+  await expect(b).toHaveURL(/\/share\/[^/]+$/);
+  await expect(b.getByRole('heading', { level: 1, name: 'Files Received' })).toBeVisible();
+  const received = b.getByRole('article', { name: small.name });
+  await expect(received.getByText(alice.email).first()).toBeVisible();
+  await expect(received.getByText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/)).toBeVisible();
+  const { sha256 } = await downloadAndHash(b, () =>
+    received.getByRole('button', { name: 'Download' }).click(),
+  );
+  expect(sha256).toBe(small.sha256);
+  await expect(snackbar(b, 'File downloaded successfully!')).toBeVisible();
+});
+
+test('A revokes and B loses access', async () => {
+  const { body } = await apiCall(a, 'GET', '/users/files');
+  const smallId = (body as { files: { fileId: string; name: string }[] }).files.find(
+    (f) => f.name === small.name,
+  )?.fileId;
+  expect(smallId).toBeDefined();
+
+  await fileCard(a, small.name)
+    .getByRole('button', { name: `Revoke access for ${bob.name}` })
+    .click();
+  await expect(snackbar(a, `Access revoked for ${bob.name}`)).toBeVisible();
+  await expect(fileCard(a, small.name).getByText('Only you')).toBeVisible();
+
+  await b.goto('/sharedwithme');
+  await expect(fileCard(b, big.name)).toBeVisible();
+  await expect(fileCard(b, small.name)).toBeHidden();
+  await b.goto(`/share/${smallId ?? ''}`);
+  await expect(b.getByText(`File with ID ${smallId ?? ''} not found`)).toBeVisible();
+  expect((await apiCall(b, 'GET', `/users/files/shared/${smallId ?? ''}`)).status).toBe(404);
+  expect((await apiCall(b, 'GET', `/users/files/shared/${smallId ?? ''}/download`)).status).toBe(404);
+});
+
+test('a cancelled upload and an upload left by navigating away leave nothing on the server', async () => {
+  test.setTimeout(120_000);
+  const before = (await serverFileNames(a)).sort();
+  const again = await writeTestFile(dir, 'second-backup.bin', 101 * MIB, MARKER);
+
+  await a.getByRole('link', { name: 'New Upload' }).first().click();
+  await startUpload(a, [again]);
+  const row = a.getByRole('listitem', { name: again.name });
+  await expect(row.getByText('Processing').or(row.getByText(/%$/))).toBeVisible();
+
+  // Leaving the page asks first; staying keeps the upload.
+  await a.getByRole('link', { name: 'My Files' }).first().click();
+  const confirm = a.getByRole('dialog', { name: 'Leave this page?' });
+  await expect(
+    confirm.getByText(
+      'You have file operations in progress. Are you sure you want to leave? This may cancel your upload or download.',
+    ),
+  ).toBeVisible();
+  await confirm.getByRole('button', { name: 'Stay' }).click();
+  await expect(a).toHaveURL(/\/new$/);
+
+  // Cancel by hand.
+  await row.getByRole('button', { name: `Cancel upload of ${again.name}` }).click();
+  await expect(snackbar(a, 'Upload cancelled')).toBeVisible();
+  await expect(row).toBeHidden();
+  expect((await serverFileNames(a)).sort()).toEqual(before);
+  await expect.poll(() => serverUploadStatuses(a)).not.toContain('pending');
+
+  // Start again and leave: confirming aborts it.
+  await startUpload(a, [again]);
+  await expect(row.getByText('Processing').or(row.getByText(/%$/))).toBeVisible();
+  await a.getByRole('link', { name: 'My Files' }).first().click();
+  await confirm.getByRole('button', { name: 'Leave' }).click();
+  await expect(a).toHaveURL(/\/myfiles$/);
+  await expect(a.getByRole('article')).toHaveCount(2);
+  await expect.poll(() => serverUploadStatuses(a)).not.toContain('pending');
+  expect((await serverFileNames(a)).sort()).toEqual(before);
+
+  // Nothing of the aborted uploads stays in the blob store's multipart area, and no plaintext anywhere.
+  const blobs = join(e2eDataDir(), 'blobs');
+  await expect.poll(() => filesUnder(join(blobs, 'uploads'))).toEqual([]);
+  expect(await filesContaining(blobs, MARKER)).toEqual([]);
+});

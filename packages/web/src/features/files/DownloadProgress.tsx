@@ -1,0 +1,41 @@
+import type { ReactElement } from 'react';
+import { CloseButton, Group, Progress, Stack, Text } from '@mantine/core';
+import type { TransferItem } from '../../lib/transfers';
+
+/**
+ * A card's running download (spec section 4): 'Starting download...' with a progress bar, then the
+ * engine's status texts ('Decrypting chunk i of n...', 'Downloading and decrypting file').
+ */
+export function DownloadProgress({
+  item,
+  onCancel,
+}: {
+  item: TransferItem;
+  onCancel: () => void;
+}): ReactElement {
+  const started = item.progress > 0;
+  return (
+    <Stack gap={6} data-download-state="active">
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm" c="dimmed" truncate="end" aria-live="polite">
+          {item.statusText}
+        </Text>
+        <Group gap={6} wrap="nowrap">
+          {started && (
+            <Text size="xs" fw={600} c="dimmed">
+              {item.progress}%
+            </Text>
+          )}
+          <CloseButton size="sm" aria-label={`Cancel download of ${item.fileName}`} onClick={onCancel} />
+        </Group>
+      </Group>
+      <Progress
+        aria-label={`Download of ${item.fileName}`}
+        value={started ? item.progress : 100}
+        striped={!started}
+        animated={!started}
+        size="sm"
+      />
+    </Stack>
+  );
+}

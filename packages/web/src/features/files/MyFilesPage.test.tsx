@@ -1,0 +1,216 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { formatDateTime } from '@coffer/contracts';
+import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
+import { MyFilesPage } from './MyFilesPage';
+import {
+  apiError,
+  createFakeApi,
+  createFakeTransferManager,
+  fileItem,
+  findSnackbar,
+  renderFilesScreen,
+  type FakeApi,
+} from './files.test-helpers';
+
+const report = fileItem('report.pdf', {
+  uploadedAt: new Date(2024, 2, 5, 10, 20, 30).toISOString(),
+  size: 1536,
+});
+const photo = fileItem('photo.png', { uploadedAt: new Date(2024, 5, 1, 8, 0, 0).toISOString() });
+const notes = fileItem('notes.txt', { uploadedAt: new Date(2023, 11, 24, 18, 0, 0).toISOString() });
+
+function apiWith(files = [report, photo, notes]): FakeApi {
+  const api = createFakeApi({
+    'GET /users/files': () => ({ files, count: files.length }),
+    'GET /users/stats': () => ({}),
+  });
+  for (const file of files) api.on(`GET /users/files/${file.fileId}/shares`, () => ({ shares: [] }));
+  return api;
+}
+
+const cardTitles = () =>
+  within(screen.getByRole('list', { name: 'My files' }))
+    .getAllByRole('article')
+    .map((card) => card.querySelector('[id]')?.textContent);
+
+let session: TestAppSession;
+let user: ReturnType<typeof userEvent.setup>;
+beforeAll(async () => {
+  session = await createTestAppSession({ unlocked: true });
+});
+beforeEach(() => {
+  user = userEvent.setup({ delay: null });
+});
+afterEach(() => {
+  act(() => {
+    notifications.clean();
+  });
+});
+
+describe('My Files', () => {
+  it('shows the empty state with an Upload button to /new', async () => {
+    const { router } = renderFilesScreen(<MyFilesPage />, { api: apiWith([]), session });
+    expect(await screen.findByText('No files found')).toBeTruthy();
+    expect(screen.getByText('Try adjusting your search or filters.')).toBeTruthy();
+    const [, emptyStateUpload] = screen.getAllByRole('link', { name: 'Upload' });
+    if (emptyStateUpload === undefined) throw new Error('no Upload button in the empty state');
+    await user.click(emptyStateUpload);
+    expect(router.state.location.pathname).toBe('/new');
+  });
+
+  it('says so when the files cannot be loaded', async () => {
+    const api = createFakeApi({
+      'GET /users/files': () => {
+        throw apiError(500, 'INTERNAL', 'boom');
+      },
+    });
+    renderFilesScreen(<MyFilesPage />, { api, session });
+    expect(await findSnackbar('Error loading files!')).toBeTruthy();
+  });
+
+  it('shows cards with type, size and day/month/year datetime, newest first', async () => {
+    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session });
+    const card = await screen.findByRole('article', { name: 'report.pdf' });
+    expect(within(card).getByText('1.50 KB')).toBeTruthy();
+    expect(within(card).getByText(formatDateTime(report.uploadedAt))).toBeTruthy();
+    expect(within(card).getByRole('img', { name: 'PDF' })).toBeTruthy();
+    expect(await within(card).findByText('Only you')).toBeTruthy();
+    expect(cardTitles()).toEqual(['photo.png', 'report.pdf', 'notes.txt']);
+  });
+
+  it('searches, filters by type and sorts oldest first', async () => {
+    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session });
+    await screen.findByRole('article', { name: 'report.pdf' });
+
+    await user.click(screen.getByRole('textbox', { name: 'Search files' }));
+    await user.paste('REP');
+    expect(cardTitles()).toEqual(['report.pdf']);
+    await user.click(screen.getByRole('button', { name: 'Clear search' }));
+
+    await user.click(screen.getByRole('combobox', { name: 'File type' }));
+    await user.click(await screen.findByRole('option', { name: 'Images' }));
+    expect(cardTitles()).toEqual(['photo.png']);
+    await user.click(screen.getByRole('combobox', { name: 'File type' }));
+    await user.click(await screen.findByRole('option', { name: 'Videos' }));
+    expect(screen.getByText('No files found')).toBeTruthy();
+    await user.click(screen.getByRole('combobox', { name: 'File type' }));
+    await user.click(await screen.findByRole('option', { name: 'All types' }));
+
+    await user.click(screen.getByRole('combobox', { name: 'Sort order' }));
+    await user.click(await screen.findByRole('option', { name: 'Oldest first' }));
+    expect(cardTitles()).toEqual(['notes.txt', 'report.pdf', 'photo.png']);
+  });
+
+  it('deletes a file after confirmation', async () => {
+    const api = apiWith().on(`DELETE /users/files/${report.fileId}`, () => ({ ok: true }));
+    renderFilesScreen(<MyFilesPage />, { api, session });
+    await user.click(await screen.findByRole('button', { name: 'Delete report.pdf' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete file' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await findSnackbar('File deleted successfully!', 'status')).toBeTruthy();
+    expect(api.callsTo(`DELETE /users/files/${report.fileId}`)).toHaveLength(1);
+  });
+
+  it('reports a failed delete', async () => {
+    const api = apiWith().on(`DELETE /users/files/${report.fileId}`, () => {
+      throw apiError(500, 'INTERNAL');
+    });
+    renderFilesScreen(<MyFilesPage />, { api, session });
+    await user.click(await screen.findByRole('button', { name: 'Delete report.pdf' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Delete file' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    expect(await findSnackbar('Error deleting file!')).toBeTruthy();
+  });
+
+  it('lists who a file is shared with and revokes access', async () => {
+    let shares = [
+      { email: 'ada@example.com', name: 'Ada Lovelace' },
+      { email: 'alan@example.com', name: 'Alan Turing' },
+    ];
+    const api = apiWith()
+      .on(`GET /users/files/${report.fileId}/shares`, () => ({ shares }))
+      .on(`DELETE /users/files/${report.fileId}/share/ada%40example.com`, () => {
+        shares = shares.filter((s) => s.email !== 'ada@example.com');
+        return { ok: true };
+      })
+      .on(`DELETE /users/files/${report.fileId}/share/alan%40example.com`, () => {
+        throw apiError(404, 'FILE_NOT_FOUND');
+      });
+    renderFilesScreen(<MyFilesPage />, { api, session });
+    const card = await screen.findByRole('article', { name: 'report.pdf' });
+    expect(await within(card).findByText('Ada Lovelace')).toBeTruthy();
+
+    await user.click(within(card).getByRole('button', { name: 'Revoke access for Ada Lovelace' }));
+    expect(await findSnackbar('Access revoked for Ada Lovelace', 'status')).toBeTruthy();
+    await waitFor(() => {
+      expect(within(card).queryByText('Ada Lovelace')).toBeNull();
+    });
+
+    await user.click(within(card).getByRole('button', { name: 'Revoke access for Alan Turing' }));
+    expect(await findSnackbar('Failed to revoke access for Alan Turing')).toBeTruthy();
+  });
+
+  it('downloads through the transfer manager: Starting download..., progress, then success', async () => {
+    const manager = createFakeTransferManager();
+    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session, manager });
+    const card = await screen.findByRole('article', { name: 'report.pdf' });
+    await user.click(within(card).getByRole('button', { name: 'Download report.pdf' }));
+    expect(manager.downloadTargets).toEqual([{ fileId: report.fileId, source: 'own' }]);
+    expect(within(card).getByText('Starting download...')).toBeTruthy();
+    expect(within(card).getByRole('progressbar', { name: 'Download of report.pdf' })).toBeTruthy();
+
+    const id = manager.getSnapshot().downloads[0]?.id ?? '';
+    act(() => {
+      manager.update(id, { progress: 50, statusText: 'Downloading and decrypting file' });
+    });
+    expect(within(card).getByText('Downloading and decrypting file')).toBeTruthy();
+    expect(within(card).getByText('50%')).toBeTruthy();
+    act(() => {
+      manager.finish(id, 'complete');
+    });
+    expect(await findSnackbar('File downloaded successfully!', 'status')).toBeTruthy();
+    await waitFor(() => {
+      expect(within(card).getByRole('button', { name: 'Download report.pdf' })).toBeTruthy();
+    });
+  });
+
+  it('shows a failed download as Download failed: <reason>', async () => {
+    const manager = createFakeTransferManager();
+    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session, manager });
+    await user.click(await screen.findByRole('button', { name: 'Download notes.txt' }));
+    act(() => {
+      manager.finish(
+        manager.getSnapshot().downloads[0]?.id ?? '',
+        'failed',
+        'The file you are trying to download no longer exists.',
+      );
+    });
+    expect(
+      await findSnackbar('Download failed: The file you are trying to download no longer exists.'),
+    ).toBeTruthy();
+  });
+
+  it('cancels a running download', async () => {
+    const manager = createFakeTransferManager();
+    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session, manager });
+    await user.click(await screen.findByRole('button', { name: 'Download notes.txt' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel download of notes.txt' }));
+    expect(await findSnackbar('Download cancelled', 'status')).toBeTruthy();
+  });
+
+  it('refuses to share an unencrypted file', async () => {
+    renderFilesScreen(<MyFilesPage />, {
+      api: apiWith([fileItem('legacy.txt', { isEncrypted: false })]),
+      session,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Share legacy.txt' }));
+    expect(await findSnackbar('This file is not encrypted and cannot be shared securely.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

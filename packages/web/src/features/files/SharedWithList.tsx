@@ -1,0 +1,66 @@
+import type { ReactElement } from 'react';
+import type { FileShare } from '@coffer/contracts';
+import { Badge, CloseButton, Group, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import type { FileView } from '../../lib/files/file-views';
+import { shareDisplayName, useFileShares, useRevokeShare } from './use-files';
+
+/** "Shared with": the people who may view the file, each with a revoke action (spec section 2). */
+export function SharedWithList({ file }: { file: FileView }): ReactElement {
+  const shares = useFileShares(file.id);
+  const revoke = useRevokeShare();
+  const revoking = (share: FileShare): boolean =>
+    revoke.isPending && revoke.variables.file.id === file.id && revoke.variables.share.email === share.email;
+
+  return (
+    <Stack gap={6} aria-label={`Shared with (${file.title})`} role="group">
+      <Text size="xs" fw={600} c="dimmed" tt="uppercase" lts={0.3}>
+        Shared with
+      </Text>
+      {shares.isPending ? (
+        <Skeleton height={22} width="50%" radius="xl" />
+      ) : shares.isError ? (
+        <Text size="sm" c="dimmed">
+          Could not load who this file is shared with.
+        </Text>
+      ) : shares.data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          Only you
+        </Text>
+      ) : (
+        <Group gap={6}>
+          {shares.data.map((share) => {
+            const name = shareDisplayName(share);
+            return (
+              <Tooltip key={share.email} label={share.email} withArrow openDelay={300}>
+                <Badge
+                  variant="light"
+                  color="gray"
+                  size="lg"
+                  radius="xl"
+                  tt="none"
+                  fw={500}
+                  maw="100%"
+                  data-share-email={share.email}
+                  style={{ opacity: revoking(share) ? 0.5 : 1 }}
+                  rightSection={
+                    <CloseButton
+                      size="xs"
+                      radius="xl"
+                      aria-label={`Revoke access for ${name}`}
+                      disabled={revoking(share)}
+                      onClick={() => {
+                        revoke.mutate({ file, share });
+                      }}
+                    />
+                  }
+                >
+                  {name}
+                </Badge>
+              </Tooltip>
+            );
+          })}
+        </Group>
+      )}
+    </Stack>
+  );
+}

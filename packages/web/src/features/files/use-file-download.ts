@@ -1,0 +1,96 @@
+import { useCallback } from 'react';
+import { downloadFailedSnackbarText, downloadMessages } from '@coffer/contracts';
+import { useNavigate } from 'react-router';
+import { paths } from '../../app/router/paths';
+import { useEncryptionState } from '../../app/session/session-context';
+import { useApiClient } from '../../lib/api/context';
+import type { DownloadSource, TransferItem } from '../../lib/transfers';
+import { snackbar } from '../../lib/snackbar';
+import { useTransferManager, useTransfers } from './use-transfers';
+
+/** The file fields a download needs (FileView and SharedFileView fit). */
+export interface DownloadableFile {
+  readonly id: string;
+  readonly title: string;
+  readonly sizeBytes: number;
+}
+
+export interface FileDownloads {
+  /** Starts a download; call it straight from the click handler (the save dialog needs the click). */
+  start: (file: DownloadableFile) => void;
+  /** The running download of a file, if any. */
+  activeFor: (fileId: string) => TransferItem | undefined;
+  /** Cancels a running download: 'Download cancelled'. */
+  cancel: (transferId: string) => void;
+}
+
+/** The danger snackbar of a failed download (spec section 8): own files name the reason, shared ones do not. */
+export function downloadFailureText(source: DownloadSource, message: string | null): string {
+  return source === 'own' ? downloadFailedSnackbarText(message) : downloadMessages.sharedFailed;
+}
+
+/**
+ * Downloads of one list (`own`: My Files, `shared`: Shared With Me and /share/{id}) through the
+ * transfer manager, with the spec's snackbars. The card shows the running item: 'Starting
+ * download...' with a progress bar, then the engine's status texts, then idle again.
+ */
+export function useFileDownloads(source: DownloadSource): FileDownloads {
+  const manager = useTransferManager();
+  const { downloads } = useTransfers();
+  const api = useApiClient();
+  const encryption = useEncryptionState();
+  const navigate = useNavigate();
+  const privateKey = encryption.status === 'unlocked' ? encryption.keys.privateKey : null;
+
+  const start = useCallback(
+    (file: DownloadableFile) => {
+      if (privateKey === null) {
+        // Spec section 5: keys must be unlocked, otherwise the user is sent to /unlock.
+        snackbar.danger(downloadFailureText(source, downloadMessages.notUnlocked));
+        void navigate(paths.unlock);
+        return;
+      }
+      let ticket;
+      try {
+        ticket = manager.startDownload(
+          { fileId: file.id, source, fileName: file.title, size: file.sizeBytes },
+          { api, privateKey },
+        );
+      } catch (error) {
+        snackbar.danger(downloadFailureText(source, error instanceof Error ? error.message : null));
+        return;
+      }
+      void ticket.done.then((item) => {
+        if (item.status === 'complete') snackbar.success(downloadMessages.success);
+        else if (item.status === 'failed') snackbar.danger(downloadFailureText(source, item.error));
+        // Aborted: the cancel action (or the navigation guard) says so itself.
+        manager.dismiss(item.id);
+      });
+    },
+    [api, manager, navigate, privateKey, source],
+  );
+
+  const activeFor = useCallback(
+    (fileId: string) =>
+      downloads.find(
+        (item) => item.fileId === fileId && (item.status === 'processing' || item.status === 'queued'),
+      ),
+    [downloads],
+  );
+
+  const cancel = useCallback(
+    (transferId: string) => {
+      manager.abort(transferId).then(
+        (message) => {
+          snackbar.warning(message);
+        },
+        (error: unknown) => {
+          snackbar.danger(error instanceof Error ? error.message : downloadMessages.cancelAllFailed);
+        },
+      );
+    },
+    [manager],
+  );
+
+  return { start, activeFor, cancel };
+}

@@ -1,0 +1,125 @@
+import { useCallback, useState } from 'react';
+import { sharedSuccessText, shareMessages } from '@coffer/contracts';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useEncryptionState } from '../../app/session/session-context';
+import { useApiClient } from '../../lib/api/context';
+import { filesApi } from '../../lib/api/files';
+import { retryUnlessClientError } from '../../lib/contacts/contact-errors';
+import { statsQueryKey } from '../../lib/contacts/query-keys';
+import { fileQueryKeys } from '../../lib/files/query-keys';
+import { existingSharesOf, type ExistingShares, type SharePlan } from '../../lib/files/share-plan';
+import { rewrapForRecipient, runSharePlan, type ShareRunResult } from '../../lib/files/share-run';
+import { snackbar } from '../../lib/snackbar';
+
+export interface ExistingSharesState {
+  readonly existing: ExistingShares;
+  /** Some share lists are still loading: availability may not be final yet. */
+  readonly pending: boolean;
+}
+
+/** The share lists of these files (the same cache entries as the cards' "Shared with"). */
+export function useExistingShares(fileIds: readonly string[], enabled: boolean): ExistingSharesState {
+  const api = useApiClient();
+  return useQueries({
+    queries: fileIds.map((fileId) => ({
+      queryKey: fileQueryKeys.shares(fileId),
+      queryFn: () => filesApi.shares(api, fileId),
+      retry: retryUnlessClientError,
+      enabled,
+    })),
+    combine: (results) => ({
+      existing: existingSharesOf(
+        results.flatMap((result, index) => {
+          const fileId = fileIds[index];
+          return result.data === undefined || fileId === undefined ? [] : [[fileId, result.data] as const];
+        }),
+      ),
+      pending: enabled && results.some((result) => result.isPending),
+    }),
+  });
+}
+
+export interface ShareProgress {
+  readonly done: number;
+  readonly total: number;
+  /** 'Sharing <file> with <contact>…' */
+  readonly text: string;
+}
+
+export interface ShareRunner {
+  /** Runs a plan with the spec's snackbars; resolves with the outcome (null when it could not start). */
+  run: (plan: SharePlan) => Promise<ShareRunResult | null>;
+  readonly progress: ShareProgress | null;
+}
+
+/**
+ * Shares files for real: for each new (file, contact) pair, the owner's file key from the file's
+ * metadata is re-wrapped to the contact's public key and posted with the contact's key id, one
+ * contact at a time with a 1-second pause (spec sections 4, 5 and 8).
+ */
+export function useShareRunner(): ShareRunner {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  const encryption = useEncryptionState();
+  const privateKey = encryption.status === 'unlocked' ? encryption.keys.privateKey : null;
+  const [progress, setProgress] = useState<ShareProgress | null>(null);
+
+  const run = useCallback(
+    async (plan: SharePlan): Promise<ShareRunResult | null> => {
+      if (plan.pairCount === 0) {
+        snackbar.warning(shareMessages.nothingNew);
+        return null;
+      }
+      if (privateKey === null) {
+        snackbar.danger(shareMessages.encryptionNotInitialized);
+        return null;
+      }
+      let done = 0;
+      setProgress({ done, total: plan.pairCount, text: '' });
+      try {
+        const result = await runSharePlan(
+          plan,
+          {
+            privateKey,
+            ownerFileKey: async (fileId) =>
+              (await filesApi.get(api, fileId)).encryptionInfo?.encryptedFileKey,
+            rewrap: rewrapForRecipient,
+            post: (fileId, body) => filesApi.share(api, fileId, body),
+          },
+          (event) => {
+            switch (event.type) {
+              case 'sharing':
+                setProgress({
+                  done,
+                  total: plan.pairCount,
+                  text: `Sharing ${event.file.title} with ${event.contact.name}…`,
+                });
+                break;
+              case 'shared':
+                done += 1;
+                snackbar.success(sharedSuccessText(event.file.title, event.contact.name));
+                break;
+              case 'failed':
+                done += 1;
+                snackbar.danger(event.message);
+                break;
+            }
+          },
+        );
+        return result;
+      } finally {
+        setProgress(null);
+        const fileIds = new Set(plan.steps.flatMap((step) => step.files.map((file) => file.id)));
+        await Promise.all([
+          ...[...fileIds].map((fileId) =>
+            queryClient.invalidateQueries({ queryKey: fileQueryKeys.shares(fileId) }),
+          ),
+          queryClient.invalidateQueries({ queryKey: statsQueryKey }),
+        ]);
+      }
+    },
+    [api, privateKey, queryClient],
+  );
+
+  return { run, progress };
+}

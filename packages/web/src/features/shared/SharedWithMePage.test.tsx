@@ -1,0 +1,119 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
+import {
+  apiError,
+  createFakeApi,
+  createFakeTransferManager,
+  findSnackbar,
+  renderFilesScreen,
+  sharedItem,
+} from '../files/files.test-helpers';
+import { FilesReceivedPage } from '../share/FilesReceivedPage';
+import { SharedWithMePage } from './SharedWithMePage';
+
+const song = sharedItem('song.mp3', 'ada@example.com', {
+  uploadedAt: new Date(2024, 0, 2, 3, 4, 5).toISOString(),
+});
+const slides = sharedItem('slides.pptx', 'alan@example.com', {
+  uploadedAt: new Date(2024, 6, 1).toISOString(),
+});
+const apiWith = (files = [song, slides]) => createFakeApi({ 'GET /users/files/shared': () => ({ files }) });
+
+let session: TestAppSession;
+let user: ReturnType<typeof userEvent.setup>;
+beforeAll(async () => {
+  session = await createTestAppSession({ unlocked: true });
+});
+beforeEach(() => {
+  user = userEvent.setup({ delay: null });
+});
+afterEach(() => {
+  act(() => {
+    notifications.clean();
+  });
+});
+
+describe('Shared With Me', () => {
+  it('shows the empty state with View My Files', async () => {
+    const { router } = renderFilesScreen(<SharedWithMePage />, { api: apiWith([]), session });
+    expect(await screen.findByText('No shared files yet')).toBeTruthy();
+    await user.click(screen.getByRole('link', { name: 'View My Files' }));
+    expect(router.state.location.pathname).toBe('/myfiles');
+  });
+
+  it('says so when the list cannot be loaded', async () => {
+    const api = createFakeApi({
+      'GET /users/files/shared': () => {
+        throw apiError(500, 'INTERNAL');
+      },
+    });
+    renderFilesScreen(<SharedWithMePage />, { api, session });
+    expect(await findSnackbar('Error loading shared files!')).toBeTruthy();
+  });
+
+  it('lists files with their sender, searchable by sender and sortable', async () => {
+    renderFilesScreen(<SharedWithMePage />, { api: apiWith(), session });
+    const card = await screen.findByRole('article', { name: 'song.mp3' });
+    expect(within(card).getByText('From ada@example.com')).toBeTruthy();
+    expect(within(card).getByText('3.00 MB')).toBeTruthy();
+    expect(within(card).getByText('02/01/2024 03:04:05')).toBeTruthy();
+    const titles = () => screen.getAllByRole('article').map((c) => c.querySelector('a')?.textContent);
+    expect(titles()).toEqual(['slides.pptx', 'song.mp3']);
+
+    await user.click(screen.getByRole('combobox', { name: 'Sort order' }));
+    await user.click(await screen.findByRole('option', { name: 'Oldest first' }));
+    expect(titles()).toEqual(['song.mp3', 'slides.pptx']);
+
+    await user.click(screen.getByRole('textbox', { name: 'Search files' }));
+    await user.paste('alan@');
+    expect(titles()).toEqual(['slides.pptx']);
+  });
+
+  it('downloads a shared file and reports a failure as Download failed', async () => {
+    const manager = createFakeTransferManager();
+    renderFilesScreen(<SharedWithMePage />, { api: apiWith(), session, manager });
+    await user.click(await screen.findByRole('button', { name: 'Download song.mp3' }));
+    expect(manager.downloadTargets).toEqual([{ fileId: song.fileId, source: 'shared' }]);
+    act(() => {
+      manager.finish(manager.getSnapshot().downloads[0]?.id ?? '', 'failed', 'Error downloading file!');
+    });
+    expect(await findSnackbar('Download failed')).toBeTruthy();
+  });
+});
+
+describe('Received-file page', () => {
+  it('shows the sender, title, upload date, size and a Download button', async () => {
+    const manager = createFakeTransferManager();
+    renderFilesScreen(<FilesReceivedPage />, {
+      api: apiWith(),
+      session,
+      manager,
+      route: '/share/:id',
+      path: `/share/${song.fileId}`,
+    });
+    expect(screen.getByRole('heading', { name: 'Files Received' })).toBeTruthy();
+    const card = await screen.findByRole('article', { name: 'song.mp3' });
+    expect(within(card).getAllByText('ada@example.com').length).toBeGreaterThan(0);
+    expect(within(card).getByText('02/01/2024 03:04:05')).toBeTruthy();
+    expect(within(card).getByText('3.00 MB')).toBeTruthy();
+    await user.click(within(card).getByRole('button', { name: 'Download' }));
+    expect(within(card).getByText('Starting download...')).toBeTruthy();
+    act(() => {
+      manager.finish(manager.getSnapshot().downloads[0]?.id ?? '', 'complete');
+    });
+    expect(await findSnackbar('File downloaded successfully!', 'status')).toBeTruthy();
+  });
+
+  it('says File with ID {id} not found for a file not shared with me', async () => {
+    renderFilesScreen(<FilesReceivedPage />, {
+      api: apiWith(),
+      session,
+      route: '/share/:id',
+      path: '/share/nope-42',
+    });
+    expect(await screen.findByText('File with ID nope-42 not found')).toBeTruthy();
+  });
+});

@@ -1,0 +1,159 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
+import {
+  createFakeApi,
+  createFakeTransferManager,
+  findSnackbar,
+  renderFilesScreen,
+  type FakeTransferManager,
+} from '../files/files.test-helpers';
+import { NewUploadPage } from './NewUploadPage';
+
+const file = (name: string, bytes = 5) => new File([new Uint8Array(bytes)], name, { type: 'text/plain' });
+const api = () =>
+  createFakeApi({ 'GET /users/stats': () => ({ subscription: { limits: { maxConcurrentUploads: 2 } } }) });
+
+let session: TestAppSession;
+let user: ReturnType<typeof userEvent.setup>;
+beforeAll(async () => {
+  session = await createTestAppSession({ unlocked: true });
+});
+beforeEach(() => {
+  user = userEvent.setup({ delay: null, applyAccept: false });
+});
+afterEach(() => {
+  act(() => {
+    notifications.clean();
+  });
+});
+
+function renderPage(manager: FakeTransferManager = createFakeTransferManager(), s: TestAppSession = session) {
+  const rendered = renderFilesScreen(<NewUploadPage />, { api: api(), session: s, manager });
+  const input = (): HTMLInputElement => {
+    const element = rendered.container.querySelector<HTMLInputElement>('input[type="file"]');
+    if (element === null) throw new Error('no file input');
+    return element;
+  };
+  return { ...rendered, manager, input };
+}
+
+const rows = () => screen.queryAllByRole('listitem').map((row) => row.getAttribute('aria-label'));
+const row = (name: string) => screen.getByRole('listitem', { name });
+
+describe('New Upload', () => {
+  it('adds files without starting them; same name and size is refused', async () => {
+    const { input, manager } = renderPage();
+    expect(screen.getByText('Drop files here or click to upload')).toBeTruthy();
+    await user.upload(input(), [file('a.txt'), file('b.txt')]);
+    expect(rows()).toEqual(['a.txt', 'b.txt']);
+    expect(within(row('a.txt')).getByText(/Ready to upload/)).toBeTruthy();
+    expect(manager.uploadedFiles).toEqual([]);
+
+    await user.upload(input(), [file('a.txt'), file('a.txt', 6)]);
+    expect(await findSnackbar('File already added', 'status')).toBeTruthy();
+    expect(rows()).toEqual(['a.txt', 'b.txt', 'a.txt']);
+  });
+
+  it('holds at most 10 files', async () => {
+    const { input } = renderPage();
+    await user.upload(
+      input(),
+      Array.from({ length: 12 }, (_, i) => file(`f${i}.txt`)),
+    );
+    expect(rows()).toHaveLength(10);
+    expect(await findSnackbar('You can not upload any more files.', 'status')).toBeTruthy();
+    expect(
+      screen.getByText('You can not upload any more files.', { selector: '[data-testid="dropzone-text"]' }),
+    ).toBeTruthy();
+  });
+
+  it('shows Queued, Processing and a green percentage, then removes a finished file', async () => {
+    const { input, manager } = renderPage();
+    await user.upload(input(), [file('small.txt'), file('big.bin', 9)]);
+    await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+    expect(manager.uploadedFiles.map((f) => f.name)).toEqual(['small.txt', 'big.bin']);
+    const [small, big] = manager.getSnapshot().uploads;
+    if (small === undefined || big === undefined) throw new Error('uploads not started');
+
+    // While uploading the drop zone is disabled and says so.
+    expect(screen.getByText('Upload in progress. Please wait...')).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Upload Files' }).disabled).toBe(true);
+
+    act(() => {
+      manager.update(big.id, { statusText: 'Queued (1 of 1)' });
+      manager.update(small.id, { status: 'processing', statusText: 'Encrypting chunk 1 of 1...' });
+    });
+    expect(within(row('big.bin')).getByText('Queued')).toBeTruthy();
+    expect(within(row('big.bin')).getByText(/Queued \(1 of 1\)/)).toBeTruthy();
+    expect(row('big.bin').dataset.uploadPhase).toBe('queued');
+    expect(within(row('small.txt')).getByText('Processing')).toBeTruthy();
+    expect(row('small.txt').dataset.uploadPhase).toBe('processing');
+
+    act(() => {
+      manager.update(small.id, { progress: 37.5, statusText: 'Encrypting and uploading file' });
+    });
+    expect(within(row('small.txt')).getByText('37.5%')).toBeTruthy();
+    expect(row('small.txt').dataset.uploadPhase).toBe('uploading');
+
+    act(() => {
+      manager.finish(small.id, 'complete');
+    });
+    expect(await findSnackbar('File uploaded successfully!', 'status')).toBeTruthy();
+    await waitFor(() => {
+      expect(rows()).toEqual(['big.bin']);
+    });
+  });
+
+  it('cancels a running upload, and keeps a failed one with its error', async () => {
+    const { input, manager } = renderPage();
+    await user.upload(input(), [file('one.txt'), file('two.txt')]);
+    await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+    const [one, two] = manager.getSnapshot().uploads;
+    if (one === undefined || two === undefined) throw new Error('uploads not started');
+
+    await user.click(screen.getByRole('button', { name: 'Cancel upload of one.txt' }));
+    expect(await findSnackbar('Upload cancelled', 'status')).toBeTruthy();
+    await waitFor(() => {
+      expect(rows()).toEqual(['two.txt']);
+    });
+
+    act(() => {
+      manager.finish(
+        two.id,
+        'failed',
+        'Storage quota exceeded. Please free up some space or upgrade your plan.',
+      );
+    });
+    expect(
+      await findSnackbar('Storage quota exceeded. Please free up some space or upgrade your plan.'),
+    ).toBeTruthy();
+    expect(row('two.txt').dataset.uploadPhase).toBe('failed');
+    // Not busy any more: it can be retried.
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Upload Files' }).disabled).toBe(false);
+  });
+
+  it('reports a failed server-side cancel', async () => {
+    const { input, manager } = renderPage();
+    await user.upload(input(), [file('one.txt')]);
+    await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+    manager.failNextAbort = true;
+    await user.click(screen.getByRole('button', { name: 'Cancel upload of one.txt' }));
+    expect(await findSnackbar('Error cancelling upload')).toBeTruthy();
+  });
+
+  it('shows the banner and does not upload without encryption', async () => {
+    const locked = await createTestAppSession({ signedIn: true });
+    const { input, manager } = renderPage(createFakeTransferManager(), locked);
+    expect(
+      screen.getByText(
+        'Encryption is not initialized. Please set up your encryption keys before uploading files.',
+      ),
+    ).toBeTruthy();
+    await user.upload(input(), [file('a.txt')]);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Upload Files' }).disabled).toBe(true);
+    expect(manager.uploadedFiles).toEqual([]);
+  });
+});

@@ -1,0 +1,196 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { uploadMessages } from '@coffer/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEncryptionState } from '../../app/session/session-context';
+import { useApiClient } from '../../lib/api/context';
+import { statsApi } from '../../lib/api/endpoints';
+import { retryUnlessClientError } from '../../lib/contacts/contact-errors';
+import { statsQueryKey } from '../../lib/contacts/query-keys';
+import { fileQueryKeys } from '../../lib/files/query-keys';
+import { addToSelection, selectionMessages } from '../../lib/files/upload-selection';
+import { snackbar } from '../../lib/snackbar';
+import type { TransferItem } from '../../lib/transfers';
+import { useTransferManager, useTransfers } from '../files/use-transfers';
+
+/** A file in the upload list. */
+export interface UploadEntry {
+  readonly key: string;
+  readonly file: File;
+  /** Its upload in the transfer manager once Upload Files was pressed; null before (or after a failure). */
+  readonly transferId: string | null;
+  /** Why the last attempt failed. */
+  readonly error: string | null;
+}
+
+export interface UploadList {
+  readonly entries: readonly UploadEntry[];
+  /** The running upload of an entry. */
+  transferOf: (entry: UploadEntry) => TransferItem | undefined;
+  /** An upload runs: the drop zone is disabled and nothing can be added. */
+  readonly busy: boolean;
+  /** Encryption is unlocked: uploads can start. */
+  readonly ready: boolean;
+  add: (files: readonly File[]) => void;
+  /** Removes a waiting entry, or cancels its running upload. */
+  cancel: (entry: UploadEntry) => void;
+  cancelAll: () => void;
+  /** Starts every entry that is not running (Upload Files). */
+  start: () => void;
+}
+
+let sequence = 0;
+
+/**
+ * The New Upload screen's list (spec sections 2, 4, 5): files wait until Upload Files is pressed,
+ * then go to the transfer manager; finished uploads leave the list with 'File uploaded successfully!',
+ * failed ones stay with their error so they can be retried.
+ */
+export function useUploadList(): UploadList {
+  const manager = useTransferManager();
+  const { uploads } = useTransfers();
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  const encryption = useEncryptionState();
+  const [entries, setEntries] = useState<readonly UploadEntry[]>([]);
+  const entriesRef = useRef(entries);
+  entriesRef.current = entries;
+
+  // The plan's maxConcurrentUploads (default 1) limits the queue of files above 100 MB.
+  const stats = useQuery({
+    queryKey: statsQueryKey,
+    queryFn: () => statsApi.get(api),
+    retry: retryUnlessClientError,
+  });
+  const maxConcurrent = stats.data?.subscription.limits.maxConcurrentUploads;
+  useEffect(() => {
+    manager.setMaxConcurrentUploads(maxConcurrent);
+  }, [manager, maxConcurrent]);
+
+  const transferOf = useCallback(
+    (entry: UploadEntry) =>
+      entry.transferId === null ? undefined : uploads.find((item) => item.id === entry.transferId),
+    [uploads],
+  );
+  const busy = uploads.some((item) => item.status === 'queued' || item.status === 'processing');
+
+  const add = useCallback(
+    (files: readonly File[]) => {
+      if (busy) {
+        snackbar.warning(uploadMessages.dropZoneBusy);
+        return;
+      }
+      const result = addToSelection(
+        entriesRef.current.map((entry) => entry.file),
+        files,
+      );
+      for (const message of selectionMessages(result)) snackbar.warning(message);
+      if (result.accepted.length === 0) return;
+      const added = result.accepted.map((file): UploadEntry => ({
+        key: `upload-entry-${++sequence}`,
+        file,
+        transferId: null,
+        error: null,
+      }));
+      setEntries((previous) => [...previous, ...added]);
+    },
+    [busy],
+  );
+
+  const patch = (key: string, changes: Partial<UploadEntry> | null): void => {
+    setEntries((previous) =>
+      changes === null
+        ? previous.filter((entry) => entry.key !== key)
+        : previous.map((entry) => (entry.key === key ? { ...entry, ...changes } : entry)),
+    );
+  };
+
+  const start = (): void => {
+    const waiting = entriesRef.current.filter((entry) => entry.transferId === null);
+    if (waiting.length === 0 || busy) return;
+    const keys =
+      encryption.status === 'unlocked'
+        ? { publicKey: encryption.keys.publicKey, keyVersion: encryption.keys.keyVersion }
+        : { publicKey: null, keyVersion: null };
+    let tickets;
+    try {
+      tickets = manager.enqueueUploads(
+        waiting.map((entry) => entry.file),
+        { api, keys },
+      );
+    } catch (error) {
+      snackbar.danger(error instanceof Error ? error.message : uploadMessages.defaultError);
+      return;
+    }
+    const byKey = new Map(waiting.map((entry, index) => [entry.key, tickets[index]]));
+    setEntries((previous) =>
+      previous.map((entry) => {
+        const ticket = byKey.get(entry.key);
+        return ticket === undefined ? entry : { ...entry, transferId: ticket.id, error: null };
+      }),
+    );
+    for (const [key, ticket] of byKey) {
+      if (ticket === undefined) continue;
+      void ticket.done.then(({ item }) => {
+        manager.dismiss(item.id);
+        switch (item.status) {
+          case 'complete':
+            patch(key, null);
+            snackbar.success(uploadMessages.success);
+            void queryClient.invalidateQueries({ queryKey: fileQueryKeys.all });
+            void queryClient.invalidateQueries({ queryKey: statsQueryKey });
+            break;
+          case 'failed': {
+            const message = item.error ?? uploadMessages.defaultError;
+            patch(key, { transferId: null, error: message });
+            snackbar.danger(message);
+            break;
+          }
+          case 'aborted':
+          case 'queued':
+          case 'processing':
+            // Cancelled (the cancel action or the navigation guard says so).
+            patch(key, null);
+            break;
+        }
+      });
+    }
+  };
+
+  const cancel = (entry: UploadEntry): void => {
+    const transfer = transferOf(entry);
+    if (transfer === undefined || (transfer.status !== 'queued' && transfer.status !== 'processing')) {
+      patch(entry.key, null);
+      return;
+    }
+    manager.abort(transfer.id).then(
+      (message) => {
+        snackbar.warning(message);
+      },
+      () => {
+        snackbar.danger(uploadMessages.cancelFailed);
+      },
+    );
+  };
+
+  const cancelAll = (): void => {
+    manager.abortAll('upload').then(
+      (result) => {
+        if (result.count > 0) snackbar.warning(result.message);
+      },
+      () => {
+        snackbar.danger(uploadMessages.cancelAllFailed);
+      },
+    );
+  };
+
+  return {
+    entries,
+    transferOf,
+    busy,
+    ready: encryption.status === 'unlocked',
+    add,
+    cancel,
+    cancelAll,
+    start,
+  };
+}

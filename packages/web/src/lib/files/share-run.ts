@@ -1,0 +1,150 @@
+import {
+  ErrorCode,
+  SHARE_DELAY_MS,
+  shareErrorMessage,
+  shareMessages,
+  shareOperationErrorMessage,
+  type ShareFileRequest,
+} from '@coffer/contracts';
+import { FileKeyUnwrapError, importPublicKeyB64, rewrapFileKey } from '@coffer/crypto';
+import { ApiRequestError } from '../api/http';
+import { isVerified, type ShareContact, type ShareFile, type SharePlan } from './share-plan';
+
+/** A share that cannot start (spec section 5): the message is the user-facing text. */
+export class SharePreconditionError extends Error {
+  readonly code = 'SHARE_PRECONDITION';
+  constructor(message: string) {
+    super(message);
+    this.name = 'SharePreconditionError';
+  }
+}
+
+/** Codes only the single-share mapping of spec section 8 knows. */
+const shareOnlyCodes = new Set<string>([ErrorCode.SHARE_FAILED, ErrorCode.INVALID_OPERATION]);
+/** Codes only the share-operation mapping knows. */
+const operationOnlyCodes = new Set<string>([
+  ErrorCode.SHARE_LIMIT_REACHED,
+  ErrorCode.INVALID_RECIPIENT,
+  ErrorCode.ALREADY_SHARED,
+]);
+
+/**
+ * The text for a failed share. A server answer goes through the mapping that knows its code: sharing
+ * one file with one contact (`shareErrorMessage`) or an operation over several (`shareOperationErrorMessage`);
+ * a code both or neither know follows `several`. A precondition failure keeps its own text.
+ */
+export function shareFailureMessage(error: unknown, several: boolean): string {
+  if (error instanceof SharePreconditionError) return error.message;
+  if (error instanceof ApiRequestError) {
+    const code = error.code ?? '';
+    if (shareOnlyCodes.has(code)) return shareErrorMessage(code);
+    if (operationOnlyCodes.has(code)) return shareOperationErrorMessage(code);
+    return several ? shareOperationErrorMessage(code) : shareErrorMessage(code);
+  }
+  // The owner's copy of the file key does not open with the current private key.
+  if (error instanceof FileKeyUnwrapError) return shareMessages.failed;
+  return several ? shareMessages.shareFilesFailed : shareMessages.defaultError;
+}
+
+/** The outside parts of a share run; the real ones use the API client and @coffer/crypto. */
+export interface ShareRunDeps {
+  /** The owner's unlocked private key; null means it is missing. */
+  readonly privateKey: CryptoKey | null;
+  /** The owner's `encryptedFileKey` from the file's metadata; null or '' when it has none. */
+  readonly ownerFileKey: (fileId: string) => Promise<string | null | undefined>;
+  /** Decrypts the owner's copy and encrypts the file key to the recipient's public key (base64 SPKI). */
+  readonly rewrap: (
+    encryptedFileKeyB64: string,
+    privateKey: CryptoKey,
+    publicKeyB64: string,
+  ) => Promise<string>;
+  /** POST /users/files/{id}/share. */
+  readonly post: (fileId: string, body: ShareFileRequest) => Promise<unknown>;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Pause between contacts; default SHARE_DELAY_MS (1 s). */
+  readonly delayMs?: number;
+}
+
+export type ShareEvent =
+  | { readonly type: 'sharing'; readonly contact: ShareContact; readonly file: ShareFile }
+  | { readonly type: 'shared'; readonly contact: ShareContact; readonly file: ShareFile }
+  | {
+      readonly type: 'failed';
+      readonly contact: ShareContact;
+      readonly file: ShareFile;
+      readonly message: string;
+      readonly error: unknown;
+    };
+
+export interface ShareRunResult {
+  readonly shared: readonly { contact: ShareContact; file: ShareFile }[];
+  readonly failed: readonly { contact: ShareContact; file: ShareFile; message: string }[];
+  /** True when the run stopped early (share limit reached). */
+  readonly stopped: boolean;
+}
+
+/** The real re-wrap: the owner's copy of the file key, encrypted again to the recipient's public key. */
+export async function rewrapForRecipient(
+  encryptedFileKeyB64: string,
+  privateKey: CryptoKey,
+  publicKeyB64: string,
+): Promise<string> {
+  return rewrapFileKey(encryptedFileKeyB64, privateKey, await importPublicKeyB64(publicKeyB64));
+}
+
+const defaultSleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+/** Checks the spec's share rules for one pair and builds the request body. */
+async function shareOne(deps: ShareRunDeps, contact: ShareContact, file: ShareFile): Promise<void> {
+  if (!file.isEncrypted) throw new SharePreconditionError(shareMessages.unencryptedFile);
+  if (!isVerified(contact) || contact.publicKey === null || contact.keyId === null) {
+    throw new SharePreconditionError(shareMessages.contactKeyRequired);
+  }
+  if (deps.privateKey === null) throw new SharePreconditionError(shareMessages.privateKeyRequired);
+  const ownerKey = await deps.ownerFileKey(file.id);
+  if (ownerKey === null || ownerKey === undefined || ownerKey === '') {
+    throw new SharePreconditionError(shareMessages.fileKeyMissing);
+  }
+  const encryptedFileKey = await deps.rewrap(ownerKey, deps.privateKey, contact.publicKey);
+  await deps.post(file.id, { email: contact.email, encryptedFileKey, keyVersion: contact.keyId });
+}
+
+/**
+ * Shares the plan's pairs: one contact at a time, their files one after another, with a pause of
+ * SHARE_DELAY_MS between contacts (spec section 4). A failed pair does not stop the others, except
+ * when the share limit is reached: then every further pair would fail too.
+ */
+export async function runSharePlan(
+  plan: SharePlan,
+  deps: ShareRunDeps,
+  onEvent: (event: ShareEvent) => void = () => undefined,
+): Promise<ShareRunResult> {
+  const sleep = deps.sleep ?? defaultSleep;
+  const delayMs = deps.delayMs ?? SHARE_DELAY_MS;
+  const several = plan.pairCount > 1;
+  const shared: { contact: ShareContact; file: ShareFile }[] = [];
+  const failed: { contact: ShareContact; file: ShareFile; message: string }[] = [];
+  for (const [index, step] of plan.steps.entries()) {
+    if (index > 0) await sleep(delayMs);
+    for (const file of step.files) {
+      const { contact } = step;
+      onEvent({ type: 'sharing', contact, file });
+      try {
+        await shareOne(deps, contact, file);
+        shared.push({ contact, file });
+        onEvent({ type: 'shared', contact, file });
+      } catch (error) {
+        const message = shareFailureMessage(error, several);
+        failed.push({ contact, file, message });
+        onEvent({ type: 'failed', contact, file, message, error });
+        if (error instanceof ApiRequestError && error.code === ErrorCode.SHARE_LIMIT_REACHED) {
+          return { shared, failed, stopped: true };
+        }
+      }
+    }
+  }
+  return { shared, failed, stopped: false };
+}
