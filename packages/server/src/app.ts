@@ -42,6 +42,13 @@ import { sharesRoutes } from './modules/shares/shares.routes.js';
 import { createSharesService } from './modules/shares/shares.service.js';
 import { createUploadPolicy } from './modules/uploads/upload-policy.js';
 import { createUploadSweeper } from './modules/uploads/upload-sweeper.js';
+import type { PaymentProvider } from './infra/payments/payment-provider.js';
+import { createPaymentProvider } from './infra/payments/payment-provider.factory.js';
+import {
+  createPayments,
+  registerPayments,
+  registerPaymentsPublic,
+} from './modules/payments/payments.plugin.js';
 import { createUploadsRepo } from './modules/uploads/uploads.repo.js';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
 import { createUploadsService } from './modules/uploads/uploads.service.js';
@@ -62,12 +69,15 @@ export interface AppOverrides {
   now?: () => Date;
   /** Where file content lives; built from `config.storage` when absent. */
   blobStore?: BlobStore;
+  /** Card payments; built from `config.payments` (Stripe or the built-in demo) when absent. */
+  paymentProvider?: PaymentProvider;
 }
 
 /** Builds headers for a single-page app that loads only its own code and talks only to its own API. */
 function contentSecurityPolicy(config: Config): Record<string, string[]> {
   const connect = ["'self'"];
   if (config.auth.issuer !== undefined) connect.push(new URL(config.auth.issuer).origin);
+  if (config.analytics !== null) connect.push(new URL(config.analytics.host).origin);
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
@@ -199,6 +209,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     logger: app.log,
     now,
   });
+  const payments = createPayments({
+    db,
+    provider: overrides.paymentProvider ?? createPaymentProvider(config, { now }),
+    config,
+    logger: app.log,
+    now,
+  });
   const uploadSweeper = createUploadSweeper({
     repo: uploadsRepo,
     blobStore,
@@ -218,6 +235,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     crossOriginEmbedderPolicy: false,
   });
   await registerOpenApi(app, { version: SERVER_VERSION, publicUrl: config.publicUrl });
+
+  await registerPaymentsPublic(app, { payments });
 
   const authenticate = registerAuth(app, {
     verifier: tokenVerifier,
@@ -239,6 +258,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         filesRoutes(scope, { files });
         sharesRoutes(scope, { shares });
         uploadsRoutes(scope, { uploads });
+        registerPayments(scope, { payments });
         next();
       });
       done();

@@ -6,6 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { getAppSession } from './app/session/app-session';
+import { initAnalyticsFromServer } from './lib/analytics';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('The #root element is missing from index.html');
@@ -16,6 +17,9 @@ getAppSession()
   .catch((error: unknown) => {
     console.warn('The sign-in service is not reachable', error);
   });
+
+// Off unless the server publishes a PostHog key; never blocks the app.
+initAnalyticsFromServer().catch(() => undefined);
 
 createRoot(container).render(
   <StrictMode>

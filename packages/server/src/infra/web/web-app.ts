@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Paths that belong to the server, never to the single-page app's client-side router. */
-const SERVER_PREFIXES = ['/api/', '/idp/'];
+const SERVER_PREFIXES = ['/api/', '/idp/', '/billing/'];
 
 /**
  * Serves the built web app and answers every other GET that accepts HTML with `index.html`, so

@@ -11,6 +11,19 @@ export const ClientConfigSchema = Type.Object(
       /** Resource indicator (RFC 8707) for the API, so the provider issues JWT access tokens for it. */
       resource: Type.Union([Type.String(), Type.Null()]),
     }),
+    /** Product analytics (PostHog); null when off. Never send file names, emails or keys to it. */
+    analytics: Type.Union([
+      Type.Object({
+        key: Type.String({ description: 'PostHog project API key (write-only by design).' }),
+        host: Type.String({ description: 'PostHog instance the browser sends events to.' }),
+      }),
+      Type.Null(),
+    ]),
+    payments: Type.Object({
+      provider: Type.Union([Type.Literal('demo'), Type.Literal('stripe')]),
+      /** The price the Upgrade button buys (POST /payments/checkout accepts only this one). */
+      priceId: Type.String(),
+    }),
   },
   { title: 'ClientConfig', description: 'Public run-time settings of the web app (no secrets).' },
 );
@@ -24,6 +37,8 @@ export function clientConfigRoutes(app: FastifyTypeBox, config: Config): void {
       scopes: config.auth.scopes,
       resource: config.auth.issuer === undefined ? config.auth.audience : null,
     },
+    analytics: config.analytics,
+    payments: { provider: config.payments.provider, priceId: config.payments.priceId },
   };
   app.get(
     '/config',

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
+import { AnalyticsWatcher } from './AnalyticsWatcher';
 import { NavigationProgress } from './NavigationProgress';
 import { SessionWatchers } from './SessionWatchers';
 
@@ -9,6 +10,7 @@ export function RootRoute(): ReactElement {
     <>
       <NavigationProgress />
       <SessionWatchers />
+      <AnalyticsWatcher />
       <Outlet />
       <ScrollRestoration />
     </>

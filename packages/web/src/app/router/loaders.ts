@@ -11,6 +11,7 @@ import {
   type RouteLocation,
 } from './navigation-rules';
 import { paths } from './paths';
+import { track } from '../../lib/analytics';
 
 /** Shown when the identity provider's answer cannot be used (cancelled, expired, tampered). */
 export const SIGN_IN_FAILED_MESSAGE = 'Sign-in did not complete. Please try again.';
@@ -87,6 +88,7 @@ export async function guardNavigation(
         return redirect(paths.unlock);
       case 'start-sign-in': {
         const returnPath = session.flags.get(sessionStorageKeys.redirectAfterUnlock);
+        if (decision.mode === 'sign-up') track('sign_up');
         await (decision.mode === 'sign-up'
           ? session.auth.signUp(returnPath)
           : session.auth.signIn(returnPath));

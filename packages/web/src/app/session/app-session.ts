@@ -8,6 +8,7 @@ import { keysPortFrom } from '../../lib/encryption/keys-port';
 import { sessionFlags, type SessionFlags } from '../../lib/storage/session-flags';
 import { createIndexedDbKeyStore } from '../../lib/storage/unlocked-key-store.idb';
 import { createMemoryKeyStore, type UnlockedKeyStore } from '../../lib/storage/unlocked-key-store';
+import { resetAnalytics } from '../../lib/analytics';
 
 /**
  * Everything a signed-in tab holds: the login session, the API client that carries its tokens, the
@@ -113,6 +114,7 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
           encryption,
           auth,
           clearCaches: () => {
+            resetAnalytics();
             for (const handler of logoutHandlers) handler();
           },
           storages: parts.storages ?? browserStorages,

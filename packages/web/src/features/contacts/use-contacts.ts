@@ -15,6 +15,7 @@ import { addContactErrorMessage, retryUnlessClientError } from '../../lib/contac
 import { keyLookupOf, toContactView, type ContactView } from '../../lib/contacts/contact-status';
 import { contactQueryKeys, statsQueryKey } from '../../lib/contacts/query-keys';
 import { snackbar } from '../../lib/snackbar';
+import { track } from '../../lib/analytics';
 
 /** GET /users/contacts. */
 export function useContactsList(): UseQueryResult<Contact[]> {
@@ -89,6 +90,8 @@ export function useAddContact(): UseMutationResult<Contact, Error, ContactInput>
       contactsApi.add(api, { name: name.trim(), email: email.trim() }),
     onSuccess: () => {
       snackbar.success(contactsMessages.addSuccess);
+      // A new contact is verified later, by the public-key lookup.
+      track('contact_added', { verified: false });
     },
     onError: (error) => {
       snackbar.danger(addContactErrorMessage(error));
@@ -153,6 +156,7 @@ export function useInviteContact(): UseMutationResult<unknown, Error, Contact> {
         ),
       );
       snackbar.success(contactsMessages.inviteSuccess);
+      track('invite_sent');
     },
     onError: () => {
       snackbar.danger(contactsMessages.inviteFailed);

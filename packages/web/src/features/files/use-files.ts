@@ -14,6 +14,7 @@ import { statsQueryKey } from '../../lib/contacts/query-keys';
 import { toFileView, type FileView } from '../../lib/files/file-views';
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { snackbar } from '../../lib/snackbar';
+import { track } from '../../lib/analytics';
 
 export interface FilesQuery {
   readonly files: readonly FileView[];
@@ -94,6 +95,7 @@ export function useRevokeShare(): UseMutationResult<unknown, Error, RevokeInput>
         list?.filter((item) => item.email !== share.email),
       );
       snackbar.success(accessRevokedText(shareDisplayName(share)));
+      track('revoke', { fileCount: 1 });
     },
     onError: (_error, { file, share }) => {
       snackbar.danger(revokeFailedText(share.name.trim() === '' ? file.title : share.name));

@@ -10,6 +10,7 @@ import { fileQueryKeys } from '../../lib/files/query-keys';
 import { existingSharesOf, type ExistingShares, type SharePlan } from '../../lib/files/share-plan';
 import { rewrapForRecipient, runSharePlan, type ShareRunResult } from '../../lib/files/share-run';
 import { snackbar } from '../../lib/snackbar';
+import { track } from '../../lib/analytics';
 
 export interface ExistingSharesState {
   readonly existing: ExistingShares;
@@ -98,6 +99,7 @@ export function useShareRunner(): ShareRunner {
               case 'shared':
                 done += 1;
                 snackbar.success(sharedSuccessText(event.file.title, event.contact.name));
+                track('share', { fileCount: 1, contactCount: 1 });
                 break;
               case 'failed':
                 done += 1;

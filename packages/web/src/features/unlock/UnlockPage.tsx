@@ -31,6 +31,7 @@ import { setFlashMessage } from '../../lib/storage/flash-message';
 import { ResetConfirmation } from './ResetConfirmation';
 import { UnlockForm } from './UnlockForm';
 import { unlockTitle, type UnlockView } from './unlock-form';
+import { track } from '../../lib/analytics';
 
 /** Ours: the spec quotes no text for a set-up that fails for another reason than the password. */
 export const SET_UP_FAILED_MESSAGE = 'Encryption set-up failed. Please try again.';
@@ -82,6 +83,7 @@ export function UnlockPage(): ReactElement {
       if (mode === 'set-up') {
         await encryption.setUp(password);
         snackbar.success(unlockMessages.setUpSuccess);
+        track('encryption_set_up');
       } else {
         await encryption.unlock(password);
         snackbar.success(unlockMessages.unlockSuccess);

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DEMO_BILLING_PATH } from '../../infra/payments/payment-provider.demo.js';
+import { checkoutPage, gonePage, portalPage } from './demo-billing.pages.js';
+import type { DemoBillingService } from './demo-billing.service.js';
+
+/** The session token rides in the query (GET) or a hidden field (POST): it outgrows a path parameter. */
+type SessionQuery = { session?: unknown } | undefined;
+type ActionForm = { session?: unknown; action?: unknown } | undefined;
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** Pages without scripts, posting only to this origin, never framed and never cached. */
+function securityHeaders(publicUrl: string): Record<string, string> {
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      `form-action 'self' ${new URL(publicUrl).origin}`,
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "object-src 'none'",
+    ].join('; '),
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'x-robots-tag': 'noindex',
+  };
+}
+
+/**
+ * The demo provider's checkout and portal pages, reached by a browser redirect without a bearer
+ * token: the signed, single-use session in the URL is what authorises them.
+ */
+export async function demoBillingRoutes(
+  app: FastifyInstance,
+  deps: { demo: DemoBillingService; publicUrl: string },
+): Promise<void> {
+  const { demo } = deps;
+  const appUrl = deps.publicUrl.replace(/\/$/, '');
+  const headers = securityHeaders(appUrl);
+  const checkoutPath = `${DEMO_BILLING_PATH}/checkout`;
+  const portalPath = `${DEMO_BILLING_PATH}/portal`;
+
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.status(status).headers(headers).type('text/html; charset=utf-8').send(body);
+  const gone = (reply: FastifyReply) => html(reply, 410, gonePage(appUrl));
+  const redirect = (reply: FastifyReply, target: string | null) =>
+    target === null ? gone(reply) : reply.headers(headers).redirect(target, 303);
+
+  await app.register((scope, _opts, done) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 32 * 1024 },
+      (_request, body, parsed) => {
+        parsed(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
+    const hide = { schema: { hide: true } };
+
+    scope.get(checkoutPath, hide, async (request, reply) => {
+      const token = text((request.query as SessionQuery)?.session);
+      const view = await demo.checkoutView(token);
+      return view === null ? gone(reply) : html(reply, 200, checkoutPage(appUrl, checkoutPath, token, view));
+    });
+
+    scope.post(checkoutPath, hide, async (request, reply) => {
+      const form = request.body as ActionForm;
+      const token = text(form?.session);
+      const action = text(form?.action);
+      if (action === 'confirm') return redirect(reply, await demo.confirmCheckout(token));
+      if (action === 'cancel') return redirect(reply, await demo.abandonCheckout(token));
+      return html(reply, 400, gonePage(appUrl));
+    });
+
+    scope.get(portalPath, hide, async (request, reply) => {
+      const token = text((request.query as SessionQuery)?.session);
+      const view = await demo.portalView(token);
+      return view === null ? gone(reply) : html(reply, 200, portalPage(appUrl, portalPath, token, view));
+    });
+
+    scope.post(portalPath, hide, async (request, reply) => {
+      const form = request.body as ActionForm;
+      const token = text(form?.session);
+      const action = text(form?.action);
+      if (action === 'cancel') return redirect(reply, await demo.cancelSubscription(token));
+      if (action === 'resume') return redirect(reply, await demo.resumeSubscription(token));
+      return html(reply, 400, gonePage(appUrl));
+    });
+
+    done();
+  });
+}

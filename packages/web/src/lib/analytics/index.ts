@@ -1,0 +1,20 @@
+export {
+  analyticsIdOf,
+  identifyUser,
+  initAnalytics,
+  initAnalyticsFromServer,
+  resetAnalytics,
+  track,
+  trackPageView,
+  type AnalyticsSettings,
+} from './analytics';
+export {
+  fileTypeGroupOf,
+  sizeBucketOf,
+  type AnalyticsEvent,
+  type AnalyticsEvents,
+  type DownloadSource,
+  type SizeBucket,
+  type UploadFailureReason,
+  type UploadMethod,
+} from './analytics-events';
