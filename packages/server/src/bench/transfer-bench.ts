@@ -3,7 +3,7 @@
  * real API (fs blob store, SQLite) with several transfers at once, next to a plain disk write and read
  * of the same bytes in the same run, and the server's peak RSS growth (it must stream).
  *
- *   npm run build && npm run bench -w @coffer/server [-- --sizes-gib=1,4 --parallel=4 --s3]
+ *   npm run build && npm run bench -w @coffer/server [-- --sizes-gib=1,4 --parallel=4 --s3-sizes-gib=1]
  *
  * The server runs as a child process (`dist/main.js`, as `npm start` runs it) so its memory is measured
  * alone; this process only generates and discards bytes.
@@ -11,12 +11,13 @@
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { randomBytes, webcrypto } from 'node:crypto';
 import { chunkCountFor, encryptedPartSizeFor, encryptedSizeFor } from '@coffer/contracts';
+import { startS3TestServer } from '../infra/storage/s3-test-server.js';
 import { startTestIssuer, userClaims } from '../test/test-issuer.js';
 
 const GIB = 1024 ** 3;
@@ -26,6 +27,8 @@ const BLOCK = randomBytes(4 * 1024 * 1024);
 interface Args {
   sizesGib: number[];
   parallel: number;
+  /** Sizes for the S3 run (s3rver on loopback); empty skips it. */
+  s3SizesGib: number[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -34,6 +37,10 @@ function parseArgs(argv: string[]): Args {
   return {
     sizesGib: (get('sizes-gib') ?? '1,4').split(',').map(Number),
     parallel: Number(get('parallel') ?? 4),
+    s3SizesGib: (get('s3-sizes-gib') ?? '1')
+      .split(',')
+      .filter((v) => v !== '')
+      .map(Number),
   };
 }
 
@@ -183,8 +190,20 @@ async function diskBaseline(
   return { write: write.seconds, read: read.seconds };
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+interface SuiteResult {
+  rows: string[];
+  idleRss: number;
+  peakRss: number;
+}
+
+/** One server process with the given storage settings, the transfers at each size, then stop. */
+async function runSuite(
+  label: string,
+  sizesGib: number[],
+  parallel: number,
+  storageEnv: Record<string, string>,
+  withDiskBaseline: boolean,
+): Promise<SuiteResult> {
   const dir = mkdtempSync(join(tmpdir(), 'coffer-bench-'));
   const issuer = await startTestIssuer();
   const port = 18000 + Math.floor(Math.random() * 1000);
@@ -202,6 +221,7 @@ async function main(): Promise<void> {
       OIDC_ISSUER: issuer.issuer,
       OIDC_AUDIENCE: issuer.audience,
       PLAN_LIMITS_FREE: plans,
+      ...storageEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -242,12 +262,12 @@ async function main(): Promise<void> {
     }, 50);
 
     const rows: string[] = [];
-    for (const gib of args.sizesGib) {
+    for (const gib of sizesGib) {
       const plain = Math.round(gib * GIB);
       const stored = encryptedSizeFor(plain);
-      const totalMb = (stored * args.parallel) / MB;
+      const totalMb = (stored * parallel) / MB;
       const up = await timed(() =>
-        Promise.all(Array.from({ length: args.parallel }, () => uploadFile(base, token, key.keyId, plain))),
+        Promise.all(Array.from({ length: parallel }, () => uploadFile(base, token, key.keyId, plain))),
       );
       const down = await timed(() =>
         Promise.all(up.value.map((id) => download(base, `/api/users/files/${id}/download`, token))),
@@ -255,31 +275,73 @@ async function main(): Promise<void> {
       for (const n of down.value)
         if (n !== stored) throw new Error(`downloaded ${n} bytes, expected ${stored}`);
       for (const id of up.value) await http(base, 'DELETE', `/api/users/files/${id}`, token);
-      const disk = await diskBaseline(dir, stored, args.parallel);
       const upRate = totalMb / up.seconds;
       const downRate = totalMb / down.seconds;
-      const diskWrite = totalMb / disk.write;
-      const diskRead = totalMb / disk.read;
-      rows.push(
-        `| ${gib} GiB × ${args.parallel} | upload | ${upRate.toFixed(0)} | ${diskWrite.toFixed(0)} | ${(upRate / diskWrite).toFixed(2)} |`,
-        `| ${gib} GiB × ${args.parallel} | download | ${downRate.toFixed(0)} | ${diskRead.toFixed(0)} | ${(downRate / diskRead).toFixed(2)} |`,
-      );
+      if (withDiskBaseline) {
+        const disk = await diskBaseline(dir, stored, parallel);
+        const diskWrite = totalMb / disk.write;
+        const diskRead = totalMb / disk.read;
+        rows.push(
+          `| ${label} | ${gib} GiB × ${parallel} | upload | ${upRate.toFixed(0)} | ${diskWrite.toFixed(0)} | ${(upRate / diskWrite).toFixed(2)} |`,
+          `| ${label} | ${gib} GiB × ${parallel} | download | ${downRate.toFixed(0)} | ${diskRead.toFixed(0)} | ${(downRate / diskRead).toFixed(2)} |`,
+        );
+      } else {
+        rows.push(
+          `| ${label} | ${gib} GiB × ${parallel} | upload | ${upRate.toFixed(0)} | – | – |`,
+          `| ${label} | ${gib} GiB × ${parallel} | download | ${downRate.toFixed(0)} | – | – |`,
+        );
+      }
     }
     clearInterval(sampler);
-    const cpu = cpus()[0]?.model ?? 'unknown CPU';
-    console.log(`\n### Server transfers (fs store, SQLite) — ${new Date().toISOString().slice(0, 10)}\n`);
-    console.log(`Machine: ${cpus().length} cores, ${cpu}, Node ${process.version}.\n`);
-    console.log('| size | direction | API MB/s | plain disk MB/s | ratio |');
-    console.log('|---|---|---:|---:|---:|');
-    for (const row of rows) console.log(row);
-    console.log(
-      `\nServer RSS: idle ${(idleRss / 2 ** 20).toFixed(0)} MiB, peak ${(peakRss / 2 ** 20).toFixed(0)} MiB, ` +
-        `growth ${((peakRss - idleRss) / 2 ** 20).toFixed(0)} MiB.`,
-    );
+    return { rows, idleRss, peakRss };
   } finally {
     server.kill('SIGTERM');
     await issuer.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const fs = await runSuite('fs', args.sizesGib, args.parallel, {}, true);
+  let s3: SuiteResult | null = null;
+  if (args.s3SizesGib.length > 0) {
+    const s3rver = await startS3TestServer();
+    try {
+      s3 = await runSuite(
+        's3rver',
+        args.s3SizesGib,
+        1,
+        {
+          S3_BUCKET: s3rver.bucket,
+          S3_ENDPOINT: s3rver.endpoint,
+          S3_FORCE_PATH_STYLE: 'true',
+          AWS_ACCESS_KEY_ID: s3rver.credentials.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: s3rver.credentials.secretAccessKey,
+        },
+        false,
+      );
+    } finally {
+      await s3rver.close();
+    }
+  }
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`\n### Server transfers — ${new Date().toISOString().slice(0, 10)}\n`);
+  console.log(
+    `Machine: ${cpus().length} cores, ${cpu}, Node ${process.version}, load ${loadavg()[0]?.toFixed(1)}.\n`,
+  );
+  console.log('| store | size | direction | API MB/s | plain disk MB/s | ratio |');
+  console.log('|---|---|---|---:|---:|---:|');
+  for (const row of [...fs.rows, ...(s3?.rows ?? [])]) console.log(row);
+  console.log(
+    `\nServer RSS (fs run): idle ${mib(fs.idleRss)} MiB, peak ${mib(fs.peakRss)} MiB, growth ${mib(fs.peakRss - fs.idleRss)} MiB.`,
+  );
+  if (s3 !== null) {
+    console.log(
+      `Server RSS (s3rver run): idle ${mib(s3.idleRss)} MiB, peak ${mib(s3.peakRss)} MiB, growth ${mib(s3.peakRss - s3.idleRss)} MiB.`,
+    );
   }
 }
 
