@@ -49,6 +49,8 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['src/test/setup.ts'],
+          // Screen tests type and click through Mantine with user-event: slow on a busy 2-core machine.
+          testTimeout: 20_000,
         },
       },
     ],

@@ -27,6 +27,7 @@ import { AddContactModal, EditContactModal } from './ContactFormModal';
 import { DeleteContactModal } from './DeleteContactModal';
 import { ShareFilesModalSlot, type ShareFilesModalProps } from './ShareFilesModalSlot';
 import { useContactsList, useContactViews, useInviteContact } from './use-contacts';
+import { LoadError } from '../../app/layout/LoadError';
 
 interface ContactsPageProps {
   /** The share-files modal for a verified contact; see {@link ShareFilesModalSlot}. */
@@ -125,18 +126,12 @@ export function ContactsPage({
       {contactsQuery.isPending ? (
         <ContactsSkeleton />
       ) : contactsQuery.isError ? (
-        <Alert color="red" variant="light" title="Your contacts could not be loaded.">
-          <Button
-            size="xs"
-            variant="default"
-            mt="xs"
-            onClick={() => {
-              void contactsQuery.refetch();
-            }}
-          >
-            Try again
-          </Button>
-        </Alert>
+        <LoadError
+          title="Your contacts could not be loaded."
+          onRetry={() => {
+            void contactsQuery.refetch();
+          }}
+        />
       ) : views.length === 0 ? (
         <Card withBorder radius="lg" py="xl">
           <EmptyState

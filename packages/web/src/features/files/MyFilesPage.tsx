@@ -1,17 +1,6 @@
 import { useMemo, useState, type ReactElement } from 'react';
 import { myFilesMessages, shareMessages } from '@coffer/contracts';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Card,
-  EmptyState,
-  Group,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Card, EmptyState, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconCloudUpload, IconFolderOff, IconShare, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../app/router/paths';
@@ -30,6 +19,7 @@ import { FilesGrid, FilesSkeleton } from './FilesGrid';
 import { SharedWithList } from './SharedWithList';
 import { useFileDownloads } from './use-file-download';
 import { useMyFiles } from './use-files';
+import { LoadError } from '../../app/layout/LoadError';
 
 /** My Files (/myfiles): search, type filter, sort; download, delete, share and revoke per file. */
 export function MyFilesPage(): ReactElement {
@@ -68,18 +58,12 @@ export function MyFilesPage(): ReactElement {
       {query.isPending ? (
         <FilesSkeleton label="Loading files" />
       ) : query.isError ? (
-        <Alert color="red" variant="light" title="Your files could not be loaded.">
-          <Button
-            size="xs"
-            variant="default"
-            mt="xs"
-            onClick={() => {
-              void query.refetch();
-            }}
-          >
-            Try again
-          </Button>
-        </Alert>
+        <LoadError
+          title="Your files could not be loaded."
+          onRetry={() => {
+            void query.refetch();
+          }}
+        />
       ) : visible.length === 0 ? (
         <Card withBorder radius="lg" py="xl">
           <EmptyState

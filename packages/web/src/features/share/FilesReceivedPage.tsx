@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { fileNotFoundText, receivedFileMessages } from '@coffer/contracts';
-import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconFileUnknown, IconInbox } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../app/router/paths';
@@ -9,6 +9,7 @@ import { DownloadProgress } from '../files/DownloadProgress';
 import { FileTypeIcon } from '../files/FileTypeIcon';
 import { useFileDownloads } from '../files/use-file-download';
 import { useSharedFiles } from '../shared/use-shared-files';
+import { LoadError } from '../../app/layout/LoadError';
 
 /** Received-file page (/share/{id}): who sent the file, its title, upload date and size, and Download. */
 export function FilesReceivedPage(): ReactElement {
@@ -28,18 +29,12 @@ export function FilesReceivedPage(): ReactElement {
           </Stack>
         </Card>
       ) : query.isError ? (
-        <Alert color="red" variant="light" title="The files shared with you could not be loaded.">
-          <Button
-            size="xs"
-            variant="default"
-            mt="xs"
-            onClick={() => {
-              void query.refetch();
-            }}
-          >
-            Try again
-          </Button>
-        </Alert>
+        <LoadError
+          title="The files shared with you could not be loaded."
+          onRetry={() => {
+            void query.refetch();
+          }}
+        />
       ) : file === undefined ? (
         <Card withBorder radius="lg" padding="xl">
           <Stack gap="md" align="flex-start">

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactElement } from 'react';
 import { sharedWithMeMessages } from '@coffer/contracts';
-import { Alert, Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { IconFolder, IconInbox, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../app/router/paths';
@@ -14,6 +14,7 @@ import { FileListControls } from '../files/FileListControls';
 import { FilesGrid, FilesSkeleton } from '../files/FilesGrid';
 import { useFileDownloads } from '../files/use-file-download';
 import { useSharedFiles } from './use-shared-files';
+import { LoadError } from '../../app/layout/LoadError';
 
 /** The sender line of a shared file's card. */
 export function SenderLine({ owner }: { owner: string }): ReactElement {
@@ -50,18 +51,12 @@ export function SharedWithMePage(): ReactElement {
       {query.isPending ? (
         <FilesSkeleton label="Loading shared files" />
       ) : query.isError ? (
-        <Alert color="red" variant="light" title="The files shared with you could not be loaded.">
-          <Button
-            size="xs"
-            variant="default"
-            mt="xs"
-            onClick={() => {
-              void query.refetch();
-            }}
-          >
-            Try again
-          </Button>
-        </Alert>
+        <LoadError
+          title="The files shared with you could not be loaded."
+          onRetry={() => {
+            void query.refetch();
+          }}
+        />
       ) : visible.length === 0 ? (
         <Card withBorder radius="lg" py="xl">
           <EmptyState
