@@ -244,7 +244,16 @@ export async function startFakeGoogle(
   redirectUri: string,
   options: { port?: number; clientSecret?: string } = {},
 ): Promise<FakeGoogle> {
-  const server = createServer();
+  // Requests that arrive while the provider is still being built get a 503, never a hung socket.
+  let dispatch: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  const server = createServer((req, res) => {
+    if (dispatch === null) {
+      res.statusCode = 503;
+      res.end('starting');
+      return;
+    }
+    dispatch(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
@@ -315,7 +324,7 @@ export async function startFakeGoogle(
       },
     );
   };
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  dispatch = (req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/interaction/') === true) {
       interact(req, res).catch((error: unknown) => {
         res.statusCode = 500;
@@ -324,6 +333,6 @@ export async function startFakeGoogle(
       return;
     }
     void callback(req, res);
-  });
+  };
   return handle;
 }
