@@ -14,7 +14,7 @@ import type { AppSession } from '../../app/session/app-session';
 import { AppSessionContext } from '../../app/session/session-context';
 import { theme } from '../../app/theme';
 import { ApiClientContext } from '../../lib/api/context';
-import { ApiRequestError, type ApiClient, type RequestOptions } from '../../lib/api/http';
+import { apiError, createFakeApi, type FakeApi, type RecordedCall } from '../../test/fake-api';
 import type {
   CancelResult,
   DownloadTicket,
@@ -26,55 +26,8 @@ import type {
 } from '../../lib/transfers';
 import { TransferManagerContext } from './use-transfers';
 
-export interface RecordedCall {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
-type Handler = (call: RecordedCall) => unknown;
-
-/** A fake `ApiClient`: answers from handlers keyed by 'METHOD /path', and records every call. */
-export interface FakeApi extends ApiClient {
-  readonly calls: RecordedCall[];
-  on(key: string, handler: Handler): FakeApi;
-  callsTo(key: string): RecordedCall[];
-}
-
-/** An API error answer with the server's `{code, message}` body. */
-export function apiError(status: number, code: string, message = code): ApiRequestError {
-  return new ApiRequestError(status, JSON.stringify({ code, message }));
-}
-
-export function createFakeApi(handlers: Record<string, Handler> = {}): FakeApi {
-  const table = new Map(Object.entries(handlers));
-  const calls: RecordedCall[] = [];
-  const api: FakeApi = {
-    calls,
-    on(key, handler) {
-      table.set(key, handler);
-      return api;
-    },
-    callsTo(key) {
-      return calls.filter((call) => `${call.method} ${call.path}` === key);
-    },
-    async request<T>(method: string, path: string, options?: RequestOptions): Promise<T> {
-      const call = { method, path, body: options?.body };
-      calls.push(call);
-      const handler = table.get(`${method} ${path}`);
-      await Promise.resolve();
-      if (handler === undefined) throw apiError(404, 'NOT_FOUND', `No fake answer for ${method} ${path}`);
-      return handler(call) as T;
-    },
-    fetchRaw() {
-      return Promise.reject(new Error('fetchRaw is not faked'));
-    },
-    authHeaders() {
-      return Promise.resolve({ Authorization: 'Bearer test' });
-    },
-  };
-  return api;
-}
+export { apiError, createFakeApi };
+export type { FakeApi, RecordedCall };
 
 export function fileItem(name: string, overrides: Partial<FileListItem> = {}): FileListItem {
   return {
