@@ -151,6 +151,11 @@ test('A downloads both files and gets identical bytes', async () => {
   await expect(bigCard.getByRole('button', { name: `Download ${big.name}` })).toBeVisible({
     timeout: 60_000,
   });
+  // The download worker answers only its own URLs: it must never control the app's pages, or every
+  // later upload part would pass through it (and stay in the browser's memory).
+  expect(await a.evaluate(() => navigator.serviceWorker.controller === null)).toBe(true);
+  await a.reload();
+  expect(await a.evaluate(() => navigator.serviceWorker.controller === null)).toBe(true);
 });
 
 test('A adds B as a contact and shares both files with B', async () => {

@@ -28,9 +28,8 @@ self.addEventListener('install', () => {
   void self.skipWaiting();
 });
 
-self.addEventListener('activate', (event) => {
-  event.waitUntil(self.clients.claim());
-});
+// No clients.claim(): the worker's scope is /__coffer_download__/ only, and it must never control
+// the app's pages (their uploads would pass through it).
 
 self.addEventListener('message', (event) => {
   const data = event.data;

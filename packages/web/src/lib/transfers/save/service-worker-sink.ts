@@ -2,6 +2,7 @@ import { downloadMessages } from '@coffer/contracts';
 import { TransferAbortedError, TransferError } from '../transfer-errors';
 import {
   DOWNLOAD_SW_URL,
+  DOWNLOAD_URL_PREFIX,
   downloadUrl,
   type KeepAliveMessage,
   type PageToSwPortMessage,
@@ -39,18 +40,30 @@ const REMOVE_FRAME_AFTER_MS = 5_000;
 let registration: Promise<ServiceWorkerRegistration> | null = null;
 
 /**
- * Registers the app's download service worker (scope `/`; it only answers its own
- * `/__coffer_download__/` URLs). Safe to call early, e.g. at start-up, so the first download does
- * not wait for the install; retried on the next call if it failed.
+ * Registers the app's download service worker with the narrowest scope that works:
+ * `/__coffer_download__/`, the URLs it answers. The app's pages are never controlled by it, so
+ * uploads and API calls never pass through a worker (a page-wide worker kept every 95 MiB upload part
+ * alive in the browser until the worker was collected). A worker registered by an older version at
+ * `/` is removed. Safe to call early; retried on the next call if it failed.
  */
 export function registerDownloadServiceWorker(): Promise<ServiceWorkerRegistration> {
-  registration ??= navigator.serviceWorker
-    .register(DOWNLOAD_SW_URL, { scope: '/' })
+  registration ??= removePageWideWorker()
+    .then(() => navigator.serviceWorker.register(DOWNLOAD_SW_URL, { scope: DOWNLOAD_URL_PREFIX }))
     .catch((error: unknown) => {
       registration = null;
       throw error;
     });
   return registration;
+}
+
+async function removePageWideWorker(): Promise<void> {
+  const pageWide = `${location.origin}/`;
+  const all = await navigator.serviceWorker.getRegistrations();
+  await Promise.all(
+    all
+      .filter((r) => r.scope === pageWide && (r.active?.scriptURL.endsWith(DOWNLOAD_SW_URL) ?? false))
+      .map((r) => r.unregister()),
+  );
 }
 
 /** The registration's active worker, waiting for the first install to activate. */

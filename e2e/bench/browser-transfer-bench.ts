@@ -1,0 +1,1171 @@
+// Browser globals for the functions that run in the page (`page.evaluate`, `addInitScript`).
+/// <reference lib="dom" />
+/**
+ * Browser transfer benchmark (issue 7, "Benchmark"): in headless Chromium against the built server,
+ * for each size, the encrypted upload through the real New Upload screen and the encrypted download
+ * through My Files (service-worker save path), beside the two limits of the same bytes measured in
+ * the same run:
+ *
+ * - plain: the same file uploaded WITHOUT encryption through the same server and the same route
+ *   (XHR PUTs of the file's 95 MiB slices, each padded with the 28 bytes a chunk's IV and tag add,
+ *   to the multipart part endpoint, one part at a time), then downloaded as an ordinary browser
+ *   download of `/api/users/files/{id}/download` (bearer header via `extraHTTPHeaders`), which
+ *   Chromium writes to disk as it writes the encrypted one;
+ * - bare AES-GCM: `crypto.subtle.encrypt` / `decrypt` in the page over the same chunks (95 MiB, the
+ *   format's chunk size, the same count), one and two chunks in flight.
+ *
+ * Each size runs in a fresh browser context: the encrypted upload first runs before any download (the
+ * app's download service worker does not control the page yet), then again after the download (it
+ * does, as for anyone who has downloaded once).
+ *
+ * Measured alongside: the memory of ALL Chromium processes (sum of PSS from /proc/<pid>/smaps_rollup,
+ * every 200 ms: proportional, so shared pages are not counted twice), idle just before a transfer vs
+ * peak during it; and the longest main-thread block of the app's page during a transfer (Long Tasks
+ * API, plus a 10 ms timer whose lateness is recorded); the CPU time of every Chromium thread and of
+ * the server (/proc/<pid>/task/<tid>/stat).
+ *
+ *   npm run build && npm run bench -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --no-docs --trace]
+ *
+ * Writes (replaces) the "Browser transfers (Chromium)" section of docs/benchmarks.md unless --no-docs.
+ * The server runs as a child process, as in packages/server/src/bench/transfer-bench.ts.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHUNK_OVERHEAD_BYTES, CHUNK_SIZE, encryptedSizeFor } from '@coffer/contracts';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { newPerson, signIn, signUpReady, unlockEncryption, type TestPerson } from '../helpers/auth.js';
+import {
+  apiCall,
+  fileCard,
+  forceServiceWorkerSave,
+  sha256OfFile,
+  snackbar,
+  writeTestFile,
+  type TestFile,
+} from '../helpers/files.js';
+
+const GIB = 1024 ** 3;
+const MB = 1e6;
+const CHUNK_MB = (CHUNK_SIZE + CHUNK_OVERHEAD_BYTES) / MB;
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SECTION_TITLE = 'Browser transfers (Chromium)';
+/** The same launch as e2e/playwright.config.ts. */
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+interface Args {
+  sizesGib: number[];
+  /** Downloads of files up to this size are checked by SHA-256 (larger ones by size only). */
+  hashMaxGib: number;
+  docs: boolean;
+  /** Print the memory of the Chromium processes once a second during transfers. */
+  trace: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string): string | undefined =>
+    argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const sizesGib = (get('sizes-gib') ?? '1,4').split(',').map(Number);
+  if (sizesGib.some((s) => !Number.isFinite(s) || s <= 0)) throw new Error('--sizes-gib: positive numbers');
+  return {
+    sizesGib,
+    hashMaxGib: Number(get('hash-max-gib') ?? 1),
+    docs: !argv.includes('--no-docs'),
+    trace: argv.includes('--trace'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory of the Chromium processes, from /proc.
+
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  /** utime + stime, in clock ticks. */
+  cpuTicks: number;
+}
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+function processTable(): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // Fields after the command name (which may contain spaces) in parentheses: state, ppid, …
+      const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      out.push({ pid: Number(name), ppid: Number(rest[1]), cpuTicks: Number(rest[11]) + Number(rest[12]) });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** Every process below `root` (not `root` itself). */
+function descendants(root: number, table: ProcInfo[]): ProcInfo[] {
+  const found: ProcInfo[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const parent = queue.shift();
+    for (const p of table) {
+      if (p.ppid === parent) {
+        found.push(p);
+        queue.push(p.pid);
+      }
+    }
+  }
+  return found;
+}
+
+function readKb(path: string, field: string): number | null {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(path, 'utf8'));
+    return match?.[1] === undefined ? null : Number(match[1]) * 1024;
+  } catch {
+    return null;
+  }
+}
+
+const NOT_CHROMIUM = 'not-chromium';
+
+/** browser, renderer, gpu-process, utility:network, … from the command line (Chromium rewrites it). */
+function processKind(pid: number): string {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]+/);
+    const [binary = ''] = args;
+    // Not Chromium: e.g. the esbuild service tsx runs beside this script.
+    if (!binary.includes('chrom')) return NOT_CHROMIUM;
+    const type = args.find((a) => a.startsWith('--type='))?.slice(7);
+    if (type === undefined) return binary.endsWith('crashpad_handler') ? 'crashpad' : 'browser';
+    if (type !== 'utility') return type;
+    const sub = args.find((a) => a.startsWith('--utility-sub-type='))?.slice(19) ?? '';
+    return `utility:${sub.split('.')[0] ?? ''}`;
+  } catch {
+    return NOT_CHROMIUM;
+  }
+}
+
+interface MemorySnapshot {
+  total: number;
+  byKind: Record<string, number>;
+}
+
+interface CpuUse {
+  /** CPU seconds of the Chromium processes, by kind. */
+  chromium: Record<string, number>;
+  /** CPU seconds of the Chromium threads, by process role and thread name. */
+  threads: Record<string, number>;
+  server: number;
+}
+
+interface ThreadTicks {
+  pid: number;
+  name: string;
+  ticks: number;
+}
+
+/** The threads of a process with their CPU ticks. */
+function threadsOf(pid: number): [number, ThreadTicks][] {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: [number, ThreadTicks][] = [];
+  for (const tid of tids) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // A process's first thread is named after the binary: call it what it is.
+      const name = tid === String(pid) ? 'main' : text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      out.push([Number(tid), { pid, name, ticks: Number(rest[11]) + Number(rest[12]) }]);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/**
+ * Sums the PSS of the Chromium processes (the descendants of this process, minus the server's
+ * tree) and follows their CPU time and the server's.
+ */
+class ChromiumProcesses {
+  private timer: NodeJS.Timeout | null = null;
+  private kinds = new Map<number, string>();
+  private startTicks = new Map<number, number>();
+  private lastTicks = new Map<number, number>();
+  private threadStart = new Map<number, ThreadTicks>();
+  private threadLast = new Map<number, ThreadTicks>();
+  peak: MemorySnapshot = { total: 0, byKind: {} };
+
+  /** `trace`: prints the memory by kind once a second while sampling. */
+  constructor(
+    private readonly serverPid: number,
+    private readonly trace = false,
+  ) {}
+
+  /** The renderer of the app's page (see {@link identifyPage}). */
+  private pagePid = -1;
+
+  /**
+   * Remembers the renderer that has used the most CPU so far as the app's page: call it after the
+   * sign-up, which the page did alone (the key derivations alone take seconds of CPU).
+   */
+  identifyPage(): void {
+    let best = -1;
+    for (const p of descendants(process.pid, processTable())) {
+      if (this.kindOf(p.pid) === 'renderer' && p.cpuTicks > best) {
+        best = p.cpuTicks;
+        this.pagePid = p.pid;
+      }
+    }
+  }
+
+  private kindOf(pid: number): string {
+    let kind = this.kinds.get(pid);
+    if (kind === undefined) {
+      kind = processKind(pid);
+      this.kinds.set(pid, kind);
+    }
+    return kind;
+  }
+
+  /** Memory now; also records every process's CPU ticks. */
+  snapshot(): MemorySnapshot {
+    const table = processTable();
+    const server = new Set([this.serverPid, ...descendants(this.serverPid, table).map((p) => p.pid)]);
+    const byKind: Record<string, number> = {};
+    let total = 0;
+    for (const p of table) if (server.has(p.pid)) this.lastTicks.set(-p.pid, p.cpuTicks);
+    for (const p of descendants(process.pid, table)) {
+      if (server.has(p.pid) || this.kindOf(p.pid) === NOT_CHROMIUM) continue;
+      this.lastTicks.set(p.pid, p.cpuTicks);
+      for (const [tid, thread] of threadsOf(p.pid)) this.threadLast.set(tid, thread);
+      const pss =
+        readKb(`/proc/${p.pid}/smaps_rollup`, 'Pss') ?? readKb(`/proc/${p.pid}/status`, 'VmRSS') ?? 0;
+      const kind = this.kindOf(p.pid);
+      byKind[kind] = (byKind[kind] ?? 0) + pss;
+      total += pss;
+    }
+    return { total, byKind };
+  }
+
+  start(): void {
+    this.lastTicks = new Map();
+    this.threadLast = new Map();
+    this.peak = this.snapshot();
+    this.startTicks = new Map(this.lastTicks);
+    this.threadStart = new Map(this.threadLast);
+    let ticks = 0;
+    this.timer = setInterval(() => {
+      const now = this.snapshot();
+      if (now.total > this.peak.total) this.peak = now;
+      if (this.trace && ++ticks % 5 === 0) {
+        const kinds = Object.entries(now.byKind).map(([kind, bytes]) => `${kind} ${(bytes / MB).toFixed(0)}`);
+        console.log(`  memory (MB): total ${(now.total / MB).toFixed(0)}; ${kinds.join(', ')}`);
+      }
+    }, 200);
+  }
+
+  stop(): { peak: MemorySnapshot; cpu: CpuUse } {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    const now = this.snapshot();
+    if (now.total > this.peak.total) this.peak = now;
+    // Server processes are kept under negative keys.
+    const cpu: CpuUse = { chromium: {}, threads: {}, server: 0 };
+    for (const [key, ticks] of this.lastTicks) {
+      const seconds = (ticks - (this.startTicks.get(key) ?? 0)) / CLOCK_TICKS;
+      if (key < 0) cpu.server += seconds;
+      else {
+        const kind = this.kindOf(key);
+        cpu.chromium[kind] = (cpu.chromium[kind] ?? 0) + seconds;
+      }
+    }
+    // Renderers by what runs in them.
+    const names = new Map<number, string[]>();
+    for (const thread of this.threadLast.values())
+      names.set(thread.pid, [...(names.get(thread.pid) ?? []), thread.name]);
+    const roleOf = (pid: number): string => {
+      const kind = this.kindOf(pid);
+      if (kind !== 'renderer') return kind;
+      const threads = names.get(pid) ?? [];
+      const roles = [
+        pid === this.pagePid ? 'page' : null,
+        threads.some((n) => n.startsWith('ServiceWorker')) ? 'service worker' : null,
+      ].filter((r) => r !== null);
+      return `renderer (${roles.length === 0 ? 'other' : roles.join(' + ')})`;
+    };
+    for (const [tid, thread] of this.threadLast) {
+      const seconds = (thread.ticks - (this.threadStart.get(tid)?.ticks ?? 0)) / CLOCK_TICKS;
+      const label = `${roleOf(thread.pid)}: ${thread.name.replace(/\d+$/, '')}`;
+      cpu.threads[label] = (cpu.threads[label] ?? 0) + seconds;
+    }
+    if (this.trace) {
+      const top = Object.entries(cpu.threads)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([label, secs]) => `${label} ${secs.toFixed(1)}`);
+      console.log(`  CPU s by thread: ${top.join('; ')}`);
+    }
+    return { peak: this.peak, cpu };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main-thread blocking, recorded in the page.
+
+interface BlockRecorder {
+  /** [startTime, duration] of each long task (> 50 ms). */
+  longTasks: [number, number][];
+  /** [time of the previous tick, lateness] of each 10 ms timer tick more than 40 ms late. */
+  lateTicks: [number, number][];
+}
+
+/** Installed before the app's scripts in every document of the page. */
+function installBlockRecorder(): void {
+  const recorder: BlockRecorder = { longTasks: [], lateTicks: [] };
+  (window as unknown as { __benchBlocks: BlockRecorder }).__benchBlocks = recorder;
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) recorder.longTasks.push([entry.startTime, entry.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // No Long Tasks API: the timer below still measures.
+  }
+  const PERIOD = 10;
+  let last = performance.now();
+  const tick = (): void => {
+    const now = performance.now();
+    const late = now - last - PERIOD;
+    if (late > 40) recorder.lateTicks.push([last, late]);
+    last = now;
+    setTimeout(tick, PERIOD);
+  };
+  setTimeout(tick, PERIOD);
+}
+
+interface Blocking {
+  longestTaskMs: number;
+  longestLateTickMs: number;
+}
+
+async function blockingBetween(page: Page, from: number, to: number): Promise<Blocking> {
+  return page.evaluate(
+    ({ from, to }) => {
+      const r = (window as unknown as { __benchBlocks?: BlockRecorder }).__benchBlocks;
+      const overlaps = ([start, length]: [number, number]): boolean => start < to && start + length > from;
+      const longest = (entries: [number, number][] | undefined): number =>
+        Math.max(0, ...(entries ?? []).filter(overlaps).map(([, length]) => length));
+      return { longestTaskMs: longest(r?.longTasks), longestLateTickMs: longest(r?.lateTicks) };
+    },
+    { from, to },
+  );
+}
+
+const pageNow = (page: Page): Promise<number> => page.evaluate(() => performance.now());
+
+// ---------------------------------------------------------------------------------------------
+// The server.
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+async function startServer(dataDir: string): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const main = join(ROOT, 'packages/server/dist/main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
+  const plans = JSON.stringify({
+    storageLimit: 64,
+    monthlyUploadLimit: 100000,
+    monthlyDownloadLimit: 100000,
+    maxConcurrentUploads: 1,
+  });
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      IDP_ATTEMPTS_PER_IP: '1000',
+      PLAN_LIMITS_FREE: plans,
+      // The embedded identity provider, the fs blob store and SQLite, whatever this shell says.
+      OIDC_ISSUER: '',
+      S3_BUCKET: '',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; i < 150; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { base, child };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGTERM');
+  throw new Error('the server did not start');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The transfers.
+
+interface Measured {
+  seconds: number;
+  /** Why the transfer failed (it then ran `seconds` before failing); null when it succeeded. */
+  failure: string | null;
+  idle: MemorySnapshot;
+  peak: MemorySnapshot;
+  blocking: Blocking | null;
+  load: number;
+  cpu: CpuUse;
+}
+
+/** The browser, and the context and page of the size being measured. */
+interface Harness {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  cdp: CDPSession;
+  memory: ChromiumProcesses;
+  base: string;
+  dir: string;
+}
+
+/** A transfer the app reported as failed, after `seconds`. */
+class TransferFailed extends Error {
+  constructor(
+    message: string,
+    readonly seconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Lets the browser settle (page GC, 1.5 s), then the median of three samples: the idle figure. */
+async function idleMemory(h: Harness): Promise<MemorySnapshot> {
+  await h.cdp.send('HeapProfiler.collectGarbage');
+  await new Promise((r) => setTimeout(r, 1500));
+  const samples: MemorySnapshot[] = [];
+  for (let i = 0; i < 3; i++) {
+    samples.push(h.memory.snapshot());
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return samples.sort((a, b) => a.total - b.total)[1] ?? h.memory.snapshot();
+}
+
+/**
+ * Runs one transfer with memory sampling and (for the app's page) the block recorder's window.
+ * A {@link TransferFailed} is recorded, not thrown.
+ */
+async function measure(
+  h: Harness,
+  run: () => Promise<number>,
+  options: { blocking: boolean },
+): Promise<Measured> {
+  const idle = await idleMemory(h);
+  const load = loadavg()[0] ?? 0;
+  h.memory.start();
+  const from = options.blocking ? await pageNow(h.page) : 0;
+  let seconds: number;
+  let failure: string | null = null;
+  let sampled: ReturnType<ChromiumProcesses['stop']>;
+  try {
+    seconds = await run();
+  } catch (error) {
+    if (!(error instanceof TransferFailed)) throw error;
+    seconds = error.seconds;
+    failure = error.message;
+  } finally {
+    sampled = h.memory.stop();
+  }
+  const to = options.blocking ? await pageNow(h.page) : 0;
+  const blocking = options.blocking ? await blockingBetween(h.page, from, to) : null;
+  return { seconds, failure, idle, peak: sampled.peak, blocking, load, cpu: sampled.cpu };
+}
+
+function elapsed(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+function transferTimeoutMs(size: number): number {
+  // 2 MB/s at worst, plus two minutes: only a stuck transfer reaches it.
+  return 120_000 + Math.round(size / 2e3);
+}
+
+/**
+ * Through the New Upload screen: timed from the Upload Files click to the success snackbar.
+ * @throws {TransferFailed} the row turned to failed (its status text is the message).
+ */
+async function encryptedUpload(h: Harness, file: TestFile): Promise<number> {
+  const { page } = h;
+  await page.getByRole('link', { name: 'New Upload' }).first().click();
+  await page.getByText('Drop files here or click to upload').waitFor();
+  const input = page.locator('input[type="file"]');
+  await input.setInputFiles([]);
+  await input.setInputFiles(file.path);
+  const row = page.getByRole('listitem', { name: file.name });
+  await row.waitFor();
+  const done = snackbar(page, 'File uploaded successfully!');
+  await done.waitFor({ state: 'hidden', timeout: 30_000 });
+  const failed = row.and(page.locator('[data-upload-phase="failed"]'));
+  const timeout = transferTimeoutMs(file.size);
+  const start = process.hrtime.bigint();
+  await page.getByRole('button', { name: 'Upload Files' }).click();
+  const succeeding = done.waitFor({ timeout }).then(() => 'done' as const);
+  const failing = failed.waitFor({ timeout }).then(() => 'failed' as const);
+  // The loser of the race rejects later (timeout, context closed): that is expected.
+  succeeding.catch(() => undefined);
+  failing.catch(() => undefined);
+  const outcome = await Promise.race([succeeding, failing]);
+  const seconds = elapsed(start);
+  if (outcome === 'failed') {
+    const status = await row.getByTestId('upload-status').innerText();
+    // Clears the failed row, so the screen is as before.
+    await page
+      .getByRole('button', { name: `Remove ${file.name}` })
+      .click()
+      .catch(() => undefined);
+    throw new TransferFailed(status, seconds);
+  }
+  return seconds;
+}
+
+/** From My Files with the service-worker save path: timed from the click to the file on disk. */
+async function encryptedDownload(h: Harness, file: TestFile, hash: boolean): Promise<number> {
+  const { page } = h;
+  const button = fileCard(page, file.name).getByRole('button', { name: `Download ${file.name}` });
+  await button.waitFor();
+  const start = process.hrtime.bigint();
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: transferTimeoutMs(file.size) }),
+    button.click(),
+  ]);
+  const path = await download.path();
+  const seconds = elapsed(start);
+  const { size } = await stat(path);
+  if (size !== file.size) throw new Error(`encrypted download: ${size} bytes, expected ${file.size}`);
+  if (hash && (await sha256OfFile(path)) !== file.sha256) throw new Error('encrypted download: wrong bytes');
+  await download.delete();
+  // The app's own end of the download (its button comes back).
+  await button.waitFor({ timeout: 60_000 });
+  return seconds;
+}
+
+interface PlainUploadResult {
+  fileId: string;
+  ms: number;
+}
+
+/**
+ * The file's bytes through the same route without encryption: a multipart upload with a dummy
+ * wrapped key, each part a 95 MiB slice of the File plus 28 zero bytes (the size the server
+ * expects of an encrypted chunk), sent with XHR one part at a time. Timed in the page.
+ */
+async function plainUpload(h: Harness, file: TestFile): Promise<PlainUploadResult> {
+  const { page } = h;
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'coffer-bench-file';
+    input.hidden = true;
+    document.body.append(input);
+  });
+  const input = page.locator('#coffer-bench-file');
+  await input.setInputFiles(file.path);
+  try {
+    return await page.evaluate(
+      async ({ chunkSize, overhead }) => {
+        const token = (): string => {
+          const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:')) ?? '';
+          const user = JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string };
+          return user.access_token ?? '';
+        };
+        const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+          const response = await fetch(`/api${path}`, {
+            method,
+            headers: { Authorization: `Bearer ${token()}`, 'Content-Type': 'application/json' },
+            body: body === undefined ? null : JSON.stringify(body),
+          });
+          if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+          return (await response.json()) as T;
+        };
+        const put = (url: string, body: Blob): Promise<string> =>
+          new Promise((resolve, reject) => {
+            const xhr = new XMLHttpRequest();
+            xhr.open('PUT', url);
+            xhr.setRequestHeader('Authorization', `Bearer ${token()}`);
+            xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+            xhr.onload = () => {
+              if (xhr.status >= 200 && xhr.status < 300)
+                resolve((JSON.parse(xhr.responseText) as { etag: string }).etag);
+              else reject(new Error(`PUT ${url}: ${xhr.status} ${xhr.responseText}`));
+            };
+            xhr.onerror = () => {
+              reject(new Error(`PUT ${url}: network error`));
+            };
+            xhr.send(body);
+          });
+
+        const element = document.getElementById('coffer-bench-file') as HTMLInputElement;
+        const file = element.files?.[0];
+        if (file === undefined) throw new Error('no file');
+        const { keyId } = await api<{ keyId: string }>('GET', '/users/keys/active');
+        const wrapped = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(256))));
+        const count = Math.max(1, Math.ceil(file.size / chunkSize));
+        const pad = new Uint8Array(overhead);
+
+        const started = performance.now();
+        const created = await api<{ uploadId: string; objectKey: string }>(
+          'POST',
+          '/users/uploads/multipart',
+          {
+            name: `plain-${file.name}`,
+            contentType: 'application/octet-stream',
+            size: file.size,
+            parts: count,
+            isEncrypted: true,
+            encryptionInfo: {
+              version: keyId,
+              algorithm: 'AES-GCM',
+              iv: '',
+              encryptedFileKey: wrapped,
+              format: 'coffer-v1',
+              chunkSize,
+            },
+          },
+        );
+        const parts: { partNumber: number; etag: string }[] = [];
+        for (let index = 0; index < count; index++) {
+          const slice = file.slice(index * chunkSize, Math.min(file.size, (index + 1) * chunkSize));
+          const url =
+            `/api/users/uploads/multipart/${encodeURIComponent(created.uploadId)}/part/${index + 1}` +
+            `?objectKey=${encodeURIComponent(created.objectKey)}`;
+          parts.push({ partNumber: index + 1, etag: await put(url, new Blob([slice, pad])) });
+        }
+        const stored = await api<{ fileId: string }>(
+          'POST',
+          `/users/uploads/multipart/${encodeURIComponent(created.uploadId)}/complete`,
+          { uploadId: created.uploadId, objectKey: created.objectKey, parts },
+        );
+        return { fileId: stored.fileId, ms: performance.now() - started };
+      },
+      { chunkSize: CHUNK_SIZE, overhead: CHUNK_OVERHEAD_BYTES },
+    );
+  } finally {
+    await page.evaluate(() => document.getElementById('coffer-bench-file')?.remove());
+  }
+}
+
+/**
+ * The stored object as an ordinary browser download (no service worker, no decryption), in a
+ * second context that sends the bearer header with every request. Timed to the file on disk.
+ */
+async function plainDownload(h: Harness, fileId: string, expected: number): Promise<number> {
+  const token = await h.page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:')) ?? '';
+    return (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token ?? '';
+  });
+  const context = await h.browser.newContext({
+    acceptDownloads: true,
+    extraHTTPHeaders: { Authorization: `Bearer ${token}` },
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${h.base}/api/health`);
+    const url = `${h.base}/api/users/files/${encodeURIComponent(fileId)}/download`;
+    const start = process.hrtime.bigint();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: transferTimeoutMs(expected) }),
+      page.evaluate((target) => {
+        location.href = target;
+      }, url),
+    ]);
+    const path = await download.path();
+    const seconds = elapsed(start);
+    const { size } = await stat(path);
+    if (size !== expected) throw new Error(`plain download: ${size} bytes, expected ${expected}`);
+    await download.delete();
+    return seconds;
+  } finally {
+    await context.close();
+  }
+}
+
+interface BareCrypto {
+  encryptMs: number;
+  decryptMs: number;
+}
+
+/** `crypto.subtle` AES-GCM in the page over the file's chunks (same count and sizes), `inFlight` at once. */
+async function bareAesGcm(page: Page, size: number, inFlight: number): Promise<BareCrypto> {
+  return page.evaluate(
+    async ({ size, chunkSize, inFlight }) => {
+      const subtle = crypto.subtle;
+      const key = await subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const count = Math.max(1, Math.ceil(size / chunkSize));
+      const lastLength = size - chunkSize * (count - 1);
+      const full = new Uint8Array(chunkSize);
+      for (let at = 0; at < chunkSize; at += 65536) {
+        crypto.getRandomValues(full.subarray(at, Math.min(chunkSize, at + 65536)));
+      }
+      const last = full.subarray(0, lastLength);
+      // The same ciphertext decrypted again and again (one IV: acceptable in a benchmark only).
+      const fullCt = await subtle.encrypt({ name: 'AES-GCM', iv }, key, full);
+      const lastCt = await subtle.encrypt({ name: 'AES-GCM', iv }, key, last);
+      const run = async (op: 'encrypt' | 'decrypt'): Promise<number> => {
+        let next = 0;
+        const started = performance.now();
+        const lane = async (): Promise<void> => {
+          while (next < count) {
+            const isLast = next === count - 1;
+            next++;
+            if (op === 'encrypt') await subtle.encrypt({ name: 'AES-GCM', iv }, key, isLast ? last : full);
+            else await subtle.decrypt({ name: 'AES-GCM', iv }, key, isLast ? lastCt : fullCt);
+          }
+        };
+        await Promise.all(Array.from({ length: inFlight }, lane));
+        return performance.now() - started;
+      };
+      return { encryptMs: await run('encrypt'), decryptMs: await run('decrypt') };
+    },
+    { size, chunkSize: CHUNK_SIZE, inFlight },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run.
+
+interface SizeResult {
+  gib: number;
+  size: number;
+  hashed: boolean;
+  bare1: BareCrypto;
+  bare2: BareCrypto;
+  plainUp: Measured;
+  plainDown: Measured;
+  /** The first upload of a fresh session: the download service worker does not control the page yet. */
+  encUp: Measured;
+  /** Null when the upload before it failed. */
+  encDown: Measured | null;
+  /** The same upload again, after that download: the service worker now controls the page. */
+  encUpControlled: Measured;
+  /** Whether the page was controlled by a service worker before each upload (checked, not assumed). */
+  controlledBefore: [boolean, boolean];
+}
+
+const isControlled = (page: Page): Promise<boolean> =>
+  page.evaluate(() => navigator.serviceWorker.controller !== null);
+
+/**
+ * A fresh context (no service worker registered, as on a first visit) signed in through the UI,
+ * with the block recorder and the service-worker save method; it becomes the harness's page.
+ */
+async function openSession(h: Harness, person: TestPerson, isNew: boolean): Promise<void> {
+  const context = await h.browser.newContext({ baseURL: h.base, acceptDownloads: true });
+  const page = await context.newPage();
+  // tsx (esbuild, keepNames) wraps named functions in `__name(…)`, also inside the functions this
+  // script sends to the page: give the page a no-op one first.
+  await page.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
+  await page.addInitScript(installBlockRecorder);
+  await forceServiceWorkerSave(page);
+  if (isNew) {
+    await signUpReady(page, person);
+  } else {
+    await signIn(page, person);
+    await unlockEncryption(page, person.masterKey);
+  }
+  h.context = context;
+  h.page = page;
+  h.cdp = await context.newCDPSession(page);
+  h.memory.identifyPage();
+}
+
+async function deleteAllFiles(page: Page): Promise<void> {
+  const { body } = await apiCall(page, 'GET', '/users/files');
+  for (const stored of (body as { files: { fileId: string }[] }).files) {
+    await apiCall(page, 'DELETE', `/users/files/${stored.fileId}`);
+  }
+}
+
+async function runSize(h: Harness, person: TestPerson, gib: number, hashMaxGib: number): Promise<SizeResult> {
+  const size = Math.round(gib * GIB);
+  const log = (what: string): void => {
+    console.log(`[${gib} GiB] ${what} (load ${loadavg()[0]?.toFixed(1) ?? '?'})`);
+  };
+  log('writing the test file');
+  const file = await writeTestFile(h.dir, `bench-${gib}gib.bin`, size, `COFFER-BENCH-${Date.now()}`);
+  try {
+    log('signing in (fresh context)');
+    await openSession(h, person, false);
+
+    log('bare AES-GCM');
+    const bare1 = await bareAesGcm(h.page, size, 1);
+    const bare2 = await bareAesGcm(h.page, size, 2);
+
+    log('plain upload');
+    let plainId = '';
+    const plainUp = await measure(
+      h,
+      async () => {
+        const result = await plainUpload(h, file);
+        plainId = result.fileId;
+        return result.ms / 1000;
+      },
+      { blocking: true },
+    );
+    log('plain download');
+    const plainDown = await measure(h, () => plainDownload(h, plainId, encryptedSizeFor(size)), {
+      blocking: false,
+    });
+    await apiCall(h.page, 'DELETE', `/users/files/${plainId}`);
+
+    log('encrypted upload (page not controlled by the service worker)');
+    const controlledBefore: [boolean, boolean] = [await isControlled(h.page), false];
+    const encUp = await measure(h, () => encryptedUpload(h, file), { blocking: true });
+    let encDown: Measured | null = null;
+    if (encUp.failure === null) {
+      log('encrypted download');
+      await h.page.getByRole('link', { name: 'My Files' }).first().click();
+      const hashed = gib <= hashMaxGib;
+      encDown = await measure(h, () => encryptedDownload(h, file, hashed), { blocking: true });
+      await deleteAllFiles(h.page);
+    } else {
+      log(`encrypted upload FAILED: ${encUp.failure}`);
+    }
+
+    log('encrypted upload again (after a download: page controlled by the service worker)');
+    controlledBefore[1] = await isControlled(h.page);
+    const encUpControlled = await measure(h, () => encryptedUpload(h, file), { blocking: true });
+    if (encUpControlled.failure !== null) log(`encrypted upload FAILED: ${encUpControlled.failure}`);
+    await deleteAllFiles(h.page);
+    log('done');
+    return {
+      gib,
+      size,
+      hashed: gib <= hashMaxGib,
+      bare1,
+      bare2,
+      plainUp,
+      plainDown,
+      encUp,
+      encDown,
+      encUpControlled,
+      controlledBefore,
+    };
+  } finally {
+    await h.context.close().catch(() => undefined);
+    await rm(file.path, { force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report.
+
+const rate = (bytes: number, seconds: number): number => bytes / MB / seconds;
+const mb = (bytes: number): string => (bytes / MB).toFixed(0);
+const f0 = (n: number): string => n.toFixed(0);
+const FOUR_CHUNKS = 4 * CHUNK_MB * MB;
+
+type Direction = 'upload' | 'download';
+
+/** The encrypted transfers of a size, with how the report names them. */
+function encryptedRows(r: SizeResult): { name: string; key: string; direction: Direction; m: Measured }[] {
+  const rows: { name: string; key: string; direction: Direction; m: Measured }[] = [
+    { name: 'upload, first (no service worker)', key: 'upload-first', direction: 'upload', m: r.encUp },
+  ];
+  if (r.encDown !== null)
+    rows.push({ name: 'download', key: 'download', direction: 'download', m: r.encDown });
+  rows.push({
+    name: 'upload, after a download (service worker controls the page)',
+    key: 'upload-controlled',
+    direction: 'upload',
+    m: r.encUpControlled,
+  });
+  return rows;
+}
+
+function allRows(r: SizeResult): [string, Measured][] {
+  return [
+    ...encryptedRows(r).map(({ name, m }): [string, Measured] => [`encrypted ${name}`, m]),
+    ['plain upload', r.plainUp],
+    ['plain download', r.plainDown],
+  ];
+}
+
+function report(results: SizeResult[], machine: string, ranAt: string, args: Args): string {
+  const out: string[] = [];
+  const verdicts: string[] = [];
+  out.push(`## ${SECTION_TITLE}`, '');
+  out.push(
+    'Encrypted upload (New Upload screen) and download (My Files, service-worker save path) in',
+    'headless Chromium against the built server (fs store, SQLite), beside two limits for the same',
+    'bytes in the same run: **plain** = the same file through the same server and route without',
+    'encryption (XHR PUT of each 95 MiB slice + 28 padding bytes to the multipart part endpoint, one',
+    'part at a time; download = an ordinary browser download of the stored object to disk), and',
+    '**bare AES-GCM** = `crypto.subtle` in the page over the same 95 MiB chunks (best of 1 and 2 in',
+    'flight; the engine keeps at most two chunks in flight per transfer). Limit = the slower of the two.',
+    'Each size runs in a fresh browser context (signed in through the UI): the first encrypted upload',
+    "runs before any download, as on a first visit; the download then registers the app's download",
+    'service worker, which from then on controls the page (as for anyone who has downloaded once), and',
+    'the same upload runs again in that state.',
+    '',
+    'Reproduce: `npm run build && npm run bench -w @coffer/e2e` (options: `-- --sizes-gib=1,4',
+    '--hash-max-gib=1 --no-docs --trace`). Source: `e2e/bench/browser-transfer-bench.ts`. Rerunning',
+    'replaces this section.',
+    '',
+    `- Machine: ${machine}. Date: ${ranAt}. Sizes run: ${args.sizesGib.map((s) => `${s} GiB`).join(', ')}.`,
+    '- Times: upload from the Upload Files click to the success snackbar; download from the click to',
+    '  the browser reporting the file complete on disk (size checked' +
+      (results.some((r) => r.hashed) ? `; SHA-256 checked up to ${args.hashMaxGib} GiB).` : ').'),
+    '- Memory: sum of PSS (`/proc/<pid>/smaps_rollup`) of every Chromium process (browser, renderers,',
+    '  GPU, utilities), sampled every 200 ms; idle = just before the transfer (after a page GC),',
+    `  peak = highest sample during it. 1 chunk = ${CHUNK_MB.toFixed(1)} MB.`,
+    "- Main thread: the app page's longest Long Task overlapping the transfer, and the largest",
+    '  lateness of a 10 ms timer (includes time the OS gave the CPU to other processes).',
+    '- CPU: utime + stime from `/proc/<pid>/task/<tid>/stat` of every Chromium thread and of the server.',
+    '- Load = 1-minute load average when the transfer started (2 cores: above 2 means waiting).',
+    '- MB = 10^6 bytes of the file.',
+    '',
+  );
+  out.push(
+    '| size | encrypted transfer | encrypted MB/s | plain MB/s | bare AES-GCM MB/s (1 / 2 in flight) | limit MB/s | encrypted / limit | load |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const r of results) {
+    for (const { name, direction, m } of encryptedRows(r)) {
+      const plain = direction === 'upload' ? r.plainUp : r.plainDown;
+      const b1 = rate(r.size, (direction === 'upload' ? r.bare1.encryptMs : r.bare1.decryptMs) / 1000);
+      const b2 = rate(r.size, (direction === 'upload' ? r.bare2.encryptMs : r.bare2.decryptMs) / 1000);
+      const plainRate = rate(r.size, plain.seconds);
+      const limit = Math.min(plainRate, Math.max(b1, b2));
+      const encRate = rate(r.size, m.seconds);
+      const ratio = encRate / limit;
+      const encCell = m.failure === null ? f0(encRate) : `**failed** after ${m.seconds.toFixed(0)} s`;
+      const ratioCell = m.failure === null ? ratio.toFixed(2) : '—';
+      out.push(
+        `| ${r.gib} GiB | ${name} | ${encCell} | ${f0(plainRate)} | ${f0(b1)} / ${f0(b2)} | ${f0(limit)} | ${ratioCell} | ${m.load.toFixed(1)} |`,
+      );
+      verdicts.push(
+        m.failure === null
+          ? `- Throughput, ${r.gib} GiB ${name}: ${ratio.toFixed(2)} × limit — **${ratio >= 0.85 ? 'met' : 'missed'}** (target ≥ 0.85).`
+          : `- Throughput, ${r.gib} GiB ${name}: **missed — the upload failed** after ${m.seconds.toFixed(0)} s: “${m.failure}”.`,
+      );
+    }
+  }
+  const failures = results.flatMap((r) =>
+    encryptedRows(r)
+      .filter(({ m }) => m.failure !== null)
+      .map(({ name, m }) => `${r.gib} GiB ${name}: “${m.failure ?? ''}”`),
+  );
+  if (failures.length > 0) out.push('', `Failed transfers (the app's message): ${failures.join('; ')}.`);
+  out.push(
+    '',
+    `Page controlled by a service worker before the first / second upload: ${results
+      .map(
+        (r) =>
+          `${r.gib} GiB ${r.controlledBefore[0] ? 'yes' : 'no'} / ${r.controlledBefore[1] ? 'yes' : 'no'}`,
+      )
+      .join(', ')}.`,
+  );
+
+  out.push(
+    '',
+    '| size | transfer | idle MB | peak MB | peak − idle, MB (chunks) | longest long task, ms | longest timer lateness, ms |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const r of results) {
+    for (const [name, m] of allRows(r)) {
+      const growth = m.peak.total - m.idle.total;
+      const blocking = m.blocking;
+      out.push(
+        `| ${r.gib} GiB | ${name}${m.failure === null ? '' : ' (failed)'} | ${mb(m.idle.total)} | ${mb(m.peak.total)} | ` +
+          `${mb(growth)} (${(growth / MB / CHUNK_MB).toFixed(2)}) | ` +
+          `${blocking === null ? '—' : f0(blocking.longestTaskMs)} | ${blocking === null ? '—' : f0(blocking.longestLateTickMs)} |`,
+      );
+    }
+  }
+
+  out.push(
+    '',
+    'CPU time during each transfer (seconds of CPU, all threads; 2 cores give at most 2 per second of wall time):',
+    '',
+    '| size | transfer | wall s | Chromium CPU s | of which renderers / browser / network | server CPU s |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const r of results) {
+    for (const [name, m] of allRows(r)) {
+      const kinds = m.cpu.chromium;
+      const total = Object.values(kinds).reduce((x, y) => x + y, 0);
+      const network = Object.entries(kinds)
+        .filter(([kind]) => kind.startsWith('utility:network'))
+        .reduce((x, [, v]) => x + v, 0);
+      out.push(
+        `| ${r.gib} GiB | ${name} | ${m.seconds.toFixed(1)} | ${total.toFixed(1)} | ` +
+          `${(kinds.renderer ?? 0).toFixed(1)} / ${(kinds.browser ?? 0).toFixed(1)} / ${network.toFixed(1)} | ${m.cpu.server.toFixed(1)} |`,
+      );
+    }
+  }
+  out.push(
+    '',
+    'CPU seconds by thread, the six busiest ("renderer (page)" is the process of the app page and its crypto worker):',
+    '',
+  );
+  for (const r of results) {
+    for (const [name, m] of allRows(r)) {
+      const top = Object.entries(m.cpu.threads)
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, 6)
+        .map(([label, seconds]) => `${label} ${seconds.toFixed(1)}`);
+      out.push(`- ${r.gib} GiB ${name}: ${top.join('; ')}.`);
+    }
+  }
+  out.push(
+    '',
+    'Memory by process kind (MB) at the highest sample of each encrypted transfer (idle before):',
+    '',
+  );
+  for (const r of results) {
+    for (const { name, m } of encryptedRows(r)) {
+      const kinds = Object.entries(m.peak.byKind)
+        .sort((x, y) => y[1] - x[1])
+        .map(([kind, bytes]) => `${kind} ${mb(bytes)} (${mb(m.idle.byKind[kind] ?? 0)})`)
+        .join(', ');
+      out.push(`- ${r.gib} GiB ${name}: ${kinds}.`);
+    }
+  }
+
+  // Memory: at most 4 chunks above idle, and the same peak for every size (within 10 %).
+  for (const r of results) {
+    for (const { name, m } of encryptedRows(r)) {
+      const growth = m.peak.total - m.idle.total;
+      verdicts.push(
+        `- Memory, ${r.gib} GiB ${name}: ${mb(growth)} MB above idle = ${(growth / FOUR_CHUNKS).toFixed(2)} × 4 chunks — ` +
+          `**${growth <= FOUR_CHUNKS ? 'met' : 'missed'}**${m.failure === null ? '' : ' (until the upload failed)'}.`,
+      );
+    }
+  }
+  if (results.length > 1) {
+    const keys = [...new Set(results.flatMap((r) => encryptedRows(r).map((row) => row.key)))];
+    for (const key of keys) {
+      const rows = results.flatMap((r) =>
+        encryptedRows(r)
+          .filter((row) => row.key === key)
+          .map((row) => ({ gib: r.gib, name: row.name, m: row.m })),
+      );
+      if (rows.length < 2) continue;
+      const peaks = rows.map((row) => row.m.peak.total);
+      const spread = Math.max(...peaks) / Math.min(...peaks) - 1;
+      verdicts.push(
+        `- Memory, ${rows[0]?.name ?? key}, same for every size: peaks ${rows.map((row) => `${mb(row.m.peak.total)} (${row.gib} GiB)`).join(' / ')} MB, ` +
+          `spread ${(spread * 100).toFixed(0)} % — **${spread <= 0.1 ? 'met' : 'missed'}** (target within 10 %).`,
+      );
+    }
+  }
+  for (const r of results) {
+    for (const { name, m } of encryptedRows(r)) {
+      const longest = m.blocking?.longestTaskMs ?? 0;
+      verdicts.push(
+        `- Main thread, ${r.gib} GiB ${name}: longest long task ${f0(longest)} ms (timer lateness ` +
+          `${f0(m.blocking?.longestLateTickMs ?? 0)} ms) — **${longest <= 100 ? 'met' : 'missed'}** (target ≤ 100 ms).`,
+      );
+    }
+  }
+  out.push('', '**Targets, as measured in this run:**', '', ...verdicts, '');
+  return out.join('\n');
+}
+
+async function writeSection(section: string): Promise<void> {
+  const path = join(ROOT, 'docs/benchmarks.md');
+  const current = await readFile(path, 'utf8');
+  const lines = current.split('\n');
+  const start = lines.findIndex((l) => l.trim() === `## ${SECTION_TITLE}`);
+  let next: string;
+  if (start === -1) {
+    next = `${current.trimEnd()}\n\n${section}`;
+  } else {
+    const after = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+    const before = lines.slice(0, start).join('\n').trimEnd();
+    const rest = after === -1 ? '' : `\n\n${lines.slice(after).join('\n').trimEnd()}`;
+    next = `${before}\n\n${section.trimEnd()}${rest}`;
+  }
+  await writeFile(path, `${next.trimEnd()}\n`);
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const dir = await mkdtemp(join(tmpdir(), 'coffer-browser-bench-'));
+  const { base, child } = await startServer(join(dir, 'data'));
+  let browser: Browser | null = null;
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      downloadsPath: join(dir, 'downloads'),
+    });
+    // The context, page and CDP session are set by openSession.
+    const h = {
+      browser,
+      base,
+      dir,
+      memory: new ChromiumProcesses(child.pid ?? 0, args.trace),
+    } as Harness;
+    const person = newPerson('bench');
+    console.log(`Signing up through the UI at ${base} (load ${loadavg()[0]?.toFixed(1) ?? '?'})`);
+    await openSession(h, person, true);
+    await h.context.close();
+
+    const results: SizeResult[] = [];
+    for (const gib of args.sizesGib) results.push(await runSize(h, person, gib, args.hashMaxGib));
+
+    const cpu = cpus()[0]?.model ?? 'unknown CPU';
+    const machine =
+      `${cpus().length} cores (\`nproc\` = ${cpus().length}), ${cpu}; Node ${process.version}; ` +
+      `Chromium ${browser.version()}; 1-minute load average at the end ${loadavg()[0]?.toFixed(1) ?? '?'}`;
+    const section = report(results, machine, new Date().toISOString().slice(0, 10), args);
+    console.log(`\n${section}`);
+    if (args.docs) {
+      await writeSection(section);
+      console.log('Written to docs/benchmarks.md.');
+    }
+  } finally {
+    await browser?.close().catch(() => undefined);
+    child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
