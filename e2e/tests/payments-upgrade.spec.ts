@@ -51,6 +51,8 @@ async function addContactInUi(page: Page, name: string, email: string): Promise<
   await dialog.getByLabel(/^Email/).fill(email);
   await dialog.getByRole('button', { name: 'Add contact' }).click();
   await expect(snackbar(page, 'Contact added successfully!')).toBeVisible();
+  // The modal closes with an animation; until it is gone its own "Add contact" button is still there.
+  await expect(dialog).toBeHidden();
 }
 
 /** Back from the payment pages: a full page load, which may ask for the master key again. */
