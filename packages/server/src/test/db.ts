@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { createDatabase } from '../infra/db/database.js';
 import type { Database, DatabaseDialect } from '../infra/db/database.js';
@@ -83,12 +84,13 @@ async function admin(url: string, statement: string): Promise<void> {
 
 async function openPostgresSchema(url: string, options?: OpenOptions): Promise<TestDatabase> {
   const schema = `coffer_test_${randomBytes(8).toString('hex')}`;
-  await admin(url, `create schema ${schema}`);
   // A startup parameter, so every connection the pool ever opens lives in the test's schema.
   const scoped = new URL(url);
   const existing = scoped.searchParams.get('options');
   scoped.searchParams.set('options', `${existing === null ? '' : `${existing} `}-c search_path=${schema}`);
   const database = createDatabase({ url: scoped.toString(), dataDir: tmpdir() });
+  // Created through the test's own pool, so its connections can never miss the schema.
+  await sql.raw(`create schema ${schema}`).execute(database.db);
   return finish(
     {
       ...database,
