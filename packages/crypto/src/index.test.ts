@@ -22,6 +22,7 @@ describe('public API', () => {
       'buildOwnerEncryptionInfo',
       'buildShareKeyCopy',
       'encryptChunk',
+      'sealChunk',
       'decryptChunk',
       'encryptStream',
       'decryptStream',

@@ -47,7 +47,7 @@ export {
   type OwnerEncryptionInfo,
   type ShareKeyCopy,
 } from './encryption-info.builder.js';
-export { chunkAad, decryptChunk, encryptChunk } from './chunk.cipher.js';
+export { chunkAad, decryptChunk, encryptChunk, sealChunk, type SealedChunk } from './chunk.cipher.js';
 export {
   decryptStream,
   encryptStream,

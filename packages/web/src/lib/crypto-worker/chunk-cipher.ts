@@ -1,5 +1,5 @@
 import { IntegrityError } from '@coffer/crypto';
-import type { CryptoFailure } from './protocol';
+import type { CryptoFailure, CryptoResponse } from './protocol';
 
 /**
  * Encrypts and decrypts single chunks of the coffer-v1 format off the main thread.
@@ -25,6 +25,26 @@ export interface ChunkCipher {
     isLast: boolean,
     encrypted: ArrayBuffer,
   ): Promise<Uint8Array<ArrayBuffer>>;
+  /**
+   * Reads `source[start, end)` (a slice of the user's File) and encrypts it as chunk `index`,
+   * answering `iv || ciphertext || tag` as a Blob that XHR can send as is. The read, the encryption
+   * and the Blob's copy all happen off the main thread.
+   */
+  encryptSlice(
+    fileKey: CryptoKey,
+    index: number,
+    isLast: boolean,
+    source: Blob,
+    start: number,
+    end: number,
+  ): Promise<Blob>;
+  /**
+   * {@link decrypt}, answering the verified plaintext as a Blob: every save method takes a Blob
+   * without copying it on the main thread (the service worker and the File System Access API read
+   * it themselves). `encrypted` is transferred.
+   * @throws {IntegrityError} as {@link decrypt}.
+   */
+  decryptToBlob(fileKey: CryptoKey, index: number, isLast: boolean, encrypted: ArrayBuffer): Promise<Blob>;
   /** Frees the worker; pending calls fail. */
   dispose(): void;
 }
@@ -44,4 +64,21 @@ export function errorFromFailure(failure: CryptoFailure): Error {
   return failure.kind === 'integrity'
     ? new IntegrityError()
     : new CryptoWorkerError(`${failure.name}: ${failure.message}`);
+}
+
+/** An answer's ArrayBuffer is transferred, never copied; a Blob crosses as a reference. */
+export function responseTransfer(response: CryptoResponse): Transferable[] {
+  return response.ok && response.data instanceof ArrayBuffer ? [response.data] : [];
+}
+
+/** The bytes of an `encrypt` / `decrypt` answer. */
+export function answerBytes(data: ArrayBuffer | Blob): Uint8Array<ArrayBuffer> {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  throw new CryptoWorkerError('The encryption worker answered a Blob where bytes were expected');
+}
+
+/** The Blob of an `encrypt-slice` / `decrypt-to-blob` answer. */
+export function answerBlob(data: ArrayBuffer | Blob): Blob {
+  if (data instanceof Blob) return data;
+  throw new CryptoWorkerError('The encryption worker answered bytes where a Blob was expected');
 }

@@ -3,12 +3,13 @@
  * message with `@coffer/crypto`, so multi-gigabyte transfers never block the page. Requests run
  * concurrently (WebCrypto works on its own threads); every request gets exactly one answer.
  */
+import { responseTransfer } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';
 import type { CryptoRequest } from './protocol';
 
 self.addEventListener('message', (event: MessageEvent<CryptoRequest>) => {
   void processCryptoRequest(event.data).then((response) => {
-    // The result's buffer goes back to the page without a copy.
-    self.postMessage(response, { transfer: response.ok ? [response.data] : [] });
+    // A result buffer goes back to the page without a copy; a Blob goes as a reference.
+    self.postMessage(response, { transfer: responseTransfer(response) });
   });
 });

@@ -42,4 +42,30 @@ describe('in-process chunk cipher', () => {
     const hmacKey = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     await expect(cipher.encrypt(hmacKey, 0, true, bytesOf(1))).rejects.toBeInstanceOf(CryptoWorkerError);
   });
+
+  it('encrypts a slice of a Blob into a Blob that @coffer/crypto decrypts', async () => {
+    const cipher = createInProcessChunkCipher();
+    const key = await generateFileKey();
+    const file = new Blob([new Uint8Array([0, 1, 2, 3, 4, 5, 6, 7])]);
+    const encrypted = await cipher.encryptSlice(key, 1, true, file, 2, 6);
+    expect(encrypted.size).toBe(4 + 28);
+    const bytes = new Uint8Array(await encrypted.arrayBuffer());
+    expect([...(await decryptChunk(key, 1, true, bytes))]).toEqual([2, 3, 4, 5]);
+    // Two encryptions of the same slice use fresh IVs.
+    const again = new Uint8Array(await (await cipher.encryptSlice(key, 1, true, file, 2, 6)).arrayBuffer());
+    expect(again.subarray(0, 12)).not.toEqual(bytes.subarray(0, 12));
+  });
+
+  it('decrypts into a Blob, detaching the input, and refuses a chunk that does not verify', async () => {
+    const cipher = createInProcessChunkCipher();
+    const key = await generateFileKey();
+    const encrypted = await encryptChunk(key, 4, false, new Uint8Array([9, 8, 7]));
+    const input = encrypted.slice().buffer;
+    const plain = await cipher.decryptToBlob(key, 4, false, input);
+    expect(input.byteLength).toBe(0);
+    expect([...new Uint8Array(await plain.arrayBuffer())]).toEqual([9, 8, 7]);
+    await expect(cipher.decryptToBlob(key, 4, true, encrypted.slice().buffer)).rejects.toBeInstanceOf(
+      IntegrityError,
+    );
+  });
 });

@@ -1,6 +1,6 @@
-import { errorFromFailure, type ChunkCipher } from './chunk-cipher';
+import { answerBlob, answerBytes, errorFromFailure, type ChunkCipher } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';
-import type { CryptoOperation } from './protocol';
+import type { CryptoRequest } from './protocol';
 
 /**
  * The {@link ChunkCipher} on the current thread, for tests (happy-dom has no Worker) and for
@@ -9,21 +9,21 @@ import type { CryptoOperation } from './protocol';
  */
 export function createInProcessChunkCipher(): ChunkCipher {
   let nextId = 1;
-  const run = async (
-    op: CryptoOperation,
-    key: CryptoKey,
-    index: number,
-    isLast: boolean,
-    data: ArrayBuffer,
-  ): Promise<Uint8Array<ArrayBuffer>> => {
-    const moved = structuredClone(data, { transfer: [data] });
-    const response = await processCryptoRequest({ id: nextId++, op, key, index, isLast, data: moved });
+  const run = async (request: CryptoRequest): Promise<ArrayBuffer | Blob> => {
+    const response = await processCryptoRequest(request);
     if (!response.ok) throw errorFromFailure(response.error);
-    return new Uint8Array(response.data);
+    return response.data;
   };
+  const moved = (data: ArrayBuffer): ArrayBuffer => structuredClone(data, { transfer: [data] });
   return {
-    encrypt: (key, index, isLast, plaintext) => run('encrypt', key, index, isLast, plaintext),
-    decrypt: (key, index, isLast, encrypted) => run('decrypt', key, index, isLast, encrypted),
+    encrypt: async (key, index, isLast, data) =>
+      answerBytes(await run({ id: nextId++, op: 'encrypt', key, index, isLast, data: moved(data) })),
+    decrypt: async (key, index, isLast, data) =>
+      answerBytes(await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })),
+    encryptSlice: async (key, index, isLast, source, start, end) =>
+      answerBlob(await run({ id: nextId++, op: 'encrypt-slice', key, index, isLast, source, start, end })),
+    decryptToBlob: async (key, index, isLast, data) =>
+      answerBlob(await run({ id: nextId++, op: 'decrypt-to-blob', key, index, isLast, data: moved(data) })),
     dispose: () => undefined,
   };
 }

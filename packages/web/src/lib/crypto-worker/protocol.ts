@@ -1,24 +1,47 @@
 /**
  * Messages between the page and the crypto worker. One request encrypts or decrypts one chunk of
- * the coffer-v1 format; its `data` buffer is transferred (not copied) to the worker, and the
- * result's buffer is transferred back. `id` pairs an answer with its request: the worker handles
- * requests concurrently, so answers may arrive out of order.
+ * the coffer-v1 format. `id` pairs an answer with its request: the worker handles requests
+ * concurrently, so answers may arrive out of order.
+ *
+ * Two shapes of work:
+ * - bytes in, bytes out (`encrypt`, `decrypt`): the input buffer is transferred (not copied) to the
+ *   worker and the result's buffer is transferred back;
+ * - the transfer paths (`encrypt-slice`, `decrypt-to-blob`): the worker reads the plaintext slice of
+ *   the user's `File` itself and answers with a `Blob`, so no chunk-sized copy ever runs on the
+ *   page's main thread. A `Blob` crosses `postMessage` as a reference, whatever its size.
  */
 
-export type CryptoOperation = 'encrypt' | 'decrypt';
+export type CryptoOperation = 'encrypt' | 'decrypt' | 'encrypt-slice' | 'decrypt-to-blob';
 
-export interface CryptoRequest {
+interface ChunkPosition {
   readonly id: number;
-  readonly op: CryptoOperation;
   /** The file key: a CryptoKey is structured-cloneable, extractable or not. */
   readonly key: CryptoKey;
   /** Chunk index from 0 (bound into the chunk's AAD). */
   readonly index: number;
   /** True exactly for the file's final chunk (bound into the AAD). */
   readonly isLast: boolean;
-  /** encrypt: the plaintext chunk; decrypt: `iv || ciphertext || tag`. */
-  readonly data: ArrayBuffer;
 }
+
+export type CryptoRequest =
+  | (ChunkPosition & {
+      /** encrypt: answers `iv || ciphertext || tag`; decrypt: answers the plaintext. */
+      readonly op: 'encrypt' | 'decrypt';
+      /** encrypt: the plaintext chunk; decrypt: `iv || ciphertext || tag`. */
+      readonly data: ArrayBuffer;
+    })
+  | (ChunkPosition & {
+      /** Reads `source[start, end)` and answers `iv || ciphertext || tag` as a Blob. */
+      readonly op: 'encrypt-slice';
+      readonly source: Blob;
+      readonly start: number;
+      readonly end: number;
+    })
+  | (ChunkPosition & {
+      /** Answers the verified plaintext as a Blob. */
+      readonly op: 'decrypt-to-blob';
+      readonly data: ArrayBuffer;
+    });
 
 /** Why a request failed: `integrity` is a tag that did not verify; anything else is `failed`. */
 export type CryptoFailureKind = 'integrity' | 'failed';
@@ -29,6 +52,7 @@ export interface CryptoFailure {
   readonly message: string;
 }
 
+/** `data` is an ArrayBuffer for `encrypt` / `decrypt` and a Blob for the transfer paths. */
 export type CryptoResponse =
-  | { readonly id: number; readonly ok: true; readonly data: ArrayBuffer }
+  | { readonly id: number; readonly ok: true; readonly data: ArrayBuffer | Blob }
   | { readonly id: number; readonly ok: false; readonly error: CryptoFailure };

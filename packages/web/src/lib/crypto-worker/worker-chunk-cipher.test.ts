@@ -1,9 +1,19 @@
 import { decryptChunk, generateFileKey, IntegrityError } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
-import { CryptoWorkerError } from './chunk-cipher';
+import { CryptoWorkerError, responseTransfer } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';
 import type { CryptoRequest, CryptoResponse } from './protocol';
 import { createWorkerChunkCipher, type CryptoWorkerLike } from './worker-chunk-cipher';
+
+/**
+ * `postMessage`'s structured clone, top-level Blobs kept as references (as a browser sends them):
+ * happy-dom's Blob is not one Node's `structuredClone` knows.
+ */
+function cloneMessage<T extends object>(message: T, transfer: Transferable[]): T {
+  const blobs = Object.entries(message).filter(([, value]) => value instanceof Blob);
+  const rest = Object.fromEntries(Object.entries(message).filter(([, value]) => !(value instanceof Blob)));
+  return { ...structuredClone(rest, { transfer }), ...Object.fromEntries(blobs) } as T;
+}
 
 /**
  * A worker on the same thread that keeps the real thing's message semantics: messages are
@@ -17,7 +27,7 @@ class FakeCryptoWorker extends EventTarget implements CryptoWorkerLike {
 
   postMessage(message: unknown, transfer?: Transferable[] | StructuredSerializeOptions): void {
     const list = Array.isArray(transfer) ? transfer : (transfer?.transfer ?? []);
-    const request = structuredClone(message, { transfer: list }) as CryptoRequest;
+    const request = cloneMessage(message as CryptoRequest, list);
     this.received.push(request);
     this.#queue.push(request);
   }
@@ -28,7 +38,7 @@ class FakeCryptoWorker extends EventTarget implements CryptoWorkerLike {
     this.#queue = [];
     for (const request of batch) {
       const response = await processCryptoRequest(request);
-      const cloned = structuredClone(response, { transfer: response.ok ? [response.data] : [] });
+      const cloned = cloneMessage(response, responseTransfer(response));
       this.dispatchEvent(new MessageEvent<CryptoResponse>('message', { data: cloned }));
     }
   }
@@ -66,6 +76,31 @@ describe('worker chunk cipher', () => {
     await workers[0]?.flush();
     expect([...(await decrypting)]).toEqual([2, 2]);
     expect(workers).toHaveLength(1);
+  });
+
+  it('sends the File by reference for encryptSlice and gets Blobs back on the transfer paths', async () => {
+    const worker = new FakeCryptoWorker();
+    const cipher = createWorkerChunkCipher(() => worker);
+    const key = await generateFileKey();
+    const file = new Blob([new Uint8Array([10, 11, 12, 13, 14])]);
+    const encrypting = cipher.encryptSlice(key, 0, false, file, 1, 4);
+    expect(worker.received[0]).toMatchObject({
+      op: 'encrypt-slice',
+      index: 0,
+      isLast: false,
+      start: 1,
+      end: 4,
+    });
+    await worker.flush();
+    const encrypted = await encrypting;
+    expect(encrypted).toBeInstanceOf(Blob);
+    expect(encrypted.size).toBe(3 + 28);
+
+    const input = await encrypted.arrayBuffer();
+    const decrypting = cipher.decryptToBlob(key, 0, false, input);
+    expect(input.byteLength).toBe(0);
+    await worker.flush();
+    expect([...new Uint8Array(await (await decrypting).arrayBuffer())]).toEqual([11, 12, 13]);
   });
 
   it('turns an integrity failure in the worker into IntegrityError', async () => {

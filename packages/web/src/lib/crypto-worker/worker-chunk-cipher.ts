@@ -1,11 +1,20 @@
-import { CryptoWorkerError, errorFromFailure, type ChunkCipher } from './chunk-cipher';
-import type { CryptoOperation, CryptoRequest, CryptoResponse } from './protocol';
+import {
+  answerBlob,
+  answerBytes,
+  CryptoWorkerError,
+  errorFromFailure,
+  type ChunkCipher,
+} from './chunk-cipher';
+import type { CryptoRequest, CryptoResponse } from './protocol';
 
 /** The subset of `Worker` the cipher uses, so tests can pass a fake. */
 export type CryptoWorkerLike = Pick<Worker, 'postMessage' | 'addEventListener' | 'terminate'>;
 
+/** A request before it gets its id (TypeScript's Omit would lose the union). */
+type RequestBody = CryptoRequest extends infer R ? (R extends CryptoRequest ? Omit<R, 'id'> : never) : never;
+
 interface Pending {
-  resolve: (bytes: Uint8Array<ArrayBuffer>) => void;
+  resolve: (data: ArrayBuffer | Blob) => void;
   reject: (error: Error) => void;
 }
 
@@ -47,7 +56,7 @@ export function createWorkerChunkCipher(
       const call = pending.get(response.id);
       if (call === undefined) return;
       pending.delete(response.id);
-      if (response.ok) call.resolve(new Uint8Array(response.data));
+      if (response.ok) call.resolve(response.data);
       else call.reject(errorFromFailure(response.error));
     });
     started.addEventListener('error', (event: ErrorEvent) => {
@@ -64,19 +73,13 @@ export function createWorkerChunkCipher(
     return started;
   };
 
-  const run = (
-    op: CryptoOperation,
-    key: CryptoKey,
-    index: number,
-    isLast: boolean,
-    data: ArrayBuffer,
-  ): Promise<Uint8Array<ArrayBuffer>> =>
+  const run = (body: RequestBody, transfer: Transferable[]): Promise<ArrayBuffer | Blob> =>
     new Promise((resolve, reject) => {
       const id = nextId++;
-      const request: CryptoRequest = { id, op, key, index, isLast, data };
+      const request = { ...body, id } as CryptoRequest;
       pending.set(id, { resolve, reject });
       try {
-        ensureWorker().postMessage(request, [data]);
+        ensureWorker().postMessage(request, transfer);
       } catch (cause) {
         pending.delete(id);
         reject(new CryptoWorkerError('Could not send a chunk to the encryption worker', { cause }));
@@ -84,8 +87,15 @@ export function createWorkerChunkCipher(
     });
 
   return {
-    encrypt: (key, index, isLast, plaintext) => run('encrypt', key, index, isLast, plaintext),
-    decrypt: (key, index, isLast, encrypted) => run('decrypt', key, index, isLast, encrypted),
+    encrypt: async (key, index, isLast, data) =>
+      answerBytes(await run({ op: 'encrypt', key, index, isLast, data }, [data])),
+    decrypt: async (key, index, isLast, data) =>
+      answerBytes(await run({ op: 'decrypt', key, index, isLast, data }, [data])),
+    // The File is sent as a reference: the worker reads the slice itself.
+    encryptSlice: async (key, index, isLast, source, start, end) =>
+      answerBlob(await run({ op: 'encrypt-slice', key, index, isLast, source, start, end }, [])),
+    decryptToBlob: async (key, index, isLast, data) =>
+      answerBlob(await run({ op: 'decrypt-to-blob', key, index, isLast, data }, [data])),
     dispose: () => {
       worker?.terminate();
       worker = null;

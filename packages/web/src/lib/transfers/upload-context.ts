@@ -28,18 +28,25 @@ export function throwIfAborted(signal: AbortSignal): void {
 }
 
 /**
- * Reads chunk `index` of the file with `File.slice` and encrypts it in the worker. The ciphertext
- * goes into a Blob at once, so the page's heap holds it only briefly and XHR can send it as is.
+ * Chunk `index` of the file, encrypted, as a Blob that XHR sends as is. The crypto worker reads the
+ * slice (`File.slice`), encrypts it and builds the Blob, so no chunk-sized copy runs on the page's
+ * main thread and the page's heap never holds the chunk.
  */
 export async function encryptFileChunk(context: UploadContext, index: number): Promise<Blob> {
   const start = index * context.chunkSize;
   const end = Math.min(context.file.size, start + context.chunkSize);
-  const plaintext = await context.file.slice(start, end).arrayBuffer();
   throwIfAborted(context.signal);
   const isLast = index === context.chunkCount - 1;
-  const encrypted = await context.cipher.encrypt(context.fileKey, index, isLast, plaintext);
+  const encrypted = await context.cipher.encryptSlice(
+    context.fileKey,
+    index,
+    isLast,
+    context.file,
+    start,
+    end,
+  );
   throwIfAborted(context.signal);
-  return new Blob([encrypted], { type: 'application/octet-stream' });
+  return encrypted;
 }
 
 /**

@@ -235,10 +235,10 @@ describe('multipart upload', () => {
     let maxInFlight = 0;
     const cipher: ChunkCipher = {
       ...inner,
-      encrypt: (key, index, isLast, plaintext) => {
+      encryptSlice: (key, index, isLast, source, start, end) => {
         inFlight++;
         maxInFlight = Math.max(maxInFlight, inFlight);
-        return inner.encrypt(key, index, isLast, plaintext);
+        return inner.encryptSlice(key, index, isLast, source, start, end);
       },
     };
     server.partBehaviour = async (): Promise<PartBehaviour> => {

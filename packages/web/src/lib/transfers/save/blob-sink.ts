@@ -10,8 +10,8 @@ const REVOKE_AFTER_MS = 60_000;
 export function openBlobSink(info: SaveFileInfo): Promise<SaveSink> {
   let pieces: Blob[] = [];
   return Promise.resolve({
-    write(bytes) {
-      pieces.push(new Blob([bytes]));
+    write(chunk) {
+      pieces.push(chunk);
       return Promise.resolve();
     },
     close() {

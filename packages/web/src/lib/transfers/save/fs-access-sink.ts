@@ -34,7 +34,8 @@ export async function openFsAccessSink(info: SaveFileInfo): Promise<SaveSink> {
   const createdEmpty = (await handle.getFile()).size === 0;
   const writable = await handle.createWritable();
   return {
-    write: (bytes) => writable.write(bytes),
+    // The browser reads the Blob itself: nothing chunk-sized is copied on the main thread.
+    write: (chunk) => writable.write(chunk),
     close: () => writable.close(),
     async abort(reason) {
       await writable.abort(reason).catch(() => undefined);
