@@ -26,9 +26,10 @@ export interface ChunkCipher {
     encrypted: ArrayBuffer,
   ): Promise<Uint8Array<ArrayBuffer>>;
   /**
-   * Reads `source[start, end)` (a slice of the user's File) and encrypts it as chunk `index`,
-   * answering `iv || ciphertext || tag` as a Blob that XHR can send as is. The read, the encryption
-   * and the Blob's copy all happen off the main thread.
+   * Reads `source[start, end)` (a slice of the user's File) in the worker and encrypts it as chunk
+   * `index`: {@link encrypt} without reading the file on the main thread. Answers bytes, not a Blob:
+   * a Blob made in the worker would keep its memory until the page's garbage collector happens to
+   * run, while the page turns these bytes into the part's Blob itself (see `encryptFileChunk`).
    */
   encryptSlice(
     fileKey: CryptoKey,
@@ -37,7 +38,7 @@ export interface ChunkCipher {
     source: Blob,
     start: number,
     end: number,
-  ): Promise<Blob>;
+  ): Promise<Uint8Array<ArrayBuffer>>;
   /**
    * {@link decrypt}, answering the verified plaintext as a Blob: every save method takes a Blob
    * without copying it on the main thread (the service worker and the File System Access API read
@@ -71,13 +72,13 @@ export function responseTransfer(response: CryptoResponse): Transferable[] {
   return response.ok && response.data instanceof ArrayBuffer ? [response.data] : [];
 }
 
-/** The bytes of an `encrypt` / `decrypt` answer. */
+/** The bytes of an `encrypt` / `decrypt` / `encrypt-slice` answer. */
 export function answerBytes(data: ArrayBuffer | Blob): Uint8Array<ArrayBuffer> {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   throw new CryptoWorkerError('The encryption worker answered a Blob where bytes were expected');
 }
 
-/** The Blob of an `encrypt-slice` / `decrypt-to-blob` answer. */
+/** The Blob of a `decrypt-to-blob` answer. */
 export function answerBlob(data: ArrayBuffer | Blob): Blob {
   if (data instanceof Blob) return data;
   throw new CryptoWorkerError('The encryption worker answered bytes where a Blob was expected');

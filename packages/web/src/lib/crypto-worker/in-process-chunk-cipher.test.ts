@@ -43,16 +43,15 @@ describe('in-process chunk cipher', () => {
     await expect(cipher.encrypt(hmacKey, 0, true, bytesOf(1))).rejects.toBeInstanceOf(CryptoWorkerError);
   });
 
-  it('encrypts a slice of a Blob into a Blob that @coffer/crypto decrypts', async () => {
+  it('encrypts a slice of a Blob into bytes that @coffer/crypto decrypts', async () => {
     const cipher = createInProcessChunkCipher();
     const key = await generateFileKey();
     const file = new Blob([new Uint8Array([0, 1, 2, 3, 4, 5, 6, 7])]);
-    const encrypted = await cipher.encryptSlice(key, 1, true, file, 2, 6);
-    expect(encrypted.size).toBe(4 + 28);
-    const bytes = new Uint8Array(await encrypted.arrayBuffer());
+    const bytes = await cipher.encryptSlice(key, 1, true, file, 2, 6);
+    expect(bytes.length).toBe(4 + 28);
     expect([...(await decryptChunk(key, 1, true, bytes))]).toEqual([2, 3, 4, 5]);
     // Two encryptions of the same slice use fresh IVs.
-    const again = new Uint8Array(await (await cipher.encryptSlice(key, 1, true, file, 2, 6)).arrayBuffer());
+    const again = await cipher.encryptSlice(key, 1, true, file, 2, 6);
     expect(again.subarray(0, 12)).not.toEqual(bytes.subarray(0, 12));
   });
 

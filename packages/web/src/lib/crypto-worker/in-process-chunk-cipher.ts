@@ -21,7 +21,7 @@ export function createInProcessChunkCipher(): ChunkCipher {
     decrypt: async (key, index, isLast, data) =>
       answerBytes(await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })),
     encryptSlice: async (key, index, isLast, source, start, end) =>
-      answerBlob(await run({ id: nextId++, op: 'encrypt-slice', key, index, isLast, source, start, end })),
+      answerBytes(await run({ id: nextId++, op: 'encrypt-slice', key, index, isLast, source, start, end })),
     decryptToBlob: async (key, index, isLast, data) =>
       answerBlob(await run({ id: nextId++, op: 'decrypt-to-blob', key, index, isLast, data: moved(data) })),
     dispose: () => undefined,

@@ -1,4 +1,4 @@
-import { decryptChunk, encryptChunk, IntegrityError, sealChunk } from '@coffer/crypto';
+import { decryptChunk, encryptChunk, IntegrityError } from '@coffer/crypto';
 import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
 
 const BINARY = { type: 'application/octet-stream' } as const;
@@ -8,8 +8,9 @@ const BINARY = { type: 'application/octet-stream' } as const;
  * the worker always answers every id. Shared by the worker and the in-process fallback.
  *
  * Memory: a chunk is ~95 MiB, and a worker's garbage collector may take seconds to notice buffers
- * it no longer needs. The transfer paths therefore release each chunk-sized buffer the moment it
- * has been used (see {@link release}), so a transfer holds only the chunks it is working on.
+ * it no longer needs. The transfer paths therefore release each chunk-sized buffer of their own
+ * the moment it has been used (see {@link release}), so the worker holds only the chunks it is
+ * working on.
  */
 export async function processCryptoRequest(request: CryptoRequest): Promise<CryptoResponse> {
   const { id, key, index, isLast } = request;
@@ -25,12 +26,9 @@ export async function processCryptoRequest(request: CryptoRequest): Promise<Cryp
       }
       case 'encrypt-slice': {
         const plaintext = await request.source.slice(request.start, request.end).arrayBuffer();
-        const sealed = await sealChunk(key, index, isLast, new Uint8Array(plaintext));
+        const output = await encryptChunk(key, index, isLast, new Uint8Array(plaintext));
         release(plaintext);
-        // IV and ciphertext go into the Blob as two parts: no concatenation copy.
-        const blob = new Blob([sealed.ivBytes, sealed.ciphertextBytes], BINARY);
-        release(sealed.ciphertextBytes.buffer);
-        return { id, ok: true, data: blob };
+        return { id, ok: true, data: wholeBuffer(output) };
       }
       case 'decrypt-to-blob': {
         const plaintext = await decryptChunk(key, index, isLast, new Uint8Array(request.data));

@@ -6,9 +6,10 @@
  * Two shapes of work:
  * - bytes in, bytes out (`encrypt`, `decrypt`): the input buffer is transferred (not copied) to the
  *   worker and the result's buffer is transferred back;
- * - the transfer paths (`encrypt-slice`, `decrypt-to-blob`): the worker reads the plaintext slice of
- *   the user's `File` itself and answers with a `Blob`, so no chunk-sized copy ever runs on the
- *   page's main thread. A `Blob` crosses `postMessage` as a reference, whatever its size.
+ * - the transfer paths: `encrypt-slice` reads the plaintext slice of the user's `File` in the worker
+ *   (the File crosses as a reference) and answers the encrypted bytes, transferred; `decrypt-to-blob`
+ *   answers the verified plaintext as a `Blob`, which crosses `postMessage` as a reference whatever
+ *   its size, so the page never copies a downloaded chunk.
  */
 
 export type CryptoOperation = 'encrypt' | 'decrypt' | 'encrypt-slice' | 'decrypt-to-blob';
@@ -31,7 +32,7 @@ export type CryptoRequest =
       readonly data: ArrayBuffer;
     })
   | (ChunkPosition & {
-      /** Reads `source[start, end)` and answers `iv || ciphertext || tag` as a Blob. */
+      /** Reads `source[start, end)` and answers `iv || ciphertext || tag` (transferred). */
       readonly op: 'encrypt-slice';
       readonly source: Blob;
       readonly start: number;
@@ -52,7 +53,7 @@ export interface CryptoFailure {
   readonly message: string;
 }
 
-/** `data` is an ArrayBuffer for `encrypt` / `decrypt` and a Blob for the transfer paths. */
+/** `data` is a Blob for `decrypt-to-blob` and an ArrayBuffer for the others. */
 export type CryptoResponse =
   | { readonly id: number; readonly ok: true; readonly data: ArrayBuffer | Blob }
   | { readonly id: number; readonly ok: false; readonly error: CryptoFailure };

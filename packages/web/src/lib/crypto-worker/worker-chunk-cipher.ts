@@ -93,7 +93,7 @@ export function createWorkerChunkCipher(
       answerBytes(await run({ op: 'decrypt', key, index, isLast, data }, [data])),
     // The File is sent as a reference: the worker reads the slice itself.
     encryptSlice: async (key, index, isLast, source, start, end) =>
-      answerBlob(await run({ op: 'encrypt-slice', key, index, isLast, source, start, end }, [])),
+      answerBytes(await run({ op: 'encrypt-slice', key, index, isLast, source, start, end }, [])),
     decryptToBlob: async (key, index, isLast, data) =>
       answerBlob(await run({ op: 'decrypt-to-blob', key, index, isLast, data }, [data])),
     dispose: () => {

@@ -1,0 +1,48 @@
+import { decryptChunk, generateFileKey } from '@coffer/crypto';
+import { describe, expect, it } from 'vitest';
+import { createInProcessChunkCipher } from '../crypto-worker';
+import { BLOB_SLICE_BYTES, encryptFileChunk, type UploadContext } from './upload-context';
+import { TransferAbortedError } from './transfer-errors';
+
+/** Only what encryptFileChunk reads. */
+function contextFor(file: File, chunkSize: number, fileKey: CryptoKey, signal: AbortSignal): UploadContext {
+  return {
+    file,
+    fileKey,
+    chunkSize,
+    chunkCount: Math.ceil(file.size / chunkSize),
+    cipher: createInProcessChunkCipher(),
+    signal,
+  } as Partial<UploadContext> as UploadContext;
+}
+
+describe('encryptFileChunk', () => {
+  it('builds the part Blob from several slices and keeps every byte in place', async () => {
+    const size = 2 * BLOB_SLICE_BYTES + 12_345;
+    const plain = new Uint8Array(size).map((_, i) => (i * 7) % 256);
+    const key = await generateFileKey();
+    const file = new File([plain], 'big.bin');
+    // The file is two chunks; the second is the last and is more than two slices long.
+    const chunkSize = 1000;
+    const context = contextFor(file, size - chunkSize, key, new AbortController().signal);
+    const last = await encryptFileChunk(context, 1);
+    expect(last.size).toBe(chunkSize + 28);
+    expect(Buffer.from(await decryptChunk(key, 1, true, new Uint8Array(await last.arrayBuffer())))).toEqual(
+      Buffer.from(plain.subarray(size - chunkSize)),
+    );
+    const first = await encryptFileChunk(context, 0);
+    expect(first.size).toBe(size - chunkSize + 28);
+    const decrypted = await decryptChunk(key, 0, false, new Uint8Array(await first.arrayBuffer()));
+    expect(Buffer.from(decrypted).equals(Buffer.from(plain.subarray(0, size - chunkSize)))).toBe(true);
+  });
+
+  it('stops when the upload is aborted while the chunk is encrypted', async () => {
+    const key = await generateFileKey();
+    const file = new File([new Uint8Array(3 * BLOB_SLICE_BYTES)], 'big.bin');
+    const controller = new AbortController();
+    const context = contextFor(file, file.size, key, controller.signal);
+    const encrypting = encryptFileChunk(context, 0);
+    controller.abort();
+    await expect(encrypting).rejects.toBeInstanceOf(TransferAbortedError);
+  });
+});
