@@ -27,9 +27,11 @@ export interface ChunkCipher {
   ): Promise<Uint8Array<ArrayBuffer>>;
   /**
    * Reads `source[start, end)` (a slice of the user's File) in the worker and encrypts it as chunk
-   * `index`: {@link encrypt} without reading the file on the main thread. Answers bytes, not a Blob:
-   * a Blob made in the worker would keep its memory until the page's garbage collector happens to
-   * run, while the page turns these bytes into the part's Blob itself (see `encryptFileChunk`).
+   * `index`: {@link encrypt} without reading the file on the main thread. The chunk is `iv` followed
+   * by `ciphertext` (which ends with the tag), answered apart so no chunk-sized concatenation runs.
+   * Bytes, not a Blob: a Blob made in the worker would keep its memory until the page's garbage
+   * collector happens to run; the page turns these bytes into the part's Blob itself
+   * (see `encryptFileChunk`).
    */
   encryptSlice(
     fileKey: CryptoKey,
@@ -38,7 +40,7 @@ export interface ChunkCipher {
     source: Blob,
     start: number,
     end: number,
-  ): Promise<Uint8Array<ArrayBuffer>>;
+  ): Promise<EncryptedSlice>;
   /**
    * {@link decrypt}, answering the verified plaintext as a Blob: every save method takes a Blob
    * without copying it on the main thread (the service worker and the File System Access API read
@@ -48,6 +50,13 @@ export interface ChunkCipher {
   decryptToBlob(fileKey: CryptoKey, index: number, isLast: boolean, encrypted: ArrayBuffer): Promise<Blob>;
   /** Frees the worker; pending calls fail. */
   dispose(): void;
+}
+
+/** A sealed chunk in two pieces: the part is `iv || ciphertext`. */
+export interface EncryptedSlice {
+  readonly iv: Uint8Array<ArrayBuffer>;
+  /** AES-GCM output: ciphertext followed by the 16-byte tag. */
+  readonly ciphertext: Uint8Array<ArrayBuffer>;
 }
 
 /** The crypto worker failed for a reason other than integrity (it crashed, a key was unusable…). */
@@ -69,10 +78,19 @@ export function errorFromFailure(failure: CryptoFailure): Error {
 
 /** An answer's ArrayBuffer is transferred, never copied; a Blob crosses as a reference. */
 export function responseTransfer(response: CryptoResponse): Transferable[] {
-  return response.ok && response.data instanceof ArrayBuffer ? [response.data] : [];
+  if (!response.ok) return [];
+  const list: Transferable[] = response.data instanceof ArrayBuffer ? [response.data] : [];
+  if (response.iv !== undefined) list.push(response.iv);
+  return list;
 }
 
-/** The bytes of an `encrypt` / `decrypt` / `encrypt-slice` answer. */
+/** The two pieces of an `encrypt-slice` answer. */
+export function answerSlice(data: ArrayBuffer | Blob, iv: ArrayBuffer | undefined): EncryptedSlice {
+  if (iv === undefined) throw new CryptoWorkerError('The encryption worker answered no IV');
+  return { iv: new Uint8Array(iv), ciphertext: answerBytes(data) };
+}
+
+/** The bytes of an `encrypt` / `decrypt` answer. */
 export function answerBytes(data: ArrayBuffer | Blob): Uint8Array<ArrayBuffer> {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   throw new CryptoWorkerError('The encryption worker answered a Blob where bytes were expected');

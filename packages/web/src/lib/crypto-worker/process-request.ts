@@ -1,4 +1,4 @@
-import { decryptChunk, encryptChunk, IntegrityError } from '@coffer/crypto';
+import { decryptChunk, encryptChunk, IntegrityError, sealChunk } from '@coffer/crypto';
 import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
 
 const BINARY = { type: 'application/octet-stream' } as const;
@@ -26,9 +26,9 @@ export async function processCryptoRequest(request: CryptoRequest): Promise<Cryp
       }
       case 'encrypt-slice': {
         const plaintext = await request.source.slice(request.start, request.end).arrayBuffer();
-        const output = await encryptChunk(key, index, isLast, new Uint8Array(plaintext));
+        const sealed = await sealChunk(key, index, isLast, new Uint8Array(plaintext));
         release(plaintext);
-        return { id, ok: true, data: wholeBuffer(output) };
+        return { id, ok: true, data: wholeBuffer(sealed.ciphertextBytes), iv: wholeBuffer(sealed.ivBytes) };
       }
       case 'decrypt-to-blob': {
         const plaintext = await decryptChunk(key, index, isLast, new Uint8Array(request.data));

@@ -32,7 +32,7 @@ export type CryptoRequest =
       readonly data: ArrayBuffer;
     })
   | (ChunkPosition & {
-      /** Reads `source[start, end)` and answers `iv || ciphertext || tag` (transferred). */
+      /** Reads `source[start, end)`; answers `ciphertext || tag` in `data` and the IV in `iv` (transferred). */
       readonly op: 'encrypt-slice';
       readonly source: Blob;
       readonly start: number;
@@ -53,7 +53,10 @@ export interface CryptoFailure {
   readonly message: string;
 }
 
-/** `data` is a Blob for `decrypt-to-blob` and an ArrayBuffer for the others. */
+/**
+ * `data` is a Blob for `decrypt-to-blob` and an ArrayBuffer for the others. `encrypt-slice` answers
+ * the IV apart (`iv`), so the chunk-sized ciphertext is never copied just to put 12 bytes before it.
+ */
 export type CryptoResponse =
-  | { readonly id: number; readonly ok: true; readonly data: ArrayBuffer | Blob }
+  | { readonly id: number; readonly ok: true; readonly data: ArrayBuffer | Blob; readonly iv?: ArrayBuffer }
   | { readonly id: number; readonly ok: false; readonly error: CryptoFailure };

@@ -92,10 +92,10 @@ describe('worker chunk cipher', () => {
       end: 4,
     });
     await worker.flush();
-    const encrypted = await encrypting;
-    expect(encrypted.length).toBe(3 + 28);
+    const { iv, ciphertext } = await encrypting;
+    expect([iv.length, ciphertext.length]).toEqual([12, 3 + 16]);
 
-    const input = encrypted.buffer;
+    const input = new Uint8Array([...iv, ...ciphertext]).buffer;
     const decrypting = cipher.decryptToBlob(key, 0, false, input);
     expect(input.byteLength).toBe(0);
     await worker.flush();

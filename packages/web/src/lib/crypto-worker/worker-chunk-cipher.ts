@@ -1,6 +1,7 @@
 import {
   answerBlob,
   answerBytes,
+  answerSlice,
   CryptoWorkerError,
   errorFromFailure,
   type ChunkCipher,
@@ -13,8 +14,13 @@ export type CryptoWorkerLike = Pick<Worker, 'postMessage' | 'addEventListener' |
 /** A request before it gets its id (TypeScript's Omit would lose the union). */
 type RequestBody = CryptoRequest extends infer R ? (R extends CryptoRequest ? Omit<R, 'id'> : never) : never;
 
+interface Answer {
+  readonly data: ArrayBuffer | Blob;
+  readonly iv?: ArrayBuffer;
+}
+
 interface Pending {
-  resolve: (data: ArrayBuffer | Blob) => void;
+  resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
 }
 
@@ -56,7 +62,7 @@ export function createWorkerChunkCipher(
       const call = pending.get(response.id);
       if (call === undefined) return;
       pending.delete(response.id);
-      if (response.ok) call.resolve(response.data);
+      if (response.ok) call.resolve(response);
       else call.reject(errorFromFailure(response.error));
     });
     started.addEventListener('error', (event: ErrorEvent) => {
@@ -73,7 +79,7 @@ export function createWorkerChunkCipher(
     return started;
   };
 
-  const run = (body: RequestBody, transfer: Transferable[]): Promise<ArrayBuffer | Blob> =>
+  const run = (body: RequestBody, transfer: Transferable[]): Promise<Answer> =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       const request = { ...body, id } as CryptoRequest;
@@ -88,14 +94,16 @@ export function createWorkerChunkCipher(
 
   return {
     encrypt: async (key, index, isLast, data) =>
-      answerBytes(await run({ op: 'encrypt', key, index, isLast, data }, [data])),
+      answerBytes((await run({ op: 'encrypt', key, index, isLast, data }, [data])).data),
     decrypt: async (key, index, isLast, data) =>
-      answerBytes(await run({ op: 'decrypt', key, index, isLast, data }, [data])),
+      answerBytes((await run({ op: 'decrypt', key, index, isLast, data }, [data])).data),
     // The File is sent as a reference: the worker reads the slice itself.
-    encryptSlice: async (key, index, isLast, source, start, end) =>
-      answerBytes(await run({ op: 'encrypt-slice', key, index, isLast, source, start, end }, [])),
+    encryptSlice: async (key, index, isLast, source, start, end) => {
+      const answer = await run({ op: 'encrypt-slice', key, index, isLast, source, start, end }, []);
+      return answerSlice(answer.data, answer.iv);
+    },
     decryptToBlob: async (key, index, isLast, data) =>
-      answerBlob(await run({ op: 'decrypt-to-blob', key, index, isLast, data }, [data])),
+      answerBlob((await run({ op: 'decrypt-to-blob', key, index, isLast, data }, [data])).data),
     dispose: () => {
       worker?.terminate();
       worker = null;

@@ -44,7 +44,7 @@ export async function encryptFileChunk(context: UploadContext, index: number): P
   const end = Math.min(context.file.size, start + context.chunkSize);
   throwIfAborted(context.signal);
   const isLast = index === context.chunkCount - 1;
-  const encrypted = await context.cipher.encryptSlice(
+  const { iv, ciphertext } = await context.cipher.encryptSlice(
     context.fileKey,
     index,
     isLast,
@@ -53,13 +53,13 @@ export async function encryptFileChunk(context: UploadContext, index: number): P
     end,
   );
   throwIfAborted(context.signal);
-  const parts: Blob[] = [];
-  for (let offset = 0; offset < encrypted.length; offset += BLOB_SLICE_BYTES) {
+  const parts: Blob[] = [new Blob([iv])];
+  for (let offset = 0; offset < ciphertext.length; offset += BLOB_SLICE_BYTES) {
     if (offset > 0) {
       await yieldToPage();
       throwIfAborted(context.signal);
     }
-    parts.push(new Blob([encrypted.subarray(offset, offset + BLOB_SLICE_BYTES)]));
+    parts.push(new Blob([ciphertext.subarray(offset, offset + BLOB_SLICE_BYTES)]));
   }
   return new Blob(parts, { type: 'application/octet-stream' });
 }
