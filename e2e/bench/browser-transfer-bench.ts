@@ -14,9 +14,9 @@
  * - bare AES-GCM: `crypto.subtle.encrypt` / `decrypt` in the page over the same chunks (95 MiB, the
  *   format's chunk size, the same count), one and two chunks in flight.
  *
- * Each size runs in a fresh browser context: the encrypted upload first runs before any download (the
- * app's download service worker does not control the page yet), then again after the download (it
- * does, as for anyone who has downloaded once).
+ * Each size runs in a fresh browser context: the encrypted upload first runs before any download, then
+ * again after the download has registered the app's download service worker (which must never
+ * control the page: its scope is /__coffer_download__/ only), as for anyone who has downloaded once.
  *
  * Measured alongside: the memory of ALL Chromium processes (sum of PSS from /proc/<pid>/smaps_rollup,
  * every 200 ms: proportional, so shared pages are not counted twice), idle just before a transfer vs
@@ -777,11 +777,11 @@ interface SizeResult {
   bare2: BareCrypto;
   plainUp: Measured;
   plainDown: Measured;
-  /** The first upload of a fresh session: the download service worker does not control the page yet. */
+  /** The first upload of a fresh session, before any download. */
   encUp: Measured;
   /** Null when the upload before it failed. */
   encDown: Measured | null;
-  /** The same upload again, after that download: the service worker now controls the page. */
+  /** The same upload again, after that download has registered the download service worker. */
   encUpControlled: Measured;
   /** Whether the page was controlled by a service worker before each upload (checked, not assumed). */
   controlledBefore: [boolean, boolean];
@@ -905,12 +905,12 @@ type Direction = 'upload' | 'download';
 /** The encrypted transfers of a size, with how the report names them. */
 function encryptedRows(r: SizeResult): { name: string; key: string; direction: Direction; m: Measured }[] {
   const rows: { name: string; key: string; direction: Direction; m: Measured }[] = [
-    { name: 'upload, first (no service worker)', key: 'upload-first', direction: 'upload', m: r.encUp },
+    { name: 'upload, before any download', key: 'upload-first', direction: 'upload', m: r.encUp },
   ];
   if (r.encDown !== null)
     rows.push({ name: 'download', key: 'download', direction: 'download', m: r.encDown });
   rows.push({
-    name: 'upload, after a download (service worker controls the page)',
+    name: 'upload, after a download (download service worker registered)',
     key: 'upload-controlled',
     direction: 'upload',
     m: r.encUpControlled,
@@ -940,8 +940,8 @@ function report(results: SizeResult[], machine: string, ranAt: string, args: Arg
     'flight; the engine keeps at most two chunks in flight per transfer). Limit = the slower of the two.',
     'Each size runs in a fresh browser context (signed in through the UI): the first encrypted upload',
     "runs before any download, as on a first visit; the download then registers the app's download",
-    'service worker, which from then on controls the page (as for anyone who has downloaded once), and',
-    'the same upload runs again in that state.',
+    'service worker (scope `/__coffer_download__/` only: it must never control the page, and the run',
+    'checks that), and the same upload runs again in that state, as for anyone who has downloaded once.',
     '',
     'Reproduce: `npm run build && npm run bench -w @coffer/e2e` (options: `-- --sizes-gib=1,4',
     '--hash-max-gib=1 --no-docs --trace`). Source: `e2e/bench/browser-transfer-bench.ts`. Rerunning',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes } from './bytes.util.js';
-import { chunkAad, decryptChunk, encryptChunk } from './chunk.cipher.js';
+import { chunkAad, decryptChunk, encryptChunk, sealChunk } from './chunk.cipher.js';
 import { IntegrityError, InvalidArgumentError } from './crypto.errors.js';
 import { generateFileKey } from './file-key.wrap.js';
 
@@ -44,6 +44,22 @@ describe('encryptChunk / decryptChunk', () => {
     await expect(decryptChunk(await generateFileKey(), 1, false, chunk)).rejects.toThrow(IntegrityError);
     await expect(decryptChunk(fileKey, 1, false, chunk.subarray(0, 27))).rejects.toThrow(IntegrityError);
     await expect(decryptChunk(fileKey, 1, false, chunk.subarray(0, 28))).rejects.toThrow(IntegrityError);
+  });
+
+  it('lets the caller release the input once the call returns (WebCrypto has copied it)', async () => {
+    const key = await generateFileKey();
+    const plain = new Uint8Array([1, 2, 3, 4, 5]);
+    const input = plain.slice();
+    const sealing = sealChunk(key, 3, false, input);
+    // Detach the buffer as the crypto worker does (ArrayBuffer.prototype.transfer where available).
+    structuredClone(input.buffer, { transfer: [input.buffer] });
+    expect(input.byteLength).toBe(0);
+    const sealed = await sealing;
+    const chunk = new Uint8Array([...sealed.ivBytes, ...sealed.ciphertextBytes]);
+    const encrypted = chunk.slice();
+    const decrypting = decryptChunk(key, 3, false, encrypted);
+    structuredClone(encrypted.buffer, { transfer: [encrypted.buffer] });
+    expect([...(await decrypting)]).toEqual([...plain]);
   });
 
   it('decrypts a chunk that is a view into a larger buffer', async () => {

@@ -48,7 +48,14 @@ export async function encryptChunk(
   return concatBytes([sealed.ivBytes, sealed.ciphertextBytes]);
 }
 
-/** {@link encryptChunk} without the final concatenation. */
+/**
+ * {@link encryptChunk} without the final concatenation.
+ *
+ * Like {@link decryptChunk}, it starts the WebCrypto operation before returning, and WebCrypto
+ * copies its input when called: a caller short of memory may release (detach) the plaintext's
+ * buffer as soon as this returns its promise. Keep it so (no `await` before the WebCrypto call);
+ * the test "lets the caller release the input once the call returns" guards it.
+ */
 export async function sealChunk(
   fileKey: CryptoKey,
   index: number,
@@ -71,7 +78,8 @@ export async function sealChunk(
 }
 
 /**
- * Decrypts chunk `index` (`iv || ciphertext || tag`) and returns its plaintext.
+ * Decrypts chunk `index` (`iv || ciphertext || tag`) and returns its plaintext. The input may be
+ * released once this returns its promise (see {@link sealChunk}).
  * @throws {IntegrityError} the chunk is shorter than 28 bytes, or its tag does not verify for this
  * key, index and last flag.
  */

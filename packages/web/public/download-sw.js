@@ -5,8 +5,7 @@
  * holding it in memory: the page registers a download here over a MessageChannel, then opens
  * /__coffer_download__/<id>/<name> in a hidden iframe; this worker answers that navigation with a
  * streamed attachment Response whose bytes the page sends chunk by chunk, only when the browser
- * asks for more (backpressure). A chunk arrives as a Blob (a reference, so the page copies nothing)
- * and is read here piece by piece as the browser takes it. If the page reports an error, the stream is errored and the
+ * asks for more (backpressure). If the page reports an error, the stream is errored and the
  * browser marks the download failed instead of keeping a partial file as if it were complete.
  *
  * It answers ONLY its own /__coffer_download__/ URLs; every other request goes to the network
@@ -14,8 +13,7 @@
  *   page -> worker: {type: 'coffer-download:register', id, fileName, size, contentType} + port
  *                   {type: 'coffer-download:keepalive'}  (messages keep the worker alive)
  *   worker -> page (port): {type: 'registered'} | {type: 'started'} | {type: 'pull'} | {type: 'cancelled'}
- *   page -> worker (port): {type: 'chunk', blob: Blob} | {type: 'end'} | {type: 'error', message}
- *                          ({type: 'chunk', bytes: ArrayBuffer} from a page of an older version)
+ *   page -> worker (port): {type: 'chunk', bytes: ArrayBuffer} | {type: 'end'} | {type: 'error', message}
  */
 
 const DOWNLOAD_PREFIX = '/__coffer_download__/';
@@ -72,88 +70,38 @@ function respond(url) {
     });
   }
   const { port } = download;
-  /** The pull waiting for the page's next message, if any. */
-  let waiting = null;
-  /** The reader of the chunk being handed to the browser, piece by piece. */
-  let current = null;
-  let finished = false;
-  const finish = () => {
-    finished = true;
-    port.close();
-    const wake = waiting;
-    waiting = null;
-    if (wake !== null) wake(null);
-  };
+  let answerPull = null;
   const stream = new ReadableStream(
     {
       start(controller) {
         port.onmessage = (event) => {
           const message = event.data;
-          if (message === null || typeof message !== 'object') return;
-          if (message.type === 'error') {
-            // The page gave up (corrupted file, cancel in the app): the browser marks the download failed.
-            try {
-              controller.error(new Error(String(message.message)));
-            } catch {
-              // Already closed or cancelled.
-            }
-            void current?.cancel().catch(() => undefined);
-            current = null;
-            finish();
-            return;
+          try {
+            if (message.type === 'chunk') controller.enqueue(new Uint8Array(message.bytes));
+            else if (message.type === 'end') controller.close();
+            else if (message.type === 'error') controller.error(new Error(String(message.message)));
+            else return;
+          } catch {
+            // The browser already cancelled the stream; the page has been told.
           }
-          const wake = waiting;
-          waiting = null;
-          if (wake !== null) wake(message);
+          if (message.type !== 'chunk') port.close();
+          const answered = answerPull;
+          answerPull = null;
+          if (answered !== null) answered();
         };
         port.postMessage({ type: 'started' });
       },
-      // Called only when the browser wants bytes (high-water mark 0): the next piece of the current
-      // chunk, or ask the page for the next chunk. So at most one chunk waits here, read as it goes.
-      async pull(controller) {
-        for (;;) {
-          if (finished) return;
-          if (current !== null) {
-            let piece;
-            try {
-              piece = await current.read();
-            } catch (error) {
-              controller.error(error);
-              port.postMessage({ type: 'cancelled' });
-              finish();
-              return;
-            }
-            if (!piece.done) {
-              controller.enqueue(piece.value);
-              return;
-            }
-            current = null;
-          }
-          const message = await new Promise((resolve) => {
-            waiting = resolve;
-            port.postMessage({ type: 'pull' });
-          });
-          if (message === null) return;
-          if (message.type === 'chunk' && message.blob instanceof Blob) {
-            // A Blob made by the page's crypto worker: read here, so the page copies nothing.
-            current = message.blob.stream().getReader();
-          } else if (message.type === 'chunk' && message.bytes instanceof ArrayBuffer) {
-            // A page of an older version sends the bytes themselves.
-            controller.enqueue(new Uint8Array(message.bytes));
-            return;
-          } else if (message.type === 'end') {
-            controller.close();
-            finish();
-            return;
-          }
-        }
+      // Called only when the browser wants bytes (high-water mark 0): ask the page for one chunk.
+      pull() {
+        return new Promise((resolve) => {
+          answerPull = resolve;
+          port.postMessage({ type: 'pull' });
+        });
       },
       // The user cancelled the download in the browser.
       cancel() {
-        void current?.cancel().catch(() => undefined);
-        current = null;
         port.postMessage({ type: 'cancelled' });
-        finish();
+        port.close();
       },
     },
     { highWaterMark: 0 },

@@ -3,9 +3,9 @@ import { Anchor, Box, Button, Card, Flex, Group, Stack, Text, Tooltip } from '@m
 import { IconDownload, IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { FileView } from '../../lib/files/file-views';
-import type { TransferItem } from '../../lib/transfers';
 import { DownloadProgress } from './DownloadProgress';
 import { FileTypeIcon } from './FileTypeIcon';
+import { useActiveDownload } from './use-file-download';
 
 interface FileCardProps {
   file: FileView;
@@ -13,8 +13,6 @@ interface FileCardProps {
   subtitle?: ReactNode;
   /** Where the title links to (the received-file page of a shared file). */
   titleHref?: string;
-  /** The running download of this file, if any. */
-  download: TransferItem | undefined;
   onDownload: () => void;
   onCancelDownload: (transferId: string) => void;
   /** Icon actions at the top right (share, delete). */
@@ -28,13 +26,14 @@ export function FileCard({
   file,
   subtitle,
   titleHref,
-  download,
   onDownload,
   onCancelDownload,
   actions,
   footer,
 }: FileCardProps): ReactElement {
   const titleId = useId();
+  // Subscribed here, not on the page: a progress step re-renders this card only.
+  const download = useActiveDownload(file.id);
   return (
     <Card
       component="article"

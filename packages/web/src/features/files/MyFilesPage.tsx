@@ -89,7 +89,6 @@ export function MyFilesPage(): ReactElement {
             <div role="listitem" key={file.id}>
               <FileCard
                 file={file}
-                download={downloads.activeFor(file.id)}
                 onDownload={() => {
                   downloads.start(file);
                 }}

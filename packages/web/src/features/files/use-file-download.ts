@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { downloadFailedSnackbarText, downloadMessages } from '@coffer/contracts';
 import { useNavigate } from 'react-router';
 import { paths } from '../../app/router/paths';
@@ -6,7 +6,7 @@ import { useEncryptionState } from '../../app/session/session-context';
 import { useApiClient } from '../../lib/api/context';
 import type { DownloadSource, TransferItem } from '../../lib/transfers';
 import { snackbar } from '../../lib/snackbar';
-import { useTransferManager, useTransfers } from './use-transfers';
+import { useTransferManager } from './use-transfers';
 
 /** The file fields a download needs (FileView and SharedFileView fit). */
 export interface DownloadableFile {
@@ -18,8 +18,6 @@ export interface DownloadableFile {
 export interface FileDownloads {
   /** Starts a download; call it straight from the click handler (the save dialog needs the click). */
   start: (file: DownloadableFile) => void;
-  /** The running download of a file, if any. */
-  activeFor: (fileId: string) => TransferItem | undefined;
   /** Cancels a running download: 'Download cancelled'. */
   cancel: (transferId: string) => void;
 }
@@ -31,12 +29,12 @@ export function downloadFailureText(source: DownloadSource, message: string | nu
 
 /**
  * Downloads of one list (`own`: My Files, `shared`: Shared With Me and /share/{id}) through the
- * transfer manager, with the spec's snackbars. The card shows the running item: 'Starting
- * download...' with a progress bar, then the engine's status texts, then idle again.
+ * transfer manager, with the spec's snackbars. The card shows the running item
+ * ({@link useActiveDownload}): 'Starting download...' with a progress bar, then the engine's status
+ * texts, then idle again.
  */
 export function useFileDownloads(source: DownloadSource): FileDownloads {
   const manager = useTransferManager();
-  const { downloads } = useTransfers();
   const api = useApiClient();
   const encryption = useEncryptionState();
   const navigate = useNavigate();
@@ -70,14 +68,6 @@ export function useFileDownloads(source: DownloadSource): FileDownloads {
     [api, manager, navigate, privateKey, source],
   );
 
-  const activeFor = useCallback(
-    (fileId: string) =>
-      downloads.find(
-        (item) => item.fileId === fileId && (item.status === 'processing' || item.status === 'queued'),
-      ),
-    [downloads],
-  );
-
   const cancel = useCallback(
     (transferId: string) => {
       manager.abort(transferId).then(
@@ -92,5 +82,25 @@ export function useFileDownloads(source: DownloadSource): FileDownloads {
     [manager],
   );
 
-  return { start, activeFor, cancel };
+  return { start, cancel };
+}
+
+/**
+ * The running download of one file, if any. Only the component that shows it re-renders on each
+ * progress step (a list page would otherwise re-render every card ~200 times per download): the
+ * manager replaces an item only when it changes, so other files keep the same value.
+ */
+export function useActiveDownload(fileId: string): TransferItem | undefined {
+  const manager = useTransferManager();
+  const subscribe = useCallback((listener: () => void) => manager.subscribe(listener), [manager]);
+  const select = useCallback(
+    () =>
+      manager
+        .getSnapshot()
+        .downloads.find(
+          (item) => item.fileId === fileId && (item.status === 'processing' || item.status === 'queued'),
+        ),
+    [manager, fileId],
+  );
+  return useSyncExternalStore(subscribe, select, select);
 }

@@ -7,7 +7,7 @@ import { paths } from '../../app/router/paths';
 import type { SharedFileView } from '../../lib/files/file-views';
 import { DownloadProgress } from '../files/DownloadProgress';
 import { FileTypeIcon } from '../files/FileTypeIcon';
-import { useFileDownloads } from '../files/use-file-download';
+import { useActiveDownload, useFileDownloads } from '../files/use-file-download';
 import { useSharedFiles } from '../shared/use-shared-files';
 import { LoadError } from '../../app/layout/LoadError';
 
@@ -75,7 +75,7 @@ function Detail({ label, value }: { label: string; value: string }): ReactElemen
 
 function ReceivedFile({ file }: { file: SharedFileView }): ReactElement {
   const downloads = useFileDownloads('shared');
-  const active = downloads.activeFor(file.id);
+  const active = useActiveDownload(file.id);
   return (
     <Card withBorder radius="lg" padding="xl" component="article" aria-label={file.title}>
       <Stack gap="lg">

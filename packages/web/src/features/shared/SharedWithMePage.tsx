@@ -89,7 +89,6 @@ export function SharedWithMePage(): ReactElement {
                 file={file}
                 titleHref={paths.share(file.id)}
                 subtitle={<SenderLine owner={file.owner} />}
-                download={downloads.activeFor(file.id)}
                 onDownload={() => {
                   downloads.start(file);
                 }}

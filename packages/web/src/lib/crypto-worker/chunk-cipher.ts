@@ -29,8 +29,8 @@ export interface ChunkCipher {
    * Reads `source[start, end)` (a slice of the user's File) in the worker and encrypts it as chunk
    * `index`: {@link encrypt} without reading the file on the main thread. The chunk is `iv` followed
    * by `ciphertext` (which ends with the tag), answered apart so no chunk-sized concatenation runs.
-   * Bytes, not a Blob: a Blob made in the worker would keep its memory until the page's garbage
-   * collector happens to run; the page turns these bytes into the part's Blob itself
+   * Bytes, not a Blob: a Blob made in the worker would keep its memory until the garbage collectors
+   * of both threads happen to run; the page turns these bytes into the part's Blob itself
    * (see `encryptFileChunk`).
    */
   encryptSlice(
@@ -41,13 +41,6 @@ export interface ChunkCipher {
     start: number,
     end: number,
   ): Promise<EncryptedSlice>;
-  /**
-   * {@link decrypt}, answering the verified plaintext as a Blob: every save method takes a Blob
-   * without copying it on the main thread (the service worker and the File System Access API read
-   * it themselves). `encrypted` is transferred.
-   * @throws {IntegrityError} as {@link decrypt}.
-   */
-  decryptToBlob(fileKey: CryptoKey, index: number, isLast: boolean, encrypted: ArrayBuffer): Promise<Blob>;
   /** Frees the worker; pending calls fail. */
   dispose(): void;
 }
@@ -76,28 +69,14 @@ export function errorFromFailure(failure: CryptoFailure): Error {
     : new CryptoWorkerError(`${failure.name}: ${failure.message}`);
 }
 
-/** An answer's ArrayBuffer is transferred, never copied; a Blob crosses as a reference. */
+/** An answer's buffers are transferred, never copied. */
 export function responseTransfer(response: CryptoResponse): Transferable[] {
   if (!response.ok) return [];
-  const list: Transferable[] = response.data instanceof ArrayBuffer ? [response.data] : [];
-  if (response.iv !== undefined) list.push(response.iv);
-  return list;
+  return response.iv === undefined ? [response.data] : [response.data, response.iv];
 }
 
 /** The two pieces of an `encrypt-slice` answer. */
-export function answerSlice(data: ArrayBuffer | Blob, iv: ArrayBuffer | undefined): EncryptedSlice {
+export function answerSlice(data: ArrayBuffer, iv: ArrayBuffer | undefined): EncryptedSlice {
   if (iv === undefined) throw new CryptoWorkerError('The encryption worker answered no IV');
-  return { iv: new Uint8Array(iv), ciphertext: answerBytes(data) };
-}
-
-/** The bytes of an `encrypt` / `decrypt` answer. */
-export function answerBytes(data: ArrayBuffer | Blob): Uint8Array<ArrayBuffer> {
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  throw new CryptoWorkerError('The encryption worker answered a Blob where bytes were expected');
-}
-
-/** The Blob of a `decrypt-to-blob` answer. */
-export function answerBlob(data: ArrayBuffer | Blob): Blob {
-  if (data instanceof Blob) return data;
-  throw new CryptoWorkerError('The encryption worker answered bytes where a Blob was expected');
+  return { iv: new Uint8Array(iv), ciphertext: new Uint8Array(data) };
 }

@@ -1,6 +1,5 @@
 import { decryptChunk, encryptChunk, generateFileKey } from '@coffer/crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answerBytes } from './chunk-cipher';
 import type { CryptoRequest, CryptoResponse } from './protocol';
 
 // The worker entry listens on `self`; in happy-dom that is the window, so the test talks to it there.
@@ -45,7 +44,7 @@ describe('crypto.worker entry', () => {
     const ok = answers.find((a) => a.response.id === 7);
     if (ok?.response.ok !== true) throw new Error('expected a successful answer');
     expect(ok.transfer).toEqual({ transfer: [ok.response.data] });
-    expect([...(await decryptChunk(key, 2, true, answerBytes(ok.response.data)))]).toEqual([4, 5, 6]);
+    expect([...(await decryptChunk(key, 2, true, new Uint8Array(ok.response.data)))]).toEqual([4, 5, 6]);
     const failed = answers.find((a) => a.response.id === 8)?.response;
     expect(failed).toMatchObject({ ok: false, error: { kind: 'integrity' } });
   });

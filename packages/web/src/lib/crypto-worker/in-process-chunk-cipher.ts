@@ -1,4 +1,4 @@
-import { answerBlob, answerBytes, answerSlice, errorFromFailure, type ChunkCipher } from './chunk-cipher';
+import { answerSlice, errorFromFailure, type ChunkCipher } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';
 import type { CryptoRequest } from './protocol';
 
@@ -9,7 +9,7 @@ import type { CryptoRequest } from './protocol';
  */
 export function createInProcessChunkCipher(): ChunkCipher {
   let nextId = 1;
-  const run = async (request: CryptoRequest): Promise<{ data: ArrayBuffer | Blob; iv?: ArrayBuffer }> => {
+  const run = async (request: CryptoRequest): Promise<{ data: ArrayBuffer; iv?: ArrayBuffer }> => {
     const response = await processCryptoRequest(request);
     if (!response.ok) throw errorFromFailure(response.error);
     return response;
@@ -17,17 +17,17 @@ export function createInProcessChunkCipher(): ChunkCipher {
   const moved = (data: ArrayBuffer): ArrayBuffer => structuredClone(data, { transfer: [data] });
   return {
     encrypt: async (key, index, isLast, data) =>
-      answerBytes((await run({ id: nextId++, op: 'encrypt', key, index, isLast, data: moved(data) })).data),
+      new Uint8Array(
+        (await run({ id: nextId++, op: 'encrypt', key, index, isLast, data: moved(data) })).data,
+      ),
     decrypt: async (key, index, isLast, data) =>
-      answerBytes((await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })).data),
+      new Uint8Array(
+        (await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })).data,
+      ),
     encryptSlice: async (key, index, isLast, source, start, end) => {
       const answer = await run({ id: nextId++, op: 'encrypt-slice', key, index, isLast, source, start, end });
       return answerSlice(answer.data, answer.iv);
     },
-    decryptToBlob: async (key, index, isLast, data) =>
-      answerBlob(
-        (await run({ id: nextId++, op: 'decrypt-to-blob', key, index, isLast, data: moved(data) })).data,
-      ),
     dispose: () => undefined,
   };
 }

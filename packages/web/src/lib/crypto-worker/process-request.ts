@@ -1,7 +1,6 @@
 import { decryptChunk, encryptChunk, IntegrityError, sealChunk } from '@coffer/crypto';
+import { releaseBuffer } from '../transfers/buffers';
 import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
-
-const BINARY = { type: 'application/octet-stream' } as const;
 
 /**
  * Runs one request with `@coffer/crypto`. Never throws: failures become `ok: false` answers, so
@@ -9,52 +8,36 @@ const BINARY = { type: 'application/octet-stream' } as const;
  *
  * Memory: a chunk is ~95 MiB, and a worker's garbage collector may take seconds to notice buffers
  * it no longer needs. The transfer paths therefore release each chunk-sized buffer of their own
- * the moment it has been used (see {@link release}), so the worker holds only the chunks it is
+ * the moment it has been used (see `releaseBuffer`), so the worker holds only the chunks it is
  * working on.
  */
 export async function processCryptoRequest(request: CryptoRequest): Promise<CryptoResponse> {
   const { id, key, index, isLast } = request;
   try {
     switch (request.op) {
-      case 'encrypt': {
-        const output = await encryptChunk(key, index, isLast, new Uint8Array(request.data));
-        return { id, ok: true, data: wholeBuffer(output) };
-      }
+      case 'encrypt':
       case 'decrypt': {
-        const output = await decryptChunk(key, index, isLast, new Uint8Array(request.data));
-        return { id, ok: true, data: wholeBuffer(output) };
+        const input = new Uint8Array(request.data);
+        const running =
+          request.op === 'encrypt'
+            ? encryptChunk(key, index, isLast, input)
+            : decryptChunk(key, index, isLast, input);
+        // WebCrypto copied the input when called: it can go before the operation ends.
+        releaseBuffer(request.data);
+        return { id, ok: true, data: wholeBuffer(await running) };
       }
       case 'encrypt-slice': {
         const plaintext = await request.source.slice(request.start, request.end).arrayBuffer();
-        const sealed = await sealChunk(key, index, isLast, new Uint8Array(plaintext));
-        release(plaintext);
+        // WebCrypto copies its input when called: the plaintext can go before the encryption ends.
+        const sealing = sealChunk(key, index, isLast, new Uint8Array(plaintext));
+        releaseBuffer(plaintext);
+        const sealed = await sealing;
         return { id, ok: true, data: wholeBuffer(sealed.ciphertextBytes), iv: wholeBuffer(sealed.ivBytes) };
-      }
-      case 'decrypt-to-blob': {
-        const plaintext = await decryptChunk(key, index, isLast, new Uint8Array(request.data));
-        release(request.data);
-        const blob = new Blob([plaintext], BINARY);
-        release(plaintext.buffer);
-        return { id, ok: true, data: blob };
       }
     }
   } catch (cause) {
     return { id, ok: false, error: describeFailure(cause) };
   }
-}
-
-/**
- * Frees a buffer's memory now instead of at the next garbage collection: `transfer(0)` (ES2024)
- * detaches it and moves its contents into a new, empty buffer. A Blob built from it has already
- * copied the bytes. Where `transfer` is missing (Node 20) the buffer is left to the collector.
- */
-function release(buffer: ArrayBuffer): void {
-  const transferable = buffer as ArrayBuffer & { transfer?: (newLength: number) => ArrayBuffer };
-  if (typeof transferable.transfer === 'function' && !isDetached(buffer)) transferable.transfer(0);
-}
-
-function isDetached(buffer: ArrayBuffer): boolean {
-  return (buffer as ArrayBuffer & { detached?: boolean }).detached === true;
 }
 
 /** The bytes as a buffer of their own, so it can be transferred without carrying anything else. */

@@ -3,16 +3,12 @@
  * the coffer-v1 format. `id` pairs an answer with its request: the worker handles requests
  * concurrently, so answers may arrive out of order.
  *
- * Two shapes of work:
- * - bytes in, bytes out (`encrypt`, `decrypt`): the input buffer is transferred (not copied) to the
- *   worker and the result's buffer is transferred back;
- * - the transfer paths: `encrypt-slice` reads the plaintext slice of the user's `File` in the worker
- *   (the File crosses as a reference) and answers the encrypted bytes, transferred; `decrypt-to-blob`
- *   answers the verified plaintext as a `Blob`, which crosses `postMessage` as a reference whatever
- *   its size, so the page never copies a downloaded chunk.
+ * Buffers are transferred both ways, never copied (same process). `encrypt` and `decrypt` take the
+ * chunk's bytes; `encrypt-slice` takes the user's `File` (a reference) and a range, and reads the
+ * slice in the worker, so uploads never read file content on the page's main thread.
  */
 
-export type CryptoOperation = 'encrypt' | 'decrypt' | 'encrypt-slice' | 'decrypt-to-blob';
+export type CryptoOperation = 'encrypt' | 'decrypt' | 'encrypt-slice';
 
 interface ChunkPosition {
   readonly id: number;
@@ -37,11 +33,6 @@ export type CryptoRequest =
       readonly source: Blob;
       readonly start: number;
       readonly end: number;
-    })
-  | (ChunkPosition & {
-      /** Answers the verified plaintext as a Blob. */
-      readonly op: 'decrypt-to-blob';
-      readonly data: ArrayBuffer;
     });
 
 /** Why a request failed: `integrity` is a tag that did not verify; anything else is `failed`. */
@@ -54,9 +45,9 @@ export interface CryptoFailure {
 }
 
 /**
- * `data` is a Blob for `decrypt-to-blob` and an ArrayBuffer for the others. `encrypt-slice` answers
- * the IV apart (`iv`), so the chunk-sized ciphertext is never copied just to put 12 bytes before it.
+ * `encrypt-slice` answers the IV apart (`iv`), so the chunk-sized ciphertext is never copied just
+ * to put 12 bytes before it.
  */
 export type CryptoResponse =
-  | { readonly id: number; readonly ok: true; readonly data: ArrayBuffer | Blob; readonly iv?: ArrayBuffer }
+  | { readonly id: number; readonly ok: true; readonly data: ArrayBuffer; readonly iv?: ArrayBuffer }
   | { readonly id: number; readonly ok: false; readonly error: CryptoFailure };

@@ -1,11 +1,4 @@
-import {
-  answerBlob,
-  answerBytes,
-  answerSlice,
-  CryptoWorkerError,
-  errorFromFailure,
-  type ChunkCipher,
-} from './chunk-cipher';
+import { answerSlice, CryptoWorkerError, errorFromFailure, type ChunkCipher } from './chunk-cipher';
 import type { CryptoRequest, CryptoResponse } from './protocol';
 
 /** The subset of `Worker` the cipher uses, so tests can pass a fake. */
@@ -15,7 +8,7 @@ export type CryptoWorkerLike = Pick<Worker, 'postMessage' | 'addEventListener' |
 type RequestBody = CryptoRequest extends infer R ? (R extends CryptoRequest ? Omit<R, 'id'> : never) : never;
 
 interface Answer {
-  readonly data: ArrayBuffer | Blob;
+  readonly data: ArrayBuffer;
   readonly iv?: ArrayBuffer;
 }
 
@@ -94,16 +87,14 @@ export function createWorkerChunkCipher(
 
   return {
     encrypt: async (key, index, isLast, data) =>
-      answerBytes((await run({ op: 'encrypt', key, index, isLast, data }, [data])).data),
+      new Uint8Array((await run({ op: 'encrypt', key, index, isLast, data }, [data])).data),
     decrypt: async (key, index, isLast, data) =>
-      answerBytes((await run({ op: 'decrypt', key, index, isLast, data }, [data])).data),
+      new Uint8Array((await run({ op: 'decrypt', key, index, isLast, data }, [data])).data),
     // The File is sent as a reference: the worker reads the slice itself.
     encryptSlice: async (key, index, isLast, source, start, end) => {
       const answer = await run({ op: 'encrypt-slice', key, index, isLast, source, start, end }, []);
       return answerSlice(answer.data, answer.iv);
     },
-    decryptToBlob: async (key, index, isLast, data) =>
-      answerBlob((await run({ op: 'decrypt-to-blob', key, index, isLast, data }, [data])).data),
     dispose: () => {
       worker?.terminate();
       worker = null;

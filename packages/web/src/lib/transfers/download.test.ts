@@ -114,9 +114,9 @@ describe('download', () => {
     const inner = createInProcessChunkCipher();
     const cipher: ChunkCipher = {
       ...inner,
-      decryptToBlob: (key, index, isLast, encrypted) => {
+      decrypt: (key, index, isLast, encrypted) => {
         events.push(`decrypt ${index}`);
-        return inner.decryptToBlob(key, index, isLast, encrypted);
+        return inner.decrypt(key, index, isLast, encrypted);
       },
     };
     const sink = new MemorySink();

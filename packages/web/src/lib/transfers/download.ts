@@ -103,7 +103,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
   // Closing the dialog cancels at once, even while the metadata is still loading.
   sinkOpening?.catch(fail);
   let sink: SaveSink | null = null;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  let input: ExactReader | null = null;
 
   try {
     if (signal.aborted) throw new TransferAbortedError(downloadMessages.aborted);
@@ -114,7 +114,10 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     const fileKey = await guard(unwrap(metadata.encryptedFileKey, privateKey), internal.signal);
     const response = await fetchContent(options, metadata, internal.signal);
     if (response.body === null) throw new TransferError('HTTP', downloadMessages.defaultError);
-    reader = response.body.getReader();
+    const total = encryptedSize(metadata.size, chunkSize);
+    input = new ExactReader(response.body, (received) => {
+      reporter.fraction(received, total);
+    });
     sinkOpening ??= openSink(method, {
       fileName: metadata.name,
       size: metadata.size,
@@ -122,7 +125,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     });
     sink = await guard(sinkOpening, internal.signal);
     sinkOpening = null;
-    await streamChunks({ ...options, reporter, reader, sink, fileKey, metadata, chunkSize, fail, internal });
+    await streamChunks({ ...options, reporter, input, sink, fileKey, metadata, chunkSize, fail, internal });
     await guard(sink.close(), internal.signal);
     reporter.finish(downloadMessages.complete);
   } catch (error) {
@@ -133,7 +136,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     internal.abort();
     if (sink === null && sinkOpening !== null) sink = await sinkOpening.catch(() => null);
     await sink?.abort(final);
-    await reader?.cancel().catch(() => undefined);
+    await input?.cancel();
     throw final;
   } finally {
     signal.removeEventListener('abort', onOuterAbort);
@@ -143,7 +146,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
 interface StreamContext {
   readonly cipher: ChunkCipher;
   readonly reporter: ProgressReporter;
-  readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly input: ExactReader;
   readonly sink: SaveSink;
   readonly fileKey: CryptoKey;
   readonly metadata: DownloadMetadata;
@@ -155,11 +158,8 @@ interface StreamContext {
 async function streamChunks(context: StreamContext): Promise<void> {
   const { metadata, chunkSize, reporter, internal } = context;
   const count = chunkCount(metadata.size, chunkSize);
-  const total = encryptedSize(metadata.size, chunkSize);
   const phase = createDownloadPhase(reporter, count);
-  const input = new ExactReader(context.reader, (received) => {
-    reporter.fraction(received, total);
-  });
+  const { input } = context;
 
   let writing: Promise<void> | null = null;
   for (let index = 0; index < count; index++) {
@@ -185,8 +185,7 @@ async function decryptAndWrite(
   encrypted: ArrayBuffer,
 ): Promise<void> {
   phase.decrypting(index);
-  // A Blob: the sinks hand it on without copying the chunk on the main thread.
-  const plaintext = await context.cipher.decryptToBlob(context.fileKey, index, isLast, encrypted);
+  const plaintext = await context.cipher.decrypt(context.fileKey, index, isLast, encrypted);
   phase.decrypting(null);
   if (context.internal.signal.aborted) return;
   await context.sink.write(plaintext);

@@ -4,19 +4,71 @@ import { IntegrityError } from '@coffer/crypto';
  * Cuts a byte stream into pieces of exact, known lengths (the encrypted chunks), each in a fresh
  * buffer of its own so it can be transferred to the crypto worker. A stream that ends early is
  * truncated, one with bytes after the last piece was extended: both are integrity failures.
+ *
+ * Where the stream is a byte stream (a fetch body in current browsers) it is read with a BYOB
+ * reader straight into the chunk's buffer: no per-piece buffers for the collector and no copy on
+ * the page's main thread. Otherwise the pieces the stream gives are copied into the chunk buffer.
  */
 export class ExactReader {
+  readonly #byob: ReadableStreamBYOBReader | null;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array> | null;
   #pending: Uint8Array = new Uint8Array(0);
   #received = 0;
 
   constructor(
-    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    stream: ReadableStream<Uint8Array>,
     /** Called with the total bytes received so far, after every network piece. */
     private readonly onReceived: (received: number) => void,
-  ) {}
+  ) {
+    this.#byob = openByobReader(stream);
+    this.#reader = this.#byob === null ? stream.getReader() : null;
+  }
+
+  /** True when the stream is read into the chunk buffers directly. */
+  get readsInPlace(): boolean {
+    return this.#byob !== null;
+  }
 
   /** The next `length` bytes. @throws {IntegrityError} the stream ended first. */
   async read(length: number): Promise<ArrayBuffer> {
+    return this.#byob === null ? this.#readPieces(length) : this.#readInPlace(this.#byob, length);
+  }
+
+  /** @throws {IntegrityError} more bytes follow. */
+  async expectEnd(): Promise<void> {
+    if (this.#byob !== null) {
+      const { done, value } = await this.#byob.read(new Uint8Array(1));
+      if (!done && value.byteLength > 0) throw new IntegrityError();
+      return;
+    }
+    if (this.#pending.length > 0) throw new IntegrityError();
+    for (;;) {
+      const { done, value } = await this.#defaultReader().read();
+      if (done) return;
+      if (value.length > 0) throw new IntegrityError();
+    }
+  }
+
+  /** Stops reading (the download failed or was cancelled). Never throws. */
+  async cancel(): Promise<void> {
+    await (this.#byob ?? this.#reader)?.cancel().catch(() => undefined);
+  }
+
+  async #readInPlace(reader: ReadableStreamBYOBReader, length: number): Promise<ArrayBuffer> {
+    let buffer = new ArrayBuffer(length);
+    let filled = 0;
+    while (filled < length) {
+      // The buffer is transferred into the stream and comes back as `value.buffer`.
+      const { done, value } = await reader.read(new Uint8Array(buffer, filled, length - filled));
+      if (done || value.byteLength === 0) throw new IntegrityError();
+      buffer = value.buffer;
+      filled += value.byteLength;
+      this.#count(value.byteLength);
+    }
+    return buffer;
+  }
+
+  async #readPieces(length: number): Promise<ArrayBuffer> {
     const out = new Uint8Array(length);
     let filled = 0;
     while (filled < length) {
@@ -29,21 +81,29 @@ export class ExactReader {
     return out.buffer;
   }
 
-  /** @throws {IntegrityError} more bytes follow. */
-  async expectEnd(): Promise<void> {
-    if (this.#pending.length > 0) throw new IntegrityError();
-    for (;;) {
-      const { done, value } = await this.reader.read();
-      if (done) return;
-      if (value.length > 0) throw new IntegrityError();
-    }
+  async #next(): Promise<Uint8Array> {
+    const { done, value } = await this.#defaultReader().read();
+    if (done) throw new IntegrityError();
+    this.#count(value.length);
+    return value;
   }
 
-  async #next(): Promise<Uint8Array> {
-    const { done, value } = await this.reader.read();
-    if (done) throw new IntegrityError();
-    this.#received += value.length;
+  #count(bytes: number): void {
+    this.#received += bytes;
     this.onReceived(this.#received);
-    return value;
+  }
+
+  #defaultReader(): ReadableStreamDefaultReader<Uint8Array> {
+    if (this.#reader === null) throw new Error('ExactReader: no default reader');
+    return this.#reader;
+  }
+}
+
+/** A BYOB reader where the stream is a byte stream, else null (the stream stays unlocked). */
+function openByobReader(stream: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | null {
+  try {
+    return stream.getReader({ mode: 'byob' });
+  } catch {
+    return null;
   }
 }

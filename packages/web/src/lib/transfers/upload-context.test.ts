@@ -1,7 +1,8 @@
 import { decryptChunk, generateFileKey } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
 import { createInProcessChunkCipher } from '../crypto-worker';
-import { BLOB_SLICE_BYTES, encryptFileChunk, type UploadContext } from './upload-context';
+import { SLICE_BYTES } from './buffers';
+import { encryptFileChunk, type UploadContext } from './upload-context';
 import { TransferAbortedError } from './transfer-errors';
 
 /** Only what encryptFileChunk reads. */
@@ -18,7 +19,7 @@ function contextFor(file: File, chunkSize: number, fileKey: CryptoKey, signal: A
 
 describe('encryptFileChunk', () => {
   it('builds the part Blob from several slices and keeps every byte in place', async () => {
-    const size = 2 * BLOB_SLICE_BYTES + 12_345;
+    const size = 2 * SLICE_BYTES + 12_345;
     const plain = new Uint8Array(size).map((_, i) => (i * 7) % 256);
     const key = await generateFileKey();
     const file = new File([plain], 'big.bin');
@@ -38,7 +39,7 @@ describe('encryptFileChunk', () => {
 
   it('stops when the upload is aborted while the chunk is encrypted', async () => {
     const key = await generateFileKey();
-    const file = new File([new Uint8Array(3 * BLOB_SLICE_BYTES)], 'big.bin');
+    const file = new File([new Uint8Array(3 * SLICE_BYTES)], 'big.bin');
     const controller = new AbortController();
     const context = contextFor(file, file.size, key, controller.signal);
     const encrypting = encryptFileChunk(context, 0);

@@ -1,5 +1,6 @@
 import { encryptingChunkText, uploadMessages, type NewEncryptionInfo } from '@coffer/contracts';
 import type { ChunkCipher } from '../crypto-worker';
+import { blobPartsOf } from './buffers';
 import type { ApiClient } from '../api/http';
 import type { ProgressReporter } from './progress';
 import { TransferAbortedError } from './transfer-errors';
@@ -27,17 +28,15 @@ export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new TransferAbortedError(uploadMessages.aborted);
 }
 
-/** Bytes copied into the part's Blob per main-thread task: a few ms each, never a long task. */
-export const BLOB_SLICE_BYTES = 8 * 1024 * 1024;
-
 /**
  * Chunk `index` of the file, encrypted, as a Blob that XHR sends as is. The crypto worker reads the
  * slice (`File.slice`) and encrypts it; the page then copies the ciphertext into the Blob
- * {@link BLOB_SLICE_BYTES} at a time, yielding in between, so no step blocks the main thread for
- * long. (The worker could build the Blob itself, but a Blob keeps its memory until the garbage
- * collector of every thread that saw it has run, and the page's collector rarely runs when it
- * allocates little: measured, that held ~10 parts at once. The ciphertext buffer the page
- * receives here is what makes its collector run.)
+ * `SLICE_BYTES` (8 MiB) at a time, yielding in between, so no step blocks the main thread for long.
+ *
+ * Why the page builds the Blob: a Blob keeps its memory until the garbage collector of every
+ * thread that saw it has run. A Blob built in the worker and posted here was freed only when both
+ * collectors happened to run, and a 4 GiB upload held ~10 parts at once. The ciphertext buffer the
+ * page receives for every part makes the page's collector run, and it frees the sent parts.
  */
 export async function encryptFileChunk(context: UploadContext, index: number): Promise<Blob> {
   const start = index * context.chunkSize;
@@ -53,33 +52,10 @@ export async function encryptFileChunk(context: UploadContext, index: number): P
     end,
   );
   throwIfAborted(context.signal);
-  const parts: Blob[] = [new Blob([iv])];
-  for (let offset = 0; offset < ciphertext.length; offset += BLOB_SLICE_BYTES) {
-    if (offset > 0) {
-      await yieldToPage();
-      throwIfAborted(context.signal);
-    }
-    parts.push(new Blob([ciphertext.subarray(offset, offset + BLOB_SLICE_BYTES)]));
-  }
-  return new Blob(parts, { type: 'application/octet-stream' });
-}
-
-/**
- * Lets the page handle input and paint between two steps of long work. Not `setTimeout`: browsers
- * throttle timers in background tabs to once a second or less, and uploads must not slow down
- * when the user switches tabs.
- */
-export function yieldToPage(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
+  const parts = await blobPartsOf(ciphertext, () => {
+    throwIfAborted(context.signal);
   });
+  return new Blob([iv, ...parts], { type: 'application/octet-stream' });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { blobPartsOf, releaseBuffer } from '../buffers';
 import type { SaveFileInfo, SaveSink } from './save-sink';
 
 /** How long the object URL stays valid after the click, so the browser can start the download. */
@@ -10,9 +11,9 @@ const REVOKE_AFTER_MS = 60_000;
 export function openBlobSink(info: SaveFileInfo): Promise<SaveSink> {
   let pieces: Blob[] = [];
   return Promise.resolve({
-    write(chunk) {
-      pieces.push(chunk);
-      return Promise.resolve();
+    async write(bytes) {
+      pieces.push(...(await blobPartsOf(bytes)));
+      releaseBuffer(bytes.buffer);
     },
     close() {
       const blob = new Blob(pieces, { type: info.contentType });

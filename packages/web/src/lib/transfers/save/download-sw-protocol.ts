@@ -6,10 +6,9 @@
  *    name, size and type under a random id; SW → page on the port: `registered`.
  * 2. The page navigates a hidden iframe to `/__coffer_download__/<id>/<name>`; the SW answers that
  *    navigation with a streamed attachment Response and says `started`.
- * 3. Each time the SW has handed the browser all of the previous chunk and the browser wants more
- *    bytes, it sends `pull`; the page answers with exactly one `chunk` (a Blob, which the SW reads
- *    piece by piece as the browser takes it), or `end`, or `error` (the browser then marks the
- *    download failed). The page can send `error` at any time. If the user cancels the download in the
+ * 3. Each time the browser wants more bytes the SW sends `pull`; the page answers with exactly one
+ *    `chunk`: the next slice (≤ 8 MiB) of the plaintext, its buffer transferred; or `end`, or `error` (the browser then marks the download
+ *    failed). The page can send `error` at any time. If the user cancels the download in the
  *    browser, the SW sends `cancelled`.
  */
 
@@ -32,8 +31,7 @@ export interface KeepAliveMessage {
 }
 
 export type PageToSwPortMessage =
-  /** A Blob crosses as a reference: the worker reads it, the page copies nothing. */
-  | { readonly type: 'chunk'; readonly blob: Blob }
+  | { readonly type: 'chunk'; readonly bytes: ArrayBuffer }
   | { readonly type: 'end' }
   | { readonly type: 'error'; readonly message: string };
 

@@ -1,4 +1,5 @@
 import { downloadMessages } from '@coffer/contracts';
+import { releaseBuffer, SLICE_BYTES } from '../buffers';
 import { TransferAbortedError, isAbortError } from '../transfer-errors';
 import type { SaveFileInfo, SaveSink } from './save-sink';
 
@@ -34,8 +35,13 @@ export async function openFsAccessSink(info: SaveFileInfo): Promise<SaveSink> {
   const createdEmpty = (await handle.getFile()).size === 0;
   const writable = await handle.createWritable();
   return {
-    // The browser reads the Blob itself: nothing chunk-sized is copied on the main thread.
-    write: (chunk) => writable.write(chunk),
+    async write(bytes) {
+      // In slices: each write copies its bytes to the browser on the main thread.
+      for (let offset = 0; offset < bytes.length; offset += SLICE_BYTES) {
+        await writable.write(bytes.subarray(offset, offset + SLICE_BYTES));
+      }
+      releaseBuffer(bytes.buffer);
+    },
     close: () => writable.close(),
     async abort(reason) {
       await writable.abort(reason).catch(() => undefined);

@@ -1,11 +1,11 @@
 /** Where a download's plaintext goes, one verified chunk at a time. */
 export interface SaveSink {
   /**
-   * Writes the next verified plaintext chunk, a Blob made by the crypto worker: each sink passes
-   * it on by reference, so no chunk is copied on the main thread. Resolves when the sink can take
-   * another (backpressure).
+   * Writes the next verified plaintext chunk; resolves when the sink can take another
+   * (backpressure). The sink owns `bytes` from then on: it hands them on in slices of
+   * `SLICE_BYTES` (no long copy on the main thread) and frees the buffer as soon as it is done.
    */
-  write(chunk: Blob): Promise<void>;
+  write(bytes: Uint8Array<ArrayBuffer>): Promise<void>;
   /** All chunks written and verified: finish the file. */
   close(): Promise<void>;
   /** Give up: no file may be left looking complete. Never throws. */

@@ -1,5 +1,5 @@
 import { downloadMessages } from '@coffer/contracts';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // The real service worker script, run here against a stand-in for its global scope.
 import serviceWorkerSource from '../../../../public/download-sw.js?raw';
 import { TransferAbortedError } from '../transfer-errors';
@@ -15,56 +15,6 @@ const ORIGIN = 'http://coffer.test';
 interface FakeFetchEvent {
   request: { url: string };
   respondWith(response: Response | Promise<Response>): void;
-}
-
-/**
- * A MessageChannel that delivers asynchronously and passes values by reference, as a browser passes
- * a Blob. The environment's own (Node's) cannot clone happy-dom's Blob.
- */
-class InMemoryPort {
-  onmessage: ((event: MessageEvent) => void) | null = null;
-  other: InMemoryPort | null = null;
-  closed = false;
-
-  postMessage(data: unknown): void {
-    const target = this.other;
-    if (this.closed || target === null) return;
-    setTimeout(() => {
-      if (!target.closed) target.onmessage?.(new MessageEvent('message', { data }));
-    }, 0);
-  }
-
-  close(): void {
-    this.closed = true;
-  }
-}
-
-class InMemoryMessageChannel {
-  readonly port1 = new InMemoryPort();
-  readonly port2 = new InMemoryPort();
-
-  constructor() {
-    this.port1.other = this.port2;
-    this.port2.other = this.port1;
-  }
-}
-
-/** A Blob whose stream gives its parts one by one, as a browser reads a large Blob (happy-dom's gives all at once). */
-class PiecewiseBlob extends Blob {
-  constructor(readonly parts: Uint8Array<ArrayBuffer>[]) {
-    super(parts);
-  }
-
-  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
-    const queue = [...this.parts];
-    return new ReadableStream({
-      pull(controller) {
-        const next = queue.shift();
-        if (next === undefined) controller.close();
-        else controller.enqueue(next);
-      },
-    });
-  }
 }
 
 /** Loads download-sw.js with a fake `self` and lets the test play the browser. */
@@ -105,6 +55,7 @@ async function openThrough(
   sw: ReturnType<typeof startServiceWorker>,
   info: SaveFileInfo,
   check?: (url: string) => void,
+  sliceBytes?: number,
 ) {
   const navigation: { response: Promise<Response> | null } = { response: null };
   const sink = await openServiceWorkerSink(info, {
@@ -115,33 +66,17 @@ async function openThrough(
       return () => undefined;
     },
     cleanUpDelayMs: 0,
+    sliceBytes,
   });
   if (navigation.response === null) throw new Error('the worker did not answer');
   return { sink, response: await navigation.response };
 }
 
-const blobOf = (...values: number[]): Blob => new Blob([new Uint8Array(values)]);
-
-/** Reads the body as the browser's download does, piece by piece (happy-dom's arrayBuffer() is not). */
 async function readAll(response: Response): Promise<Uint8Array> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) throw new Error('no body');
-  const pieces: Uint8Array[] = [];
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return new Uint8Array(Buffer.concat(pieces));
-    pieces.push(value);
-  }
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 describe('service worker sink + download-sw.js', () => {
-  beforeEach(() => {
-    vi.stubGlobal('MessageChannel', InMemoryMessageChannel);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
-
   it('streams chunks as an attachment, one chunk per browser pull', async () => {
     const sw = startServiceWorker();
     const { sink, response: answer } = await openThrough(
@@ -159,7 +94,7 @@ describe('service worker sink + download-sw.js', () => {
 
     // Nobody reads yet: the first write waits for the browser's pull (backpressure).
     let written = false;
-    const first = sink.write(blobOf(1, 2, 3)).then(() => {
+    const first = sink.write(new Uint8Array([1, 2, 3])).then(() => {
       written = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -167,67 +102,32 @@ describe('service worker sink + download-sw.js', () => {
 
     const body = readAll(answer);
     await first;
-    await sink.write(blobOf(4, 5, 6));
+    await sink.write(new Uint8Array([4, 5, 6]));
     await sink.close();
     expect([...(await body)]).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('hands a chunk to the browser piece by piece and asks for the next one only after it', async () => {
+  it('sends a chunk in slices, one per pull, so no step copies a whole chunk', async () => {
     const sw = startServiceWorker();
-    const size = 300_000;
-    const { sink, response } = await openThrough(sw, {
-      fileName: 'big.bin',
-      size: size + 1,
-      contentType: '',
-    });
+    const { sink, response } = await openThrough(
+      sw,
+      { fileName: 'a.bin', size: 8, contentType: '' },
+      undefined,
+      3,
+    );
     const reader = response.body?.getReader();
     if (reader === undefined) throw new Error('no body');
-    const big = new Uint8Array(size).map((_, i) => i % 251);
-    const reading = reader.read();
-    await sink.write(new PiecewiseBlob([big.subarray(0, 100_000), big.subarray(100_000)]));
-    const first = await reading;
-    expect(first.value?.length).toBeGreaterThan(0);
-    expect(first.value?.length).toBeLessThan(size);
-
-    // The rest of the first chunk is still in the worker: the page gets no credit for the next.
-    let secondWritten = false;
-    const second = sink.write(blobOf(99)).then(() => {
-      secondWritten = true;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(secondWritten).toBe(false);
-
-    const received: Uint8Array[] = [first.value ?? new Uint8Array(0)];
-    const closing = second.then(() => sink.close());
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      received.push(value);
-    }
+    const writing = sink.write(new Uint8Array([1, 2, 3, 4, 5, 6, 7]));
+    const pieces: number[][] = [];
+    for (let i = 0; i < 3; i++) pieces.push([...((await reader.read()).value ?? [])]);
+    await writing;
+    const closing = sink.write(new Uint8Array([8])).then(() => sink.close());
+    pieces.push([...((await reader.read()).value ?? [])]);
+    // The pull after the last byte is what lets the page close the download.
+    const end = reader.read();
     await closing;
-    expect(Buffer.concat(received).equals(Buffer.concat([big, new Uint8Array([99])]))).toBe(true);
-  });
-
-  it('still takes a chunk sent as bytes by a page of an older version', async () => {
-    const sw = startServiceWorker();
-    const channel = new MessageChannel();
-    const pulls: number[] = [];
-    channel.port1.onmessage = (event: MessageEvent<{ type: string }>) => {
-      if (event.data.type !== 'pull') return;
-      pulls.push(pulls.length);
-      if (pulls.length === 1)
-        channel.port1.postMessage({ type: 'chunk', bytes: new Uint8Array([7, 8]).buffer });
-      else channel.port1.postMessage({ type: 'end' });
-    };
-    sw.worker.postMessage(
-      { type: 'coffer-download:register', id: 'old-page', fileName: 'a.bin', size: 2, contentType: '' },
-      [channel.port2],
-    );
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const response = await sw.navigate('/__coffer_download__/old-page/a.bin');
-    if (response === null) throw new Error('the worker did not answer');
-    expect([...(await readAll(response))]).toEqual([7, 8]);
-    channel.port1.close();
+    expect((await end).done).toBe(true);
+    expect(pieces).toEqual([[1, 2, 3], [4, 5, 6], [7], [8]]);
   });
 
   it('errors the download when the page aborts, so the browser marks it failed', async () => {
@@ -235,8 +135,8 @@ describe('service worker sink + download-sw.js', () => {
     const { sink, response } = await openThrough(sw, { fileName: 'a.bin', size: 10, contentType: '' });
     const reader = response.body?.getReader();
     const reading = reader?.read();
-    await sink.write(blobOf(1));
-    expect([...((await reading)?.value ?? [])]).toEqual([1]);
+    await sink.write(new Uint8Array([1]));
+    expect((await reading)?.value).toEqual(new Uint8Array([1]));
     await sink.abort(new Error('file is corrupted or was tampered with'));
     await expect(reader?.read()).rejects.toThrow('tampered');
   });
@@ -244,10 +144,10 @@ describe('service worker sink + download-sw.js', () => {
   it('fails pending writes with an abort when the user cancels the download', async () => {
     const sw = startServiceWorker();
     const { sink, response } = await openThrough(sw, { fileName: 'a.bin', size: 10, contentType: '' });
-    const writing = sink.write(blobOf(1));
+    const writing = sink.write(new Uint8Array([1]));
     await response.body?.cancel();
     await expect(writing).rejects.toBeInstanceOf(TransferAbortedError);
-    await expect(sink.write(blobOf(2))).rejects.toMatchObject({
+    await expect(sink.write(new Uint8Array([2]))).rejects.toMatchObject({
       message: downloadMessages.aborted,
     });
   });

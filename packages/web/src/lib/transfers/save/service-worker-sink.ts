@@ -1,4 +1,5 @@
 import { downloadMessages } from '@coffer/contracts';
+import { releaseBuffer, SLICE_BYTES } from '../buffers';
 import { TransferAbortedError, TransferError } from '../transfer-errors';
 import {
   DOWNLOAD_SW_URL,
@@ -26,6 +27,8 @@ export interface ServiceWorkerSinkOptions {
   readonly keepAliveIntervalMs?: number;
   /** How long the iframe and the port outlive the download. */
   readonly cleanUpDelayMs?: number;
+  /** Bytes per message to the service worker (tests use small ones). */
+  readonly sliceBytes?: number;
 }
 
 /** Ours: the service worker did not take the download (e.g. a hard reload bypassed it). */
@@ -100,8 +103,8 @@ export function openInHiddenFrame(url: string): () => void {
 
 /**
  * Streams the download through the app's service worker, so the browser writes it to disk as a
- * normal download of any size. The page sends a chunk (a Blob) only when the service worker has
- * handed the browser all of the previous one (`pull`), so at most one chunk waits there. `abort` errors the stream, and the
+ * normal download of any size. The page sends a slice of a chunk only when the browser asks for
+ * more (`pull`), so at most one slice waits in the service worker. `abort` errors the stream, and the
  * browser marks the download failed instead of keeping a complete-looking file.
  */
 export async function openServiceWorkerSink(
@@ -112,6 +115,7 @@ export async function openServiceWorkerSink(
   const channel = new MessageChannel();
   const port = new PortState(channel.port1);
   const startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+  const sliceBytes = options.sliceBytes ?? SLICE_BYTES;
   const id = crypto.randomUUID();
 
   worker.postMessage(
@@ -149,12 +153,16 @@ export async function openServiceWorkerSink(
   }
 
   return {
-    async write(chunk) {
-      await port.until(() => port.credits > 0);
-      port.credits--;
-      // A reference to the Blob: posting a 95 MiB buffer to the worker's process would copy it on
-      // the main thread (100+ ms per chunk).
-      port.send({ type: 'chunk', blob: chunk });
+    async write(bytes) {
+      // One slice per pull: posting a whole 95 MiB chunk to the worker's process would copy it on
+      // the main thread in one step (100+ ms); a slice takes a few ms.
+      for (let offset = 0; offset < bytes.length; offset += sliceBytes) {
+        await port.until(() => port.credits > 0);
+        port.credits--;
+        const slice = bytes.slice(offset, offset + sliceBytes).buffer;
+        port.send({ type: 'chunk', bytes: slice }, [slice]);
+      }
+      releaseBuffer(bytes.buffer);
     },
     async close() {
       // The next pull means the browser has taken every byte: only then is the file complete.
@@ -199,8 +207,8 @@ class PortState {
     };
   }
 
-  send(message: PageToSwPortMessage): void {
-    this.port.postMessage(message);
+  send(message: PageToSwPortMessage, transfer: Transferable[] = []): void {
+    this.port.postMessage(message, transfer);
   }
 
   /**

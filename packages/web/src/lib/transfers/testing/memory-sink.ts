@@ -6,9 +6,10 @@ export class MemorySink implements SaveSink {
   state: 'open' | 'closed' | 'aborted' = 'open';
   abortReason: unknown = null;
 
-  async write(chunk: Blob): Promise<void> {
-    if (this.state !== 'open') throw new Error(`write after ${this.state}`);
-    this.chunks.push(new Uint8Array(await chunk.arrayBuffer()));
+  write(bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+    if (this.state !== 'open') return Promise.reject(new Error(`write after ${this.state}`));
+    this.chunks.push(bytes.slice());
+    return Promise.resolve();
   }
 
   close(): Promise<void> {

@@ -1,0 +1,59 @@
+/**
+ * Chunk-sized buffers on the page and in the crypto worker. A chunk is ~95 MiB: copying one in a
+ * single step blocks a thread for 50–400 ms, and waiting for the garbage collector to free one can
+ * leave several alive at once. So chunks are handed on in slices, and freed as soon as used.
+ */
+
+/** Bytes handled per step: a few milliseconds of copying, never a long task. */
+export const SLICE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Frees a buffer's memory now instead of at the next garbage collection: `transfer(0)` (ES2024)
+ * detaches it and moves its contents into a new, empty buffer. Only for buffers nothing else
+ * reads any more (a Blob or a postMessage has already copied the bytes). Where `transfer` is
+ * missing (Node 20, older browsers) the buffer is left to the collector.
+ */
+export function releaseBuffer(buffer: ArrayBufferLike): void {
+  const movable = buffer as ArrayBufferLike & {
+    transfer?: (newLength: number) => ArrayBuffer;
+    detached?: boolean;
+  };
+  if (typeof movable.transfer === 'function' && movable.detached !== true) movable.transfer(0);
+}
+
+/**
+ * Lets the page handle input and paint between two steps of long work. Not `setTimeout`: browsers
+ * throttle timers in background tabs to once a second or less, and transfers must not slow down
+ * when the user switches tabs.
+ */
+export function yieldToPage(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Copies `bytes` into Blobs of at most {@link SLICE_BYTES}, yielding to the page in between;
+ * `beforeEach` runs before every slice after the first (e.g. to stop when a transfer is aborted).
+ */
+export async function blobPartsOf(
+  bytes: Uint8Array<ArrayBuffer>,
+  beforeEach: () => void = () => undefined,
+): Promise<Blob[]> {
+  const parts: Blob[] = [];
+  for (let offset = 0; offset < bytes.length; offset += SLICE_BYTES) {
+    if (offset > 0) {
+      await yieldToPage();
+      beforeEach();
+    }
+    parts.push(new Blob([bytes.subarray(offset, offset + SLICE_BYTES)]));
+  }
+  return parts;
+}
