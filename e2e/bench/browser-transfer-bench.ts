@@ -24,7 +24,7 @@
  * API, plus a 10 ms timer whose lateness is recorded); the CPU time of every Chromium thread and of
  * the server (/proc/<pid>/task/<tid>/stat).
  *
- *   npm run build && npm run bench -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --no-docs --trace]
+ *   npm run build && npm run bench -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --no-docs --trace --profile]
  *
  * Writes (replaces) the "Browser transfers (Chromium)" section of docs/benchmarks.md unless --no-docs.
  * The server runs as a child process, as in packages/server/src/bench/transfer-bench.ts.
@@ -72,6 +72,8 @@ interface Args {
   docs: boolean;
   /** Print the memory of the Chromium processes once a second during transfers. */
   trace: boolean;
+  /** Print where the page's main thread spends its time during each encrypted transfer. */
+  profile: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -84,6 +86,7 @@ function parseArgs(argv: string[]): Args {
     hashMaxGib: Number(get('hash-max-gib') ?? 1),
     docs: !argv.includes('--no-docs'),
     trace: argv.includes('--trace'),
+    profile: argv.includes('--profile'),
   };
 }
 
@@ -462,6 +465,7 @@ interface Harness {
   memory: ChromiumProcesses;
   base: string;
   dir: string;
+  profile: boolean;
 }
 
 /** A transfer the app reported as failed, after `seconds`. */
@@ -582,6 +586,44 @@ async function encryptedDownload(h: Harness, file: TestFile, hash: boolean): Pro
   // The app's own end of the download (its button comes back).
   await button.waitFor({ timeout: 60_000 });
   return seconds;
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/**
+ * With --profile: runs `transfer` under the page's CPU profiler (main thread only; the crypto
+ * worker is another target) and prints the functions with the most self time.
+ */
+async function profiled<T>(h: Harness, label: string, transfer: () => Promise<T>): Promise<T> {
+  if (!h.profile) return transfer();
+  await h.cdp.send('Profiler.enable');
+  await h.cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await h.cdp.send('Profiler.start');
+  try {
+    return await transfer();
+  } finally {
+    const { profile } = (await h.cdp.send('Profiler.stop')) as unknown as {
+      profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+    };
+    const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+    const selfMs = new Map<string, number>();
+    profile.samples.forEach((id, i) => {
+      const frame = byNode.get(id)?.callFrame;
+      if (frame === undefined) return;
+      const file = frame.url.split('/').pop() ?? '';
+      const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
+      selfMs.set(name, (selfMs.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    });
+    const top = [...selfMs.entries()]
+      .filter(([name]) => !name.startsWith('(idle)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15);
+    console.log(`  main-thread self time, ${label} (ms):`);
+    for (const [name, ms] of top) console.log(`    ${ms.toFixed(0).padStart(6)}  ${name}`);
+  }
 }
 
 interface PlainUploadResult {
@@ -855,13 +897,19 @@ async function runSize(h: Harness, person: TestPerson, gib: number, hashMaxGib: 
 
     log('encrypted upload (page not controlled by the service worker)');
     const controlledBefore: [boolean, boolean] = [await isControlled(h.page), false];
-    const encUp = await measure(h, () => encryptedUpload(h, file), { blocking: true });
+    const encUp = await measure(h, () => profiled(h, 'encrypted upload', () => encryptedUpload(h, file)), {
+      blocking: true,
+    });
     let encDown: Measured | null = null;
     if (encUp.failure === null) {
       log('encrypted download');
       await h.page.getByRole('link', { name: 'My Files' }).first().click();
       const hashed = gib <= hashMaxGib;
-      encDown = await measure(h, () => encryptedDownload(h, file, hashed), { blocking: true });
+      encDown = await measure(
+        h,
+        () => profiled(h, 'encrypted download', () => encryptedDownload(h, file, hashed)),
+        { blocking: true },
+      );
       await deleteAllFiles(h.page);
     } else {
       log(`encrypted upload FAILED: ${encUp.failure}`);
@@ -944,7 +992,7 @@ function report(results: SizeResult[], machine: string, ranAt: string, args: Arg
     'checks that), and the same upload runs again in that state, as for anyone who has downloaded once.',
     '',
     'Reproduce: `npm run build && npm run bench -w @coffer/e2e` (options: `-- --sizes-gib=1,4',
-    '--hash-max-gib=1 --no-docs --trace`). Source: `e2e/bench/browser-transfer-bench.ts`. Rerunning',
+    '--hash-max-gib=1 --no-docs --trace --profile`). Source: `e2e/bench/browser-transfer-bench.ts`. Rerunning',
     'replaces this section.',
     '',
     `- Machine: ${machine}. Date: ${ranAt}. Sizes run: ${args.sizesGib.map((s) => `${s} GiB`).join(', ')}.`,
@@ -1142,6 +1190,7 @@ async function main(): Promise<void> {
       base,
       dir,
       memory: new ChromiumProcesses(child.pid ?? 0, args.trace),
+      profile: args.profile,
     } as Harness;
     const person = newPerson('bench');
     console.log(`Signing up through the UI at ${base} (load ${loadavg()[0]?.toFixed(1) ?? '?'})`);
