@@ -58,10 +58,13 @@ import { createUsersRepo } from './modules/users/users.repo.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { SERVER_VERSION } from './version.js';
+import { requestLogFields } from './http/request-log.js';
 
 /** Adapters a test may replace; everything not given is built from the config. */
 export interface AppOverrides {
   logger?: boolean;
+  /** Where log lines go (tests read them); stdout when absent. */
+  logStream?: { write(line: string): void };
   /** An open, migrated database; the app will not close it. */
   database?: Database;
   tokenVerifier?: TokenVerifier;
@@ -100,7 +103,15 @@ function contentSecurityPolicy(config: Config): Record<string, string[]> {
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const app: FastifyTypeBox = Fastify({
     logger:
-      overrides.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
+      overrides.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Method, path and query parameter names only: no header, no query value (secrets).
+            serializers: { req: requestLogFields },
+            redact: ['req.headers.authorization'],
+            ...(overrides.logStream === undefined ? {} : { stream: overrides.logStream }),
+          },
     // Request bodies other than uploads are small JSON documents.
     bodyLimit: 1024 * 1024,
     trustProxy: true,

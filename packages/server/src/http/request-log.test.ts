@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { redactQuery } from './request-log.js';
+
+describe('redactQuery', () => {
+  it('keeps the path and the parameter names, never the values', () => {
+    expect(redactQuery('/idp/session/end?id_token_hint=eyJhbGciOi.payload.sig&state=abc')).toBe(
+      '/idp/session/end?id_token_hint=&state=',
+    );
+    expect(redactQuery('/unlock?code=secret-code&state=x&iss=http%3A%2F%2Fa')).toBe(
+      '/unlock?code=&state=&iss=',
+    );
+    expect(redactQuery('/api/users/files?')).toBe('/api/users/files?');
+    expect(redactQuery('/api/users/files')).toBe('/api/users/files');
+    expect(redactQuery('/billing/demo/checkout?session')).toBe('/billing/demo/checkout?session=');
+  });
+});
