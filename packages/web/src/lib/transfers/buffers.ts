@@ -22,13 +22,12 @@ export function releaseBuffer(buffer: ArrayBufferLike): void {
 }
 
 /**
- * Lets the page handle input and paint between two steps of long work. Not `setTimeout`: browsers
- * throttle timers in background tabs to once a second or less, and transfers must not slow down
- * when the user switches tabs.
+ * Lets the page run its other tasks (input, paint, timers) between two steps of long work: the
+ * continuation is queued behind them as an ordinary task. Not `setTimeout`, which browsers throttle
+ * to once a second or less in background tabs (transfers must not slow down when the user
+ * switches tabs), and not `scheduler.yield()`, whose continuation runs ahead of waiting timers.
  */
 export function yieldToPage(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {
