@@ -24,7 +24,7 @@
  * API, plus a 10 ms timer whose lateness is recorded); the CPU time of every Chromium thread and of
  * the server (/proc/<pid>/task/<tid>/stat).
  *
- *   npm run build && npm run bench -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --no-docs --trace --profile]
+ *   npm run build && npm run bench -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --exchange-gib=0 --no-docs --trace --profile]
  *
  * Writes (replaces) the "Browser transfers (Chromium)" section of docs/benchmarks.md unless --no-docs.
  * The server runs as a child process, as in packages/server/src/bench/transfer-bench.ts.
@@ -74,6 +74,11 @@ interface Args {
   trace: boolean;
   /** Print where the page's main thread spends its time during each encrypted transfer. */
   profile: boolean;
+  /**
+   * At this size (default: the largest), the owner also shares the file with a second person, who
+   * downloads it (0: never).
+   */
+  exchangeGib: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -87,6 +92,8 @@ function parseArgs(argv: string[]): Args {
     docs: !argv.includes('--no-docs'),
     trace: argv.includes('--trace'),
     profile: argv.includes('--profile'),
+    // By default the largest size is also shared with a second person.
+    exchangeGib: Number(get('exchange-gib') ?? Math.max(...sizesGib)),
   };
 }
 
@@ -626,6 +633,56 @@ async function profiled<T>(h: Harness, label: string, transfer: () => Promise<T>
   }
 }
 
+/**
+ * The owner (h.page, the file uploaded) adds a new person as a contact and shares the file with
+ * them through the UI; that person, in a browser context of their own, downloads it from Shared
+ * With Me (service-worker save path). Timed from the click to the file on disk.
+ */
+async function shareAndReceive(h: Harness, file: TestFile, hash: boolean): Promise<Exchange> {
+  const recipient = newPerson('bench-recipient');
+  const context = await h.browser.newContext({ baseURL: h.base, acceptDownloads: true });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
+    await forceServiceWorkerSave(page);
+    await signUpReady(page, recipient);
+
+    const owner = h.page;
+    await owner.getByRole('link', { name: 'Contacts' }).first().click();
+    await owner.getByRole('button', { name: 'Add Contact', exact: true }).click();
+    const dialog = owner.getByRole('dialog', { name: 'Add contact' });
+    await dialog.getByLabel(/^Name/).fill(recipient.name);
+    await dialog.getByLabel(/^Email/).fill(recipient.email);
+    await dialog.getByRole('button', { name: 'Add contact' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const contactCard = owner.getByRole('article', { name: recipient.name });
+    await contactCard.getByText('Verified', { exact: true }).waitFor();
+    await contactCard.getByRole('button', { name: 'Share files' }).click();
+    const share = owner.getByRole('dialog', { name: `Share files with ${recipient.name}` });
+    await share.getByRole('checkbox', { name: file.name }).check();
+    await share.getByRole('button', { name: 'Share', exact: true }).click();
+    await snackbar(owner, `${file.name} shared successfully with ${recipient.name}`).waitFor();
+
+    await page.getByRole('link', { name: 'Shared With Me' }).first().click();
+    const button = fileCard(page, file.name).getByRole('button', { name: `Download ${file.name}` });
+    await button.waitFor();
+    const start = process.hrtime.bigint();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: transferTimeoutMs(file.size) }),
+      button.click(),
+    ]);
+    const path = await download.path();
+    const seconds = elapsed(start);
+    const { size } = await stat(path);
+    if (size !== file.size) throw new Error(`shared download: ${size} bytes, expected ${file.size}`);
+    if (hash && (await sha256OfFile(path)) !== file.sha256) throw new Error('shared download: wrong bytes');
+    await download.delete();
+    return { seconds, hashed: hash };
+  } finally {
+    await context.close();
+  }
+}
+
 interface PlainUploadResult {
   fileId: string;
   ms: number;
@@ -827,6 +884,14 @@ interface SizeResult {
   encUpControlled: Measured;
   /** Whether the page was controlled by a service worker before each upload (checked, not assumed). */
   controlledBefore: [boolean, boolean];
+  /** The second person's download of the shared file, when --exchange-gib named this size. */
+  exchange: Exchange | null;
+}
+
+interface Exchange {
+  seconds: number;
+  /** SHA-256 compared (else the size only). */
+  hashed: boolean;
 }
 
 const isControlled = (page: Page): Promise<boolean> =>
@@ -863,7 +928,13 @@ async function deleteAllFiles(page: Page): Promise<void> {
   }
 }
 
-async function runSize(h: Harness, person: TestPerson, gib: number, hashMaxGib: number): Promise<SizeResult> {
+async function runSize(
+  h: Harness,
+  person: TestPerson,
+  gib: number,
+  hashMaxGib: number,
+  exchangeGib: number,
+): Promise<SizeResult> {
   const size = Math.round(gib * GIB);
   const log = (what: string): void => {
     console.log(`[${gib} GiB] ${what} (load ${loadavg()[0]?.toFixed(1) ?? '?'})`);
@@ -919,6 +990,11 @@ async function runSize(h: Harness, person: TestPerson, gib: number, hashMaxGib: 
     controlledBefore[1] = await isControlled(h.page);
     const encUpControlled = await measure(h, () => encryptedUpload(h, file), { blocking: true });
     if (encUpControlled.failure !== null) log(`encrypted upload FAILED: ${encUpControlled.failure}`);
+    let exchange: Exchange | null = null;
+    if (gib === exchangeGib && encUpControlled.failure === null) {
+      log('sharing with a second person, who downloads it');
+      exchange = await shareAndReceive(h, file, gib <= hashMaxGib);
+    }
     await deleteAllFiles(h.page);
     log('done');
     return {
@@ -932,6 +1008,7 @@ async function runSize(h: Harness, person: TestPerson, gib: number, hashMaxGib: 
       encUp,
       encDown,
       encUpControlled,
+      exchange,
       controlledBefore,
     };
   } finally {
@@ -992,7 +1069,7 @@ function report(results: SizeResult[], machine: string, ranAt: string, args: Arg
     'checks that), and the same upload runs again in that state, as for anyone who has downloaded once.',
     '',
     'Reproduce: `npm run build && npm run bench -w @coffer/e2e` (options: `-- --sizes-gib=1,4',
-    '--hash-max-gib=1 --no-docs --trace --profile`). Source: `e2e/bench/browser-transfer-bench.ts`. Rerunning',
+    '--hash-max-gib=1 --exchange-gib=0 --no-docs --trace --profile`). Source: `e2e/bench/browser-transfer-bench.ts`. Rerunning',
     'replaces this section.',
     '',
     `- Machine: ${machine}. Date: ${ranAt}. Sizes run: ${args.sizesGib.map((s) => `${s} GiB`).join(', ')}.`,
@@ -1049,6 +1126,16 @@ function report(results: SizeResult[], machine: string, ranAt: string, args: Arg
       )
       .join(', ')}.`,
   );
+  for (const r of results) {
+    if (r.exchange === null) continue;
+    out.push(
+      '',
+      `Two people: the owner shared the ${r.gib} GiB file with a second person (contact added and file ` +
+        `shared through the Contacts screen), who downloaded it from Shared With Me in their own browser ` +
+        `context in ${r.exchange.seconds.toFixed(1)} s (${f0(rate(r.size, r.exchange.seconds))} MB/s); ` +
+        (r.exchange.hashed ? 'SHA-256 identical to the original.' : 'size identical to the original.'),
+    );
+  }
 
   out.push(
     '',
@@ -1198,7 +1285,9 @@ async function main(): Promise<void> {
     await h.context.close();
 
     const results: SizeResult[] = [];
-    for (const gib of args.sizesGib) results.push(await runSize(h, person, gib, args.hashMaxGib));
+    for (const gib of args.sizesGib) {
+      results.push(await runSize(h, person, gib, args.hashMaxGib, args.exchangeGib));
+    }
 
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
     const machine =
