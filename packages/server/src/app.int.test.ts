@@ -60,6 +60,25 @@ describe('app skeleton', () => {
     const res = await app.inject({ method: 'GET', url: '/' });
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // Served over plain HTTP (the default PUBLIC_URL): requests must not be rewritten to https://.
+    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+  });
+
+  it('asks browsers to upgrade insecure requests when the public URL is HTTPS', async () => {
+    const https = await createApp(
+      loadConfig({
+        DATA_DIR: join(dir, 'data-https'),
+        WEB_DIST_DIR: join(dir, 'web'),
+        LOG_LEVEL: 'silent',
+        PUBLIC_URL: 'https://coffer.example',
+      }),
+    );
+    try {
+      const res = await https.inject({ method: 'GET', url: '/' });
+      expect(res.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+    } finally {
+      await https.close();
+    }
   });
 });
 

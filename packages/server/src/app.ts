@@ -76,8 +76,13 @@ export interface AppOverrides {
   paymentProvider?: PaymentProvider;
 }
 
-/** Builds headers for a single-page app that loads only its own code and talks only to its own API. */
-function contentSecurityPolicy(config: Config): Record<string, string[]> {
+/**
+ * Builds headers for a single-page app that loads only its own code and talks only to its own API.
+ * `upgrade-insecure-requests` (one of helmet's defaults) only when the app is served over HTTPS:
+ * on a plain-HTTP address other than localhost (a LAN install) the browser would otherwise rewrite
+ * every script and API request to an https:// URL nobody answers, and the page would stay blank.
+ */
+function contentSecurityPolicy(config: Config): Record<string, string[] | null> {
   const connect = ["'self'"];
   if (config.auth.issuer !== undefined) connect.push(new URL(config.auth.issuer).origin);
   if (config.analytics !== null) connect.push(new URL(config.analytics.host).origin);
@@ -93,6 +98,7 @@ function contentSecurityPolicy(config: Config): Record<string, string[]> {
     formAction: ["'self'", config.publicUrl],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
+    upgradeInsecureRequests: new URL(config.publicUrl).protocol === 'https:' ? [] : null,
   };
 }
 

@@ -48,6 +48,9 @@ export function createFakeApi(handlers: Record<string, Handler> = {}): FakeApi {
     authHeaders() {
       return Promise.resolve({ Authorization: 'Bearer test' });
     },
+    reportUnauthorized() {
+      calls.push({ method: 'REPORT', path: 'unauthorized', body: undefined });
+    },
   };
   return api;
 }

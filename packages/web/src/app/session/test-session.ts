@@ -90,7 +90,12 @@ export function createFakeAuthSession(initialUser: SessionUser | null = testUser
 /** An API client that answers every call with 503, for tests that never reach the server. */
 export function createOfflineApiClient(): ApiClient {
   const fail = (): Promise<never> => Promise.reject(new ApiRequestError(503, ''));
-  return { request: fail, fetchRaw: fail, authHeaders: () => Promise.resolve({}) };
+  return {
+    request: fail,
+    fetchRaw: fail,
+    authHeaders: () => Promise.resolve({}),
+    reportUnauthorized: () => undefined,
+  };
 }
 
 let cachedRecord: KeyRecord | null = null;

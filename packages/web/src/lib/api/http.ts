@@ -47,6 +47,11 @@ export interface ApiClient {
   ): Promise<Response>;
   /** The bearer header for transports that do not go through fetch (XHR uploads). */
   authHeaders(): Promise<Record<string, string>>;
+  /**
+   * For those transports (and streamed downloads): the server answered 401 to a request made with
+   * `authHeaders()`, so the session reacts as to any other 401 (renew the token, else sign out).
+   */
+  reportUnauthorized(): void;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -81,6 +86,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     fetchRaw,
     authHeaders,
+    reportUnauthorized: () => {
+      options.onUnauthorized?.();
+    },
     async request<T>(method: string, path: string, opts?: RequestOptions): Promise<T> {
       const response = await fetchRaw(method, path, opts);
       if (response.status === 204) return undefined as T;

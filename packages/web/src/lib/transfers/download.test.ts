@@ -241,6 +241,18 @@ describe('download', () => {
         }),
       ),
     ).rejects.toMatchObject({ code: 'HTTP', message: 'Download failed: 500 Internal Server Error' });
+    expect(server.unauthorizedReports).toBe(0);
+    await expect(
+      downloadFile(
+        options(server, item.fileId, 100, sink, {
+          fetchImpl: failing(
+            new Response('{"code":"UNAUTHORIZED","message":"x"}', { status: 401 }),
+          ) as typeof fetch,
+        }),
+      ),
+    ).rejects.toMatchObject({ code: 'HTTP' });
+    // The stream request bypasses the API client: the session still hears of the 401.
+    expect(server.unauthorizedReports).toBe(1);
     await expect(
       downloadFile(
         options(server, item.fileId, 100, sink, {

@@ -216,6 +216,7 @@ async function fetchContent(
   });
   if (!response.ok) {
     const text = await response.text().catch(() => '');
+    if (response.status === 401) options.api.reportUnauthorized();
     throw new TransferError('HTTP', downloadHttpErrorMessage(response.status, response.statusText, text), {
       status: response.status,
     });

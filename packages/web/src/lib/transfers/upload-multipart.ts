@@ -113,6 +113,7 @@ async function putPart(
           body,
           signal: context.signal,
           onProgress,
+          onUnauthorized: context.api.reportUnauthorized,
         },
         context.createXhr,
       );

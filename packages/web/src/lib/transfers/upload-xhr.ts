@@ -16,6 +16,8 @@ export interface XhrUploadRequest {
   readonly signal: AbortSignal;
   /** Bytes of the body sent so far, and the body's total when the browser knows it. */
   readonly onProgress?: (loaded: number, total: number | null) => void;
+  /** Called on a 401 answer (the session renews its token or signs out). */
+  readonly onUnauthorized?: () => void;
 }
 
 export interface XhrAnswer {
@@ -57,6 +59,7 @@ export function sendUploadXhr(request: XhrUploadRequest, createXhr: XhrFactory):
           header: (name) => xhr.getResponseHeader(name),
         });
       } else {
+        if (xhr.status === 401) request.onUnauthorized?.();
         const message = uploadHttpErrorMessage(xhr.status, xhr.statusText, xhr.responseText);
         reject(new TransferError('HTTP', message, { status: xhr.status }));
       }

@@ -148,6 +148,22 @@ describe('direct upload', () => {
     });
   });
 
+  it('tells the session about a 401 on a part upload, so it renews the token or signs out', async () => {
+    const server = new FakeCofferServer();
+    server.partBehaviour = () => ({ status: 401, body: '{"code":"UNAUTHORIZED","message":"expired"}' });
+    await expect(
+      uploadFile(options(server, new File([patternBytes(5000)], 'big.bin'))),
+    ).rejects.toMatchObject({ message: uploadMessages.sessionExpired });
+    expect(server.unauthorizedReports).toBe(1);
+
+    const direct = new FakeCofferServer();
+    direct.directBehaviour = () => ({ kind: 'response', status: 403, body: '{"code":"QUOTA_EXCEEDED"}' });
+    await expect(uploadFile(options(direct, new File(['x'], 'x.txt')))).rejects.toMatchObject({
+      message: uploadMessages.quotaExceeded,
+    });
+    expect(direct.unauthorizedReports).toBe(0);
+  });
+
   it('reports a lost connection as the network error', async () => {
     const server = new FakeCofferServer();
     server.directBehaviour = () => ({ kind: 'network-error' });

@@ -57,8 +57,14 @@ export class FakeCofferServer {
   #sequence = 0;
   #token = 0;
 
+  /** How often the client told its session about a 401 (the session would renew or sign out). */
+  unauthorizedReports = 0;
+
   readonly api: ApiClient = createApiClient({
     getAccessToken: () => Promise.resolve(`token-${++this.#token}`),
+    onUnauthorized: () => {
+      this.unauthorizedReports++;
+    },
     fetchImpl: (input, init) => this.fetch(input instanceof Request ? input.url : input.toString(), init),
   });
 
