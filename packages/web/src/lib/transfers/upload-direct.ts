@@ -45,7 +45,9 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
       onProgress: (loaded, total) => {
         context.reporter.fraction(loaded, total ?? expectedBytes);
       },
-      onUnauthorized: context.api.reportUnauthorized,
+      onUnauthorized: () => {
+        context.api.reportUnauthorized();
+      },
     },
     context.createXhr,
   );

@@ -113,7 +113,9 @@ async function putPart(
           body,
           signal: context.signal,
           onProgress,
-          onUnauthorized: context.api.reportUnauthorized,
+          onUnauthorized: () => {
+            context.api.reportUnauthorized();
+          },
         },
         context.createXhr,
       );
