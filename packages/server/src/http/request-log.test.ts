@@ -12,5 +12,8 @@ describe('redactQuery', () => {
     expect(redactQuery('/api/users/files?')).toBe('/api/users/files?');
     expect(redactQuery('/api/users/files')).toBe('/api/users/files');
     expect(redactQuery('/billing/demo/checkout?session')).toBe('/billing/demo/checkout?session=');
+    // A bare value in the name's place is not logged either.
+    expect(redactQuery('/x?eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln&a=1')).toBe('/x?…&a=');
+    expect(redactQuery('/x?0123456789abcdef0123456789abcdef0123')).toBe('/x?…');
   });
 });

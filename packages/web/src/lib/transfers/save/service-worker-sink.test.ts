@@ -130,6 +130,42 @@ describe('service worker sink + download-sw.js', () => {
     expect(pieces).toEqual([[1, 2, 3], [4, 5, 6], [7], [8]]);
   });
 
+  it('frees the chunk once every slice is sent, and not before', async () => {
+    // Node 20 has no ArrayBuffer.prototype.transfer: give it one that detaches, as browsers do.
+    const proto = ArrayBuffer.prototype as { transfer?: (length: number) => ArrayBuffer };
+    const original = proto.transfer;
+    proto.transfer ??= function (this: ArrayBuffer, length: number): ArrayBuffer {
+      return structuredClone(this, { transfer: [this] }).slice(0, length);
+    };
+    try {
+      const sw = startServiceWorker();
+      const { sink, response } = await openThrough(
+        sw,
+        { fileName: 'a.bin', size: 5, contentType: '' },
+        undefined,
+        2,
+      );
+      const body = readAll(response);
+      const chunk = new Uint8Array([1, 2, 3, 4, 5]);
+      await sink.write(chunk);
+      expect(chunk.byteLength).toBe(0);
+      await sink.close();
+      expect([...(await body)]).toEqual([1, 2, 3, 4, 5]);
+    } finally {
+      if (original === undefined) delete proto.transfer;
+      else proto.transfer = original;
+    }
+  });
+
+  it('ends a write still waiting for a pull when the download is aborted', async () => {
+    const sw = startServiceWorker();
+    const { sink } = await openThrough(sw, { fileName: 'a.bin', size: 1, contentType: '' });
+    // Nobody reads: the write waits for a pull that never comes.
+    const writing = sink.write(new Uint8Array([1]));
+    await sink.abort(new Error('cancelled in the app'));
+    await expect(writing).rejects.toBeInstanceOf(TransferAbortedError);
+  });
+
   it('errors the download when the page aborts, so the browser marks it failed', async () => {
     const sw = startServiceWorker();
     const { sink, response } = await openThrough(sw, { fileName: 'a.bin', size: 10, contentType: '' });

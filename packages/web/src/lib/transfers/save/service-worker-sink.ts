@@ -185,6 +185,8 @@ class PortState {
   registered = false;
   started = false;
   cancelled = false;
+  /** The page closed its end (download finished or aborted): nothing will wake a waiter again. */
+  closed = false;
   readonly #waiters = new Set<() => void>();
 
   constructor(readonly port: MessagePort) {
@@ -219,7 +221,7 @@ class PortState {
   async until(condition: () => boolean, timeoutMs?: number): Promise<void> {
     const deadline = timeoutMs === undefined ? null : Date.now() + timeoutMs;
     while (!condition()) {
-      if (this.cancelled) throw new TransferAbortedError(downloadMessages.aborted);
+      if (this.cancelled || this.closed) throw new TransferAbortedError(downloadMessages.aborted);
       const remaining = deadline === null ? null : deadline - Date.now();
       if (remaining !== null && remaining <= 0)
         throw new TransferError('SAVE_UNAVAILABLE', DOWNLOAD_NOT_STARTED_TEXT);
@@ -236,7 +238,10 @@ class PortState {
   }
 
   close(): void {
+    this.closed = true;
     this.port.onmessage = null;
     this.port.close();
+    // A write still waiting for a pull ends now instead of hanging with its chunk.
+    for (const wake of [...this.#waiters]) wake();
   }
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { blobPartsOf, releaseBuffer, SLICE_BYTES } from './buffers';
+
+describe('blobPartsOf', () => {
+  it('copies the bytes into Blobs of at most SLICE_BYTES, in order', async () => {
+    const bytes = new Uint8Array(2 * SLICE_BYTES + 5).map((_, i) => i % 253);
+    const parts = await blobPartsOf(bytes);
+    expect(parts.map((part) => part.size)).toEqual([SLICE_BYTES, SLICE_BYTES, 5]);
+    const joined = new Uint8Array(await new Blob(parts).arrayBuffer());
+    expect(Buffer.from(joined).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('runs the check before every slice after the first, and stops when it throws', async () => {
+    const bytes = new Uint8Array(3 * SLICE_BYTES);
+    let checks = 0;
+    const stopped = blobPartsOf(bytes, () => {
+      checks++;
+      throw new Error('aborted');
+    });
+    await expect(stopped).rejects.toThrow('aborted');
+    expect(checks).toBe(1);
+    expect(await blobPartsOf(new Uint8Array(SLICE_BYTES), () => (checks += 10))).toHaveLength(1);
+    expect(checks).toBe(1);
+  });
+});
+
+describe('releaseBuffer', () => {
+  it('detaches the buffer where ArrayBuffer.prototype.transfer exists, and is a no-op elsewhere', () => {
+    const buffer = new Uint8Array(16).buffer;
+    releaseBuffer(buffer);
+    const hasTransfer = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function';
+    expect(buffer.byteLength).toBe(hasTransfer ? 0 : 16);
+  });
+});
