@@ -683,57 +683,6 @@ async function shareAndReceive(h: Harness, file: TestFile, hash: boolean): Promi
   }
 }
 
-/**
- * `showSaveFilePicker` answering a file of the origin private file system: the native picker
- * cannot be driven, and this keeps the API the app writes through (FileSystemFileHandle,
- * createWritable) and a real file on disk. Used only when the save method is `fs-access`.
- */
-function installOpfsPicker(): void {
-  (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async (options?: {
-    suggestedName?: string;
-  }) => {
-    const root = await navigator.storage.getDirectory();
-    return root.getFileHandle(options?.suggestedName ?? 'download', { create: true });
-  };
-}
-
-/**
- * From My Files with the File System Access API (what Chrome and Edge use by default), into the
- * origin private file system: timed from the click to the success snackbar, which the app shows
- * once the file is closed. Checked by size (hashing would need the whole file in the page).
- */
-async function encryptedDownloadFs(h: Harness, file: TestFile): Promise<number> {
-  const { page } = h;
-  await page.evaluate(() => {
-    localStorage.setItem('coffer.saveMethod', 'fs-access');
-  });
-  try {
-    const button = fileCard(page, file.name).getByRole('button', { name: `Download ${file.name}` });
-    await button.waitFor();
-    const done = snackbar(page, 'File downloaded successfully!');
-    await done.waitFor({ state: 'hidden', timeout: 30_000 });
-    const start = process.hrtime.bigint();
-    await button.click();
-    await done.waitFor({ timeout: transferTimeoutMs(file.size) });
-    const seconds = elapsed(start);
-    const size = await page.evaluate(async (name) => {
-      const root = await navigator.storage.getDirectory();
-      const saved = await (await root.getFileHandle(name)).getFile();
-      const bytes = saved.size;
-      await root.removeEntry(name);
-      return bytes;
-    }, file.name);
-    if (size !== file.size)
-      throw new Error(`File System Access download: ${size} bytes, expected ${file.size}`);
-    await button.waitFor({ timeout: 60_000 });
-    return seconds;
-  } finally {
-    await page.evaluate(() => {
-      localStorage.setItem('coffer.saveMethod', 'service-worker');
-    });
-  }
-}
-
 interface PlainUploadResult {
   fileId: string;
   ms: number;
@@ -931,8 +880,6 @@ interface SizeResult {
   encUp: Measured;
   /** Null when the upload before it failed. */
   encDown: Measured | null;
-  /** The same download saved through the File System Access API (null when the upload failed). */
-  encDownFs: Measured | null;
   /** The same upload again, after that download has registered the download service worker. */
   encUpControlled: Measured;
   /** Whether the page was controlled by a service worker before each upload (checked, not assumed). */
@@ -962,7 +909,6 @@ async function openSession(h: Harness, person: TestPerson, isNew: boolean): Prom
   await page.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
   await page.addInitScript(installBlockRecorder);
   await forceServiceWorkerSave(page);
-  await page.addInitScript(installOpfsPicker);
   if (isNew) {
     await signUpReady(page, person);
   } else {
@@ -1026,7 +972,6 @@ async function runSize(
       blocking: true,
     });
     let encDown: Measured | null = null;
-    let encDownFs: Measured | null = null;
     if (encUp.failure === null) {
       log('encrypted download');
       await h.page.getByRole('link', { name: 'My Files' }).first().click();
@@ -1034,12 +979,6 @@ async function runSize(
       encDown = await measure(
         h,
         () => profiled(h, 'encrypted download', () => encryptedDownload(h, file, hashed)),
-        { blocking: true },
-      );
-      log('encrypted download (File System Access API)');
-      encDownFs = await measure(
-        h,
-        () => profiled(h, 'encrypted download (File System Access API)', () => encryptedDownloadFs(h, file)),
         { blocking: true },
       );
       await deleteAllFiles(h.page);
@@ -1068,7 +1007,6 @@ async function runSize(
       plainDown,
       encUp,
       encDown,
-      encDownFs,
       encUpControlled,
       exchange,
       controlledBefore,
@@ -1096,13 +1034,6 @@ function encryptedRows(r: SizeResult): { name: string; key: string; direction: D
   ];
   if (r.encDown !== null)
     rows.push({ name: 'download', key: 'download', direction: 'download', m: r.encDown });
-  if (r.encDownFs !== null)
-    rows.push({
-      name: 'download (File System Access API)',
-      key: 'download-fs',
-      direction: 'download',
-      m: r.encDownFs,
-    });
   rows.push({
     name: 'upload, after a download (download service worker registered)',
     key: 'upload-controlled',
@@ -1125,10 +1056,8 @@ function report(results: SizeResult[], machine: string, ranAt: string, args: Arg
   const verdicts: string[] = [];
   out.push(`## ${SECTION_TITLE}`, '');
   out.push(
-    'Encrypted upload (New Upload screen) and download (My Files: the service-worker save path, then',
-    'the File System Access API that Chrome and Edge use by default, its picker answering a file of the',
-    'origin private file system, checked by size) in headless Chromium against the built server (fs',
-    'store, SQLite), beside two limits for the same',
+    'Encrypted upload (New Upload screen) and download (My Files, service-worker save path) in',
+    'headless Chromium against the built server (fs store, SQLite), beside two limits for the same',
     'bytes in the same run: **plain** = the same file through the same server and route without',
     'encryption (XHR PUT of each 95 MiB slice + 28 padding bytes to the multipart part endpoint, one',
     'part at a time; download = an ordinary browser download of the stored object to disk), and',
