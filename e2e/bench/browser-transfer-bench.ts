@@ -575,8 +575,15 @@ async function encryptedUpload(h: Harness, file: TestFile): Promise<number> {
 }
 
 /** From My Files with the service-worker save path: timed from the click to the file on disk. */
-async function encryptedDownload(h: Harness, file: TestFile, hash: boolean): Promise<number> {
-  const { page } = h;
+function encryptedDownload(h: Harness, file: TestFile, hash: boolean): Promise<number> {
+  return downloadFromCard(h.page, file, hash, 'encrypted download');
+}
+
+/**
+ * Clicks the file card's Download button (service-worker save path) and waits for the file on disk:
+ * the seconds from the click, after checking its size (and SHA-256 when `hash`).
+ */
+async function downloadFromCard(page: Page, file: TestFile, hash: boolean, what: string): Promise<number> {
   const button = fileCard(page, file.name).getByRole('button', { name: `Download ${file.name}` });
   await button.waitFor();
   const start = process.hrtime.bigint();
@@ -587,8 +594,8 @@ async function encryptedDownload(h: Harness, file: TestFile, hash: boolean): Pro
   const path = await download.path();
   const seconds = elapsed(start);
   const { size } = await stat(path);
-  if (size !== file.size) throw new Error(`encrypted download: ${size} bytes, expected ${file.size}`);
-  if (hash && (await sha256OfFile(path)) !== file.sha256) throw new Error('encrypted download: wrong bytes');
+  if (size !== file.size) throw new Error(`${what}: ${size} bytes, expected ${file.size}`);
+  if (hash && (await sha256OfFile(path)) !== file.sha256) throw new Error(`${what}: wrong bytes`);
   await download.delete();
   // The app's own end of the download (its button comes back).
   await button.waitFor({ timeout: 60_000 });
@@ -664,19 +671,7 @@ async function shareAndReceive(h: Harness, file: TestFile, hash: boolean): Promi
     await snackbar(owner, `${file.name} shared successfully with ${recipient.name}`).waitFor();
 
     await page.getByRole('link', { name: 'Shared With Me' }).first().click();
-    const button = fileCard(page, file.name).getByRole('button', { name: `Download ${file.name}` });
-    await button.waitFor();
-    const start = process.hrtime.bigint();
-    const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: transferTimeoutMs(file.size) }),
-      button.click(),
-    ]);
-    const path = await download.path();
-    const seconds = elapsed(start);
-    const { size } = await stat(path);
-    if (size !== file.size) throw new Error(`shared download: ${size} bytes, expected ${file.size}`);
-    if (hash && (await sha256OfFile(path)) !== file.sha256) throw new Error('shared download: wrong bytes');
-    await download.delete();
+    const seconds = await downloadFromCard(page, file, hash, 'shared download');
     return { seconds, hashed: hash };
   } finally {
     await context.close();
