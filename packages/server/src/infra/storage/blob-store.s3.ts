@@ -27,6 +27,9 @@ import {
 } from './blob-store.js';
 import { IO_CHUNK_SIZE, exactSize, sliceBytes } from './byte-streams.js';
 
+/** How long connecting to the S3 endpoint may take before the request fails. */
+const S3_CONNECTION_TIMEOUT_MS = 10_000;
+
 export interface S3BlobStoreOptions {
   bucket: string;
   /** For S3-compatible stores (MinIO, R2, s3rver); AWS S3 when absent. */
@@ -65,6 +68,9 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     logger: silentLogger,
+    // An unreachable endpoint fails the request after 10 s instead of the OS's TCP timeout (minutes).
+    // No idle-socket timeout: a download the user pauses keeps its S3 body idle for as long as it likes.
+    requestHandler: { connectionTimeout: S3_CONNECTION_TIMEOUT_MS },
   });
 
   return {
