@@ -8,13 +8,6 @@ import type { CryptoFailure, CryptoResponse } from './protocol';
  * caller must not use it again; the returned bytes own their buffer.
  */
 export interface ChunkCipher {
-  /** Returns `iv || AES-GCM(fileKey, iv, aad(index, isLast), plaintext)` (plaintext + 28 bytes). */
-  encrypt(
-    fileKey: CryptoKey,
-    index: number,
-    isLast: boolean,
-    plaintext: ArrayBuffer,
-  ): Promise<Uint8Array<ArrayBuffer>>;
   /**
    * Returns the plaintext of chunk `index`, only once its tag has verified.
    * @throws {IntegrityError} the chunk is corrupted, truncated, out of place or under another key.
@@ -27,8 +20,9 @@ export interface ChunkCipher {
   ): Promise<Uint8Array<ArrayBuffer>>;
   /**
    * Reads `source[start, end)` (a slice of the user's File) in the worker and encrypts it as chunk
-   * `index`: {@link encrypt} without reading the file on the main thread. The chunk is `iv` followed
-   * by `ciphertext` (which ends with the tag), answered apart so no chunk-sized concatenation runs.
+   * `index` (AES-GCM under `fileKey` with the chunk's AAD), so the page never reads file content.
+   * The chunk is `iv` followed by `ciphertext` (which ends with the tag; 28 bytes more than the
+   * plaintext in all), answered apart so no chunk-sized concatenation runs.
    * Bytes, not a Blob: a Blob made in the worker would keep its memory until the garbage collectors
    * of both threads happen to run; the page turns these bytes into the part's Blob itself
    * (see `encryptFileChunk`).

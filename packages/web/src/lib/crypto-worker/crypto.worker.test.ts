@@ -18,11 +18,13 @@ describe('crypto.worker entry', () => {
     const plain = new Uint8Array([4, 5, 6]);
     const request: CryptoRequest = {
       id: 7,
-      op: 'encrypt',
+      op: 'encrypt-slice',
       key,
       index: 2,
       isLast: true,
-      data: plain.slice().buffer,
+      source: new Blob([plain]),
+      start: 0,
+      end: 3,
     };
     self.dispatchEvent(new MessageEvent('message', { data: request }));
     const encrypted = await encryptChunk(key, 0, true, plain);
@@ -43,8 +45,10 @@ describe('crypto.worker entry', () => {
     });
     const ok = answers.find((a) => a.response.id === 7);
     if (ok?.response.ok !== true) throw new Error('expected a successful answer');
-    expect(ok.transfer).toEqual({ transfer: [ok.response.data] });
-    expect([...(await decryptChunk(key, 2, true, new Uint8Array(ok.response.data)))]).toEqual([4, 5, 6]);
+    const { data, iv } = ok.response;
+    expect(ok.transfer).toEqual({ transfer: [data, iv] });
+    const chunk = new Uint8Array([...new Uint8Array(iv ?? new ArrayBuffer(0)), ...new Uint8Array(data)]);
+    expect([...(await decryptChunk(key, 2, true, chunk))]).toEqual([4, 5, 6]);
     const failed = answers.find((a) => a.response.id === 8)?.response;
     expect(failed).toMatchObject({ ok: false, error: { kind: 'integrity' } });
   });

@@ -3,24 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { CryptoWorkerError } from './chunk-cipher';
 import { createInProcessChunkCipher } from './in-process-chunk-cipher';
 
-const bytesOf = (...values: number[]): ArrayBuffer => new Uint8Array(values).buffer;
-
 describe('in-process chunk cipher', () => {
-  it('encrypts chunks that @coffer/crypto decrypts, and detaches the input like a transfer', async () => {
-    const cipher = createInProcessChunkCipher();
-    const key = await generateFileKey();
-    const input = bytesOf(1, 2, 3, 4);
-    const encrypted = await cipher.encrypt(key, 3, false, input);
-    expect(input.byteLength).toBe(0);
-    expect(encrypted.length).toBe(4 + 28);
-    expect([...(await decryptChunk(key, 3, false, encrypted))]).toEqual([1, 2, 3, 4]);
-  });
-
-  it('decrypts chunks made by @coffer/crypto', async () => {
+  it('decrypts chunks made by @coffer/crypto, and detaches the input like a transfer', async () => {
     const cipher = createInProcessChunkCipher();
     const key = await generateFileKey();
     const encrypted = await encryptChunk(key, 0, true, new Uint8Array([9, 8, 7]));
-    const plain = await cipher.decrypt(key, 0, true, encrypted.slice().buffer);
+    const input = encrypted.slice().buffer;
+    const plain = await cipher.decrypt(key, 0, true, input);
+    expect(input.byteLength).toBe(0);
     expect([...plain]).toEqual([9, 8, 7]);
   });
 
@@ -40,7 +30,9 @@ describe('in-process chunk cipher', () => {
   it('reports other failures as CryptoWorkerError', async () => {
     const cipher = createInProcessChunkCipher();
     const hmacKey = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    await expect(cipher.encrypt(hmacKey, 0, true, bytesOf(1))).rejects.toBeInstanceOf(CryptoWorkerError);
+    await expect(cipher.encryptSlice(hmacKey, 0, true, new Blob(['x']), 0, 1)).rejects.toBeInstanceOf(
+      CryptoWorkerError,
+    );
   });
 
   it('encrypts a slice of a Blob into bytes that @coffer/crypto decrypts', async () => {

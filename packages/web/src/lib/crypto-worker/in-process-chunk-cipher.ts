@@ -16,10 +16,6 @@ export function createInProcessChunkCipher(): ChunkCipher {
   };
   const moved = (data: ArrayBuffer): ArrayBuffer => structuredClone(data, { transfer: [data] });
   return {
-    encrypt: async (key, index, isLast, data) =>
-      new Uint8Array(
-        (await run({ id: nextId++, op: 'encrypt', key, index, isLast, data: moved(data) })).data,
-      ),
     decrypt: async (key, index, isLast, data) =>
       new Uint8Array(
         (await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })).data,

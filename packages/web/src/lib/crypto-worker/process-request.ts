@@ -1,4 +1,4 @@
-import { decryptChunk, encryptChunk, IntegrityError, sealChunk } from '@coffer/crypto';
+import { decryptChunk, IntegrityError, sealChunk } from '@coffer/crypto';
 import { releaseBuffer } from '../transfers/buffers';
 import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
 
@@ -15,16 +15,11 @@ export async function processCryptoRequest(request: CryptoRequest): Promise<Cryp
   const { id, key, index, isLast } = request;
   try {
     switch (request.op) {
-      case 'encrypt':
       case 'decrypt': {
-        const input = new Uint8Array(request.data);
-        const running =
-          request.op === 'encrypt'
-            ? encryptChunk(key, index, isLast, input)
-            : decryptChunk(key, index, isLast, input);
-        // WebCrypto copied the input when called: it can go before the operation ends.
+        const decrypting = decryptChunk(key, index, isLast, new Uint8Array(request.data));
+        // WebCrypto copied the input when called: it can go before the decryption ends.
         releaseBuffer(request.data);
-        return { id, ok: true, data: wholeBuffer(await running) };
+        return { id, ok: true, data: wholeBuffer(await decrypting) };
       }
       case 'encrypt-slice': {
         const plaintext = await request.source.slice(request.start, request.end).arrayBuffer();

@@ -3,12 +3,10 @@
  * the coffer-v1 format. `id` pairs an answer with its request: the worker handles requests
  * concurrently, so answers may arrive out of order.
  *
- * Buffers are transferred both ways, never copied (same process). `encrypt` and `decrypt` take the
- * chunk's bytes; `encrypt-slice` takes the user's `File` (a reference) and a range, and reads the
+ * Buffers are transferred both ways, never copied (same process). `decrypt` takes the chunk's
+ * bytes; `encrypt-slice` takes the user's `File` (a reference) and a range, and reads the
  * slice in the worker, so uploads never read file content on the page's main thread.
  */
-
-export type CryptoOperation = 'encrypt' | 'decrypt' | 'encrypt-slice';
 
 interface ChunkPosition {
   readonly id: number;
@@ -22,9 +20,9 @@ interface ChunkPosition {
 
 export type CryptoRequest =
   | (ChunkPosition & {
-      /** encrypt: answers `iv || ciphertext || tag`; decrypt: answers the plaintext. */
-      readonly op: 'encrypt' | 'decrypt';
-      /** encrypt: the plaintext chunk; decrypt: `iv || ciphertext || tag`. */
+      /** Answers the chunk's plaintext, once its tag has verified. */
+      readonly op: 'decrypt';
+      /** `iv || ciphertext || tag`. */
       readonly data: ArrayBuffer;
     })
   | (ChunkPosition & {

@@ -53,7 +53,7 @@ class FakeCryptoWorker extends EventTarget implements CryptoWorkerLike {
 }
 
 describe('worker chunk cipher', () => {
-  it('transfers buffers both ways and pairs answers with requests by id', async () => {
+  it('transfers buffers, pairs answers with requests by id, and keeps one worker', async () => {
     const workers: FakeCryptoWorker[] = [];
     const cipher = createWorkerChunkCipher(() => {
       const worker = new FakeCryptoWorker();
@@ -61,18 +61,20 @@ describe('worker chunk cipher', () => {
       return worker;
     });
     const key = await generateFileKey();
-    const first = new Uint8Array([1, 1, 1]).buffer;
-    const second = new Uint8Array([2, 2]).buffer;
-    const results = Promise.all([cipher.encrypt(key, 0, false, first), cipher.encrypt(key, 1, true, second)]);
-    expect(first.byteLength).toBe(0);
-    expect(second.byteLength).toBe(0);
+    const file = new Blob([new Uint8Array([1, 1, 1, 2, 2])]);
+    const results = Promise.all([
+      cipher.encryptSlice(key, 0, false, file, 0, 3),
+      cipher.encryptSlice(key, 1, true, file, 3, 5),
+    ]);
     expect(workers).toHaveLength(1);
     await workers[0]?.flush();
-    const [a, b] = await results;
-    expect([...(await decryptChunk(key, 0, false, a))]).toEqual([1, 1, 1]);
-    expect([...(await decryptChunk(key, 1, true, b))]).toEqual([2, 2]);
+    const [a, b] = (await results).map(({ iv, ciphertext }) => new Uint8Array([...iv, ...ciphertext]));
+    expect([...(await decryptChunk(key, 0, false, a ?? new Uint8Array(0)))]).toEqual([1, 1, 1]);
+    expect([...(await decryptChunk(key, 1, true, b ?? new Uint8Array(0)))]).toEqual([2, 2]);
 
-    const decrypting = cipher.decrypt(key, 1, true, b.buffer);
+    const input = (b ?? new Uint8Array(0)).buffer;
+    const decrypting = cipher.decrypt(key, 1, true, input);
+    expect(input.byteLength).toBe(0);
     await workers[0]?.flush();
     expect([...(await decrypting)]).toEqual([2, 2]);
     expect(workers).toHaveLength(1);
@@ -106,10 +108,10 @@ describe('worker chunk cipher', () => {
     const worker = new FakeCryptoWorker();
     const cipher = createWorkerChunkCipher(() => worker);
     const key = await generateFileKey();
-    const encrypting = cipher.encrypt(key, 0, true, new Uint8Array([5]).buffer);
+    const encrypting = cipher.encryptSlice(key, 0, true, new Blob([new Uint8Array([5])]), 0, 1);
     await worker.flush();
-    const encrypted = await encrypting;
-    const decrypting = cipher.decrypt(key, 1, true, encrypted.buffer);
+    const { iv, ciphertext } = await encrypting;
+    const decrypting = cipher.decrypt(key, 1, true, new Uint8Array([...iv, ...ciphertext]).buffer);
     await worker.flush();
     await expect(decrypting).rejects.toBeInstanceOf(IntegrityError);
   });
@@ -122,21 +124,22 @@ describe('worker chunk cipher', () => {
       return worker;
     });
     const key = await generateFileKey();
-    const pending = cipher.encrypt(key, 0, true, new Uint8Array([1]).buffer);
+    const file = new Blob([new Uint8Array([1])]);
+    const pending = cipher.encryptSlice(key, 0, true, file, 0, 1);
     workers[0]?.crash();
     await expect(pending).rejects.toBeInstanceOf(CryptoWorkerError);
     expect(workers[0]?.terminated).toBe(true);
 
-    const next = cipher.encrypt(key, 0, true, new Uint8Array([1]).buffer);
+    const next = cipher.encryptSlice(key, 0, true, file, 0, 1);
     expect(workers).toHaveLength(2);
     await workers[1]?.flush();
-    expect((await next).length).toBe(29);
+    expect((await next).ciphertext.length).toBe(1 + 16);
   });
 
   it('dispose stops the worker and fails what is pending', async () => {
     const worker = new FakeCryptoWorker();
     const cipher = createWorkerChunkCipher(() => worker);
-    const pending = cipher.encrypt(await generateFileKey(), 0, true, new Uint8Array([1]).buffer);
+    const pending = cipher.encryptSlice(await generateFileKey(), 0, true, new Blob(['x']), 0, 1);
     cipher.dispose();
     await expect(pending).rejects.toBeInstanceOf(CryptoWorkerError);
     expect(worker.terminated).toBe(true);

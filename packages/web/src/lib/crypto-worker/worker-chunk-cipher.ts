@@ -86,8 +86,6 @@ export function createWorkerChunkCipher(
     });
 
   return {
-    encrypt: async (key, index, isLast, data) =>
-      new Uint8Array((await run({ op: 'encrypt', key, index, isLast, data }, [data])).data),
     decrypt: async (key, index, isLast, data) =>
       new Uint8Array((await run({ op: 'decrypt', key, index, isLast, data }, [data])).data),
     // The File is sent as a reference: the worker reads the slice itself.

@@ -38,6 +38,14 @@ export function yieldToPage(): Promise<void> {
   });
 }
 
+/** Views of `bytes`, `size` bytes each (the last one shorter); nothing is copied. */
+export function* slicesOf(
+  bytes: Uint8Array<ArrayBuffer>,
+  size = SLICE_BYTES,
+): Generator<Uint8Array<ArrayBuffer>> {
+  for (let offset = 0; offset < bytes.length; offset += size) yield bytes.subarray(offset, offset + size);
+}
+
 /**
  * Copies `bytes` into Blobs of at most {@link SLICE_BYTES}, yielding to the page in between;
  * `beforeEach` runs before every slice after the first (e.g. to stop when a transfer is aborted).
@@ -47,12 +55,12 @@ export async function blobPartsOf(
   beforeEach: () => void = () => undefined,
 ): Promise<Blob[]> {
   const parts: Blob[] = [];
-  for (let offset = 0; offset < bytes.length; offset += SLICE_BYTES) {
-    if (offset > 0) {
+  for (const slice of slicesOf(bytes)) {
+    if (parts.length > 0) {
       await yieldToPage();
       beforeEach();
     }
-    parts.push(new Blob([bytes.subarray(offset, offset + SLICE_BYTES)]));
+    parts.push(new Blob([slice]));
   }
   return parts;
 }

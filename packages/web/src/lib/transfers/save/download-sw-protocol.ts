@@ -7,9 +7,9 @@
  * 2. The page navigates a hidden iframe to `/__coffer_download__/<id>/<name>`; the SW answers that
  *    navigation with a streamed attachment Response and says `started`.
  * 3. Each time the browser wants more bytes the SW sends `pull`; the page answers with exactly one
- *    `chunk`: the next slice (≤ 8 MiB) of the plaintext, its buffer transferred; or `end`, or `error` (the browser then marks the download
- *    failed). The page can send `error` at any time. If the user cancels the download in the
- *    browser, the SW sends `cancelled`.
+ *    `chunk` (the next slice, at most 8 MiB, of the plaintext; its buffer transferred), or `end`, or
+ *    `error` (the browser then marks the download failed). The page can send `error` at any time.
+ *    If the user cancels the download in the browser, the SW sends `cancelled`.
  */
 
 /** URL path prefix the service worker answers; it leaves every other request alone. */

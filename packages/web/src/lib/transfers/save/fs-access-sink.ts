@@ -1,5 +1,5 @@
 import { downloadMessages } from '@coffer/contracts';
-import { releaseBuffer, SLICE_BYTES } from '../buffers';
+import { releaseBuffer, slicesOf } from '../buffers';
 import { TransferAbortedError, isAbortError } from '../transfer-errors';
 import type { SaveFileInfo, SaveSink } from './save-sink';
 
@@ -37,9 +37,7 @@ export async function openFsAccessSink(info: SaveFileInfo): Promise<SaveSink> {
   return {
     async write(bytes) {
       // In slices: each write copies its bytes to the browser on the main thread.
-      for (let offset = 0; offset < bytes.length; offset += SLICE_BYTES) {
-        await writable.write(bytes.subarray(offset, offset + SLICE_BYTES));
-      }
+      for (const slice of slicesOf(bytes)) await writable.write(slice);
       releaseBuffer(bytes.buffer);
     },
     close: () => writable.close(),

@@ -1,5 +1,5 @@
 import { downloadMessages } from '@coffer/contracts';
-import { releaseBuffer, SLICE_BYTES } from '../buffers';
+import { releaseBuffer, SLICE_BYTES, slicesOf } from '../buffers';
 import { TransferAbortedError, TransferError } from '../transfer-errors';
 import {
   DOWNLOAD_SW_URL,
@@ -156,11 +156,12 @@ export async function openServiceWorkerSink(
     async write(bytes) {
       // One slice per pull: posting a whole 95 MiB chunk to the worker's process would copy it on
       // the main thread in one step (100+ ms); a slice takes a few ms.
-      for (let offset = 0; offset < bytes.length; offset += sliceBytes) {
+      for (const slice of slicesOf(bytes, sliceBytes)) {
         await port.until(() => port.credits > 0);
         port.credits--;
-        const slice = bytes.slice(offset, offset + sliceBytes).buffer;
-        port.send({ type: 'chunk', bytes: slice }, [slice]);
+        // A copy of its own, so it can be transferred (the chunk's buffer stays whole until freed).
+        const piece = slice.slice().buffer;
+        port.send({ type: 'chunk', bytes: piece }, [piece]);
       }
       releaseBuffer(bytes.buffer);
     },
