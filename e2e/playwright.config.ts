@@ -29,7 +29,12 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: true,
-  timeout: 60_000,
+  // A ceiling, not a wait: a sign-up now also confirms the address by mail and signs in, and several
+  // specs make two or three people on a two-core machine.
+  timeout: 120_000,
+  // A ceiling for each expectation, not a wait: on a busy 2-core machine (a build or a benchmark beside
+  // the suite) a list can take longer than Playwright's default 5 s to appear.
+  expect: { timeout: 20_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL,

@@ -411,6 +411,8 @@ function freePort(): Promise<number> {
 async function startServer(dataDir: string): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  // The sign-up helper reads the confirmation mail from this server's outbox folder.
+  process.env.COFFER_E2E_DATA_DIR = dataDir;
   const main = join(ROOT, 'packages/server/dist/main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
   const plans = JSON.stringify({

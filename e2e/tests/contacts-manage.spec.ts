@@ -112,7 +112,7 @@ test('a contact with keys is verified, offers Share files, and shows the safety 
   await expect(snackbar(page, 'Contact added successfully!')).toBeVisible();
 
   const card = page.getByRole('article', { name: 'Verified Friend' });
-  await expect(card.getByText('Verified', { exact: true })).toBeVisible();
+  await expect(card.getByText('Not verified in person', { exact: true })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Share files' })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Invite' })).toHaveCount(0);
 

@@ -170,7 +170,7 @@ test('A adds B as a contact and shares both files with B', async () => {
   await dialog.getByRole('button', { name: 'Add contact' }).click();
   await expect(snackbar(a, 'Contact added successfully!')).toBeVisible();
   await expect(
-    a.getByRole('article', { name: bob.name }).getByText('Verified', { exact: true }),
+    a.getByRole('article', { name: bob.name }).getByText('Not verified in person', { exact: true }),
   ).toBeVisible();
 
   // From the contact's card: the contact is the recipient, the files are picked.

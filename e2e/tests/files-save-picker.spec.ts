@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { newPerson, signUpReady, type TestPerson } from '../helpers/auth.js';
 import {
   apiCall,
@@ -23,6 +23,8 @@ import {
  */
 
 const MIB = 1024 * 1024;
+const OFFLINE = { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
+const ONLINE = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
 
 test.describe.configure({ mode: 'serial' });
 
@@ -71,25 +73,70 @@ test.afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('uploads two files', async () => {
-  test.setTimeout(120_000);
+test('uploads two files; a part whose connection is cut is sent again', async () => {
+  // A ceiling: a sign-up and 101 MiB to encrypt on a busy two-core machine.
+  test.setTimeout(240_000);
   await signUpReady(page, person);
   await expect(page).toHaveURL(/\/new$/);
+  // The network drops as the first part of the big file goes out (DevTools' offline switch, as a
+  // lost Wi-Fi would): the next part request the browser starts fails (a body already on its way
+  // may still arrive). The network comes back as soon as a part has failed; the app sends it again.
+  const cdp = await context.newCDPSession(page);
+  const partRequests: string[] = [];
+  const partNumber = (request: Request): string | null =>
+    /\/api\/users\/uploads\/multipart\/[^/]+\/part\/(\d+)\?/.exec(request.url())?.[1] ?? null;
+  const onRequest = (request: Request): void => {
+    const n = partNumber(request);
+    if (n === null) return;
+    partRequests.push(`part ${n}`);
+    if (partRequests.length === 1) void cdp.send('Network.emulateNetworkConditions', OFFLINE);
+  };
+  const onFailed = (request: Request): void => {
+    const n = partNumber(request);
+    if (n === null) return;
+    partRequests.push(`part ${n} failed: ${request.failure()?.errorText ?? ''}`);
+    void cdp.send('Network.emulateNetworkConditions', ONLINE);
+  };
+  page.on('request', onRequest);
+  page.on('requestfailed', onFailed);
   await startUpload(page, [small, big]);
   // Successful items leave the list; only then may the page be left without a confirmation.
   await expect(page.getByRole('listitem', { name: small.name })).toBeHidden({ timeout: 60_000 });
   await expect(page.getByRole('listitem', { name: big.name })).toBeHidden({ timeout: 90_000 });
+  page.off('request', onRequest);
+  page.off('requestfailed', onFailed);
+  // One part failed on the dropped network and was sent again: two parts, three requests.
+  const failed = partRequests.filter((entry) => entry.includes('failed'));
+  expect(failed).toHaveLength(1);
+  expect(failed[0]).toMatch(/^part \d failed: net::ERR_INTERNET_DISCONNECTED$/);
+  const retried = failed[0]?.slice(0, 'part n'.length) ?? '-';
+  expect(partRequests.filter((entry) => entry === retried)).toHaveLength(2);
+  expect(partRequests.filter((entry) => !entry.includes('failed'))).toHaveLength(3);
   await page.getByRole('link', { name: 'My Files' }).first().click();
   await expect(fileCard(page, big.name)).toBeVisible();
   await expect(fileCard(page, small.name)).toBeVisible();
 });
 
-test('saves a download through the File System Access API with identical bytes', async () => {
+test('saves a download through the File System Access API with identical bytes, resuming a cut connection', async () => {
   test.setTimeout(120_000);
+  // The first answer ends early, in the middle of the second encrypted chunk (the request is sent
+  // on asking for the first 97 MiB only, so the bytes still come from the server). The app asks
+  // again from that chunk's first byte: 95 MiB of plaintext + 28 bytes of IV and tag before it.
+  const download = '**/api/users/files/*/download';
+  const ranges: (string | null)[] = [];
+  await page.route(download, async (route) => {
+    const headers = await route.request().allHeaders();
+    ranges.push(headers.range ?? null);
+    if (ranges.length === 1)
+      await route.continue({ headers: { ...headers, range: `bytes=0-${97 * MIB - 1}` } });
+    else await route.continue();
+  });
   await fileCard(page, big.name)
     .getByRole('button', { name: `Download ${big.name}` })
     .click();
   await expect(snackbar(page, 'File downloaded successfully!')).toBeVisible({ timeout: 90_000 });
+  await page.unroute(download);
+  expect(ranges).toEqual([null, `bytes=${95 * MIB + 28}-`]);
   expect(await savedFileHash(big.name)).toBe(big.sha256);
 });
 

@@ -20,7 +20,9 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for debugging a release, without a sourceMappingURL comment; the server does not
+    // serve them unless SERVE_SOURCE_MAPS=true.
+    sourcemap: 'hidden',
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate chunks stay cached across deploys.

@@ -2,6 +2,7 @@
 import { ErrorBodySchema } from './error-codes.js';
 import {
   AddContactRequestSchema,
+  AddSigningKeyRequestSchema,
   CheckoutRequestSchema,
   CompleteMultipartUploadRequestSchema,
   ContactSchema,
@@ -24,9 +25,12 @@ import {
   KeyRecordSchema,
   KeysResponseSchema,
   LimitQuerySchema,
+  MeResponseSchema,
   OkResponseSchema,
+  PinSetResponseSchema,
   PortalRequestSchema,
   PublicKeyResponseSchema,
+  PutPinSetRequestSchema,
   RedirectUrlResponseSchema,
   RewrapKeyRequestSchema,
   ShareFileRequestSchema,
@@ -44,6 +48,7 @@ import {
 
 export const apiSchemas = {
   AddContactRequest: AddContactRequestSchema,
+  AddSigningKeyRequest: AddSigningKeyRequestSchema,
   CheckoutRequest: CheckoutRequestSchema,
   CompleteMultipartUploadRequest: CompleteMultipartUploadRequestSchema,
   Contact: ContactSchema,
@@ -67,9 +72,12 @@ export const apiSchemas = {
   KeyRecord: KeyRecordSchema,
   KeysResponse: KeysResponseSchema,
   LimitQuery: LimitQuerySchema,
+  MeResponse: MeResponseSchema,
   OkResponse: OkResponseSchema,
+  PinSetResponse: PinSetResponseSchema,
   PortalRequest: PortalRequestSchema,
   PublicKeyResponse: PublicKeyResponseSchema,
+  PutPinSetRequest: PutPinSetRequestSchema,
   RedirectUrlResponse: RedirectUrlResponseSchema,
   RewrapKeyRequest: RewrapKeyRequestSchema,
   ShareFileRequest: ShareFileRequestSchema,

@@ -21,6 +21,8 @@ export const ErrorCode = {
   NOT_FOUND: 'NOT_FOUND',
   FORBIDDEN: 'FORBIDDEN',
   RATE_LIMITED: 'RATE_LIMITED',
+  /** The caller's email address is not verified yet (keys, sharing and admin need a verified one). */
+  EMAIL_NOT_VERIFIED: 'EMAIL_NOT_VERIFIED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -52,6 +54,7 @@ export const errorHttpStatus = {
   NOT_FOUND: 404,
   FORBIDDEN: 403,
   RATE_LIMITED: 429,
+  EMAIL_NOT_VERIFIED: 403,
 } as const satisfies Record<ErrorCode, number>;
 
 /** Server message of UPLOAD_FAILED when the monthly upload count is used up. */

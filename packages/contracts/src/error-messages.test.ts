@@ -77,8 +77,9 @@ describe('shareOperationErrorMessage', () => {
 });
 
 describe('error codes', () => {
-  it('hold the catalogue plus the four generic codes, each with a status', () => {
-    expect(errorCodes).toHaveLength(16);
+  it('hold the catalogue plus the five generic codes (EMAIL_NOT_VERIFIED among them), each with a status', () => {
+    expect(errorCodes).toHaveLength(17);
+    expect(errorHttpStatus.EMAIL_NOT_VERIFIED).toBe(403);
     expect(Object.keys(errorHttpStatus).sort()).toEqual([...errorCodes].sort());
     expect(isErrorCode(ErrorCode.KEYS_NOT_FOUND)).toBe(true);
     expect(isErrorCode('NOPE')).toBe(false);

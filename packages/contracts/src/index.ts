@@ -10,3 +10,4 @@ export * from './messages.js';
 export * from './password-rules.js';
 export * from './schemas/index.js';
 export * from './sizes.js';
+export * from './email.js';

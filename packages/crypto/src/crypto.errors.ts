@@ -5,7 +5,11 @@ export type CryptoErrorCode =
   | 'INVALID_KEY_RECORD'
   | 'INVALID_KEY'
   | 'FILE_KEY_UNWRAP_FAILED'
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  | 'KDF_DOWNGRADE'
+  | 'KEY_MISMATCH'
+  | 'PIN_SET_INVALID'
+  | 'PIN_SET_ROLLBACK';
 
 /** Base class of every typed error thrown by `@coffer/crypto`. */
 export abstract class CofferCryptoError extends Error {
@@ -61,4 +65,40 @@ export class FileKeyUnwrapError extends CofferCryptoError {
 /** A caller passed a value outside the function's contract (a negative size, an IV of the wrong length…). */
 export class InvalidArgumentError extends CofferCryptoError {
   override readonly code = 'INVALID_ARGUMENT';
+}
+
+/**
+ * A private key record asks for a weaker key derivation than coffer-v1 allows: fewer than 100,000
+ * PBKDF2 iterations, or another KDF or hash. Refused before any derivation, because the record comes
+ * from the server, and a server that lowers the cost makes the password cheaper to guess from
+ * whatever the client does next (e.g. a re-wrap under the same weak parameters).
+ */
+export class KdfDowngradeError extends CofferCryptoError {
+  override readonly code = 'KDF_DOWNGRADE';
+}
+
+/**
+ * A served public key is not the public half of the private key the user just decrypted (or a key
+ * id / binding does not match): the server, or someone who controls its database, swapped the
+ * user's own key. Continuing would wrap file keys to a key the user does not hold.
+ */
+export class KeyMismatchError extends CofferCryptoError {
+  override readonly code = 'KEY_MISMATCH';
+}
+
+/** A pin set blob is malformed, or its signature does not verify with the user's own signing key. */
+export class PinSetInvalidError extends CofferCryptoError {
+  override readonly code = 'PIN_SET_INVALID';
+}
+
+/** A pin set is authentic but older than the newest version this client has seen: a rollback. */
+export class PinSetRollbackError extends CofferCryptoError {
+  override readonly code = 'PIN_SET_ROLLBACK';
+
+  constructor(
+    readonly servedVersion: number,
+    readonly knownVersion: number,
+  ) {
+    super(`pin set version ${servedVersion} is older than version ${knownVersion} seen before: rolled back`);
+  }
 }

@@ -22,6 +22,12 @@ export const PBKDF2_ITERATIONS = 600_000;
 /** PBKDF2 iterations implied by a private key record that has no `kdf` field (the product spec's value). */
 export const LEGACY_PBKDF2_ITERATIONS = 100_000;
 
+/**
+ * The fewest PBKDF2 iterations a reader accepts (the product spec's value). A record asking for
+ * fewer is a downgrade and is refused before any derivation.
+ */
+export const MIN_PBKDF2_ITERATIONS = LEGACY_PBKDF2_ITERATIONS;
+
 /** Bytes of the random PBKDF2 salt in a private key record. */
 export const PBKDF2_SALT_LENGTH = 16;
 

@@ -32,6 +32,37 @@ describe('public API', () => {
       'encryptedPartLength',
       'plainSizeFromEncrypted',
       'publicKeyFingerprint',
+      'assertOwnKeyPair',
+      'assertOwnKeys',
+      'assertOwnSigningKeyPair',
+      'unlockUserKeys',
+      'rewrapUserKeys',
+      'createSigningKeys',
+      'generateSigningKeyPair',
+      'exportSigningPublicKeyB64',
+      'importSigningPublicKeyB64',
+      'preferredSigningAlgorithm',
+      'encryptSigningKey',
+      'unlockSigningKey',
+      'parseSigningKeyRecord',
+      'encodeSignedMessage',
+      'canonicalEmail',
+      'createKeyBinding',
+      'verifyKeyBinding',
+      'signFileManifest',
+      'verifyFileManifest',
+      'signShareGrant',
+      'verifyShareGrant',
+      'verifyReceivedShare',
+      'emptyPinSet',
+      'pinContact',
+      'unpinContact',
+      'comparePin',
+      'findPin',
+      'sealPinSet',
+      'openPinSet',
+      'pinHighWaterId',
+      'fingerprintFromSha256Hex',
     ] as const;
     for (const name of functions) expect(typeof api[name]).toBe('function');
     expect([api.CHUNK_SIZE, api.IV_LENGTH, api.TAG_LENGTH, api.CHUNK_OVERHEAD, api.FORMAT]).toEqual([
@@ -43,6 +74,7 @@ describe('public API', () => {
     ]);
     expect(api.PBKDF2_ITERATIONS).toBe(600_000);
     expect(api.LEGACY_PBKDF2_ITERATIONS).toBe(100_000);
+    expect(api.MIN_PBKDF2_ITERATIONS).toBe(100_000);
   });
 
   it('gives every error a code and a name', () => {
@@ -53,6 +85,10 @@ describe('public API', () => {
       new api.InvalidKeyError('x'),
       new api.FileKeyUnwrapError(),
       new api.InvalidArgumentError('x'),
+      new api.KdfDowngradeError('x'),
+      new api.KeyMismatchError('x'),
+      new api.PinSetInvalidError('x'),
+      new api.PinSetRollbackError(1, 2),
     ];
     expect(errors.map((e) => [e.name, e.code])).toEqual([
       ['IntegrityError', 'INTEGRITY'],
@@ -61,6 +97,10 @@ describe('public API', () => {
       ['InvalidKeyError', 'INVALID_KEY'],
       ['FileKeyUnwrapError', 'FILE_KEY_UNWRAP_FAILED'],
       ['InvalidArgumentError', 'INVALID_ARGUMENT'],
+      ['KdfDowngradeError', 'KDF_DOWNGRADE'],
+      ['KeyMismatchError', 'KEY_MISMATCH'],
+      ['PinSetInvalidError', 'PIN_SET_INVALID'],
+      ['PinSetRollbackError', 'PIN_SET_ROLLBACK'],
     ]);
     for (const error of errors) expect(error).toBeInstanceOf(api.CofferCryptoError);
   });

@@ -5,6 +5,7 @@ export {
   FORMAT,
   IV_LENGTH,
   LEGACY_PBKDF2_ITERATIONS,
+  MIN_PBKDF2_ITERATIONS,
   PBKDF2_ITERATIONS,
   PBKDF2_SALT_LENGTH,
   TAG_LENGTH,
@@ -16,6 +17,10 @@ export {
   InvalidArgumentError,
   InvalidKeyError,
   InvalidKeyRecordError,
+  KdfDowngradeError,
+  KeyMismatchError,
+  PinSetInvalidError,
+  PinSetRollbackError,
   WrongPasswordError,
   type CryptoErrorCode,
 } from './crypto.errors.js';
@@ -39,7 +44,85 @@ export {
   type KdfParams,
   type PrivateKeyRecord,
 } from './private-key.record.js';
-export { createUserKeys, type NewUserKeys } from './user-keys.setup.js';
+export {
+  createSigningKeys,
+  createUserKeys,
+  rewrapUserKeys,
+  unlockUserKeys,
+  type CreateUserKeysOptions,
+  type NewSigningKeys,
+  type NewUserKeys,
+  type RewrappedUserKeys,
+  type UnlockedUserKeys,
+} from './user-keys.setup.js';
+export {
+  exportSigningPublicKeyB64,
+  generateSigningKeyPair,
+  importSigningPublicKeyB64,
+  preferredSigningAlgorithm,
+  SIGNING_ALGORITHMS,
+  type SigningAlgorithm,
+} from './signing-key.pair.js';
+export {
+  encryptSigningKey,
+  parseSigningKeyRecord,
+  unlockSigningKey,
+  type EncryptSigningKeyOptions,
+  type SigningKeyRecord,
+} from './signing-key.record.js';
+export {
+  encodeSignedMessage,
+  SIGNED_LABELS,
+  type SignedField,
+  type SignedLabel,
+} from './signed-message.encoding.js';
+export { canonicalEmail, type SignatureCheck } from './signed-record.util.js';
+export {
+  createKeyBinding,
+  keyBindingMessage,
+  keySha256Hex,
+  parseKeyBinding,
+  verifyKeyBinding,
+  type KeyBinding,
+  type KeyBindingFields,
+} from './key-binding.record.js';
+export {
+  fileManifestMessage,
+  fileManifestSha256Hex,
+  parseFileManifest,
+  signFileManifest,
+  verifyFileManifest,
+  type FileManifest,
+  type FileManifestFields,
+  type ServedFileFields,
+} from './file-manifest.record.js';
+export {
+  parseShareGrant,
+  shareGrantMessage,
+  signShareGrant,
+  verifyReceivedShare,
+  verifyShareGrant,
+  type ReceivedShare,
+  type ShareGrant,
+  type ShareGrantFields,
+} from './share-grant.record.js';
+export {
+  comparePin,
+  emptyPinSet,
+  findPin,
+  openPinSet,
+  PIN_STATES,
+  pinContact,
+  pinHighWaterId,
+  sealPinSet,
+  unpinContact,
+  type ContactPin,
+  type PinComparison,
+  type PinSet,
+  type PinSetOpenKeys,
+  type PinSetSealKeys,
+  type PinState,
+} from './pin-set.record.js';
 export { generateFileKey, rewrapFileKey, unwrapFileKey, wrapFileKey } from './file-key.wrap.js';
 export {
   buildOwnerEncryptionInfo,
@@ -61,4 +144,5 @@ export {
   plainChunkLength,
   plainSizeFromEncrypted,
 } from './content-size.math.js';
-export { fingerprintSpki, publicKeyFingerprint } from './key.fingerprint.js';
+export { fingerprintFromSha256Hex, fingerprintSpki, publicKeyFingerprint } from './key.fingerprint.js';
+export { assertOwnKeyPair, assertOwnKeys, assertOwnSigningKeyPair, type OwnKeys } from './own-key.check.js';

@@ -1,6 +1,6 @@
 import { base64ToBytes } from './base64.codec.js';
 import { toBufferSource } from './bytes.util.js';
-import { InvalidKeyError } from './crypto.errors.js';
+import { InvalidArgumentError, InvalidKeyError } from './crypto.errors.js';
 
 /**
  * Fingerprint of a public key, for users to compare out of band: SHA-256 of the SPKI DER bytes,
@@ -9,10 +9,17 @@ import { InvalidKeyError } from './crypto.errors.js';
  */
 export async function fingerprintSpki(spkiBytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', toBufferSource(spkiBytes)));
-  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, '0'))
-    .join('')
-    .toUpperCase();
-  return hex.match(/.{4}/g)?.join(' ') ?? '';
+  return fingerprintFromSha256Hex(Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join(''));
+}
+
+/**
+ * The fingerprint (safety number) format of a SHA-256 given as hex, e.g. a pin's
+ * `publicKeySha256Hex`: the same 79 characters {@link fingerprintSpki} gives for the key.
+ * @throws {InvalidArgumentError} not 64 hex digits.
+ */
+export function fingerprintFromSha256Hex(sha256Hex: string): string {
+  if (!/^[0-9a-fA-F]{64}$/.test(sha256Hex)) throw new InvalidArgumentError('expected 64 hex digits');
+  return sha256Hex.toUpperCase().match(/.{4}/g)?.join(' ') ?? '';
 }
 
 /** {@link fingerprintSpki} of a base64 SPKI public key (the `publicKey` of a key record). */

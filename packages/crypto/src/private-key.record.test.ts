@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { base64ToBytes, bytesToBase64 } from './base64.codec.js';
-import { InvalidArgumentError, InvalidKeyRecordError, WrongPasswordError } from './crypto.errors.js';
-import { LEGACY_PBKDF2_ITERATIONS, PBKDF2_ITERATIONS } from './format.constants.js';
+import {
+  InvalidArgumentError,
+  InvalidKeyRecordError,
+  KdfDowngradeError,
+  WrongPasswordError,
+} from './crypto.errors.js';
+import { LEGACY_PBKDF2_ITERATIONS, MIN_PBKDF2_ITERATIONS, PBKDF2_ITERATIONS } from './format.constants.js';
 import { generateUserKeyPair } from './key-pair.rsa.js';
 import {
   encryptPrivateKey,
@@ -12,8 +17,8 @@ import {
 } from './private-key.record.js';
 import { createUserKeys } from './user-keys.setup.js';
 
-// Low iterations keep the suite fast; the default (600000) is exercised once on its own.
-const FAST = { iterations: 1_000 };
+// The lowest iterations readers accept keep the suite fast; the default (600000) is exercised once.
+const FAST = { iterations: MIN_PBKDF2_ITERATIONS };
 const PASSWORD = 'Correct-Horse-9!';
 
 let keyPair: CryptoKeyPair;
@@ -36,12 +41,12 @@ describe('private key record', () => {
   it('has the documented shape: iv, salt, data, kdf in that order', () => {
     const record = JSON.parse(recordJson) as Record<string, unknown>;
     expect(Object.keys(record)).toEqual(['iv', 'salt', 'data', 'kdf']);
-    expect(record.kdf).toEqual({ name: 'PBKDF2', hash: 'SHA-256', iterations: 1_000 });
+    expect(record.kdf).toEqual({ name: 'PBKDF2', hash: 'SHA-256', iterations: 100_000 });
     const parsed = parsePrivateKeyRecord(recordJson);
     expect(parsed.ivBytes.length).toBe(12);
     expect(parsed.saltBytes.length).toBe(16);
     expect(parsed.hasKdf).toBe(true);
-    expect(parsed.iterations).toBe(1_000);
+    expect(parsed.iterations).toBe(100_000);
   });
 
   it('draws a fresh salt and IV for every record', async () => {
@@ -112,8 +117,6 @@ describe('private key record', () => {
   });
 
   it.each([
-    { name: 'scrypt', hash: 'SHA-256', iterations: 1000 },
-    { name: 'PBKDF2', hash: 'SHA-1', iterations: 1000 },
     { name: 'PBKDF2', hash: 'SHA-256', iterations: 0 },
     { name: 'PBKDF2', hash: 'SHA-256', iterations: 1.5 },
     { name: 'PBKDF2', hash: 'SHA-256', iterations: '1000' },
@@ -125,9 +128,31 @@ describe('private key record', () => {
     await expect(unlockPrivateKey(JSON.stringify(record), PASSWORD)).rejects.toThrow(InvalidKeyRecordError);
   });
 
+  it.each([
+    { name: 'PBKDF2', hash: 'SHA-256', iterations: 99_999 },
+    { name: 'PBKDF2', hash: 'SHA-256', iterations: 1 },
+    { name: 'scrypt', hash: 'SHA-256', iterations: 100_000 },
+    { name: 'PBKDF2', hash: 'SHA-1', iterations: 600_000 },
+    { name: 'pbkdf2', hash: 'SHA-256', iterations: 600_000 },
+    { hash: 'SHA-256', iterations: 600_000 },
+  ])('refuses the downgraded kdf %j with KdfDowngradeError, before deriving', async (kdf) => {
+    const record = JSON.stringify({ ...(JSON.parse(recordJson) as object), kdf });
+    // A record with a bad kdf must fail in parsing, so nothing is derived from the password.
+    expect(() => parsePrivateKeyRecord(record)).toThrow(KdfDowngradeError);
+    const error = await unlockPrivateKey(record, PASSWORD).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KdfDowngradeError);
+    expect((error as KdfDowngradeError).code).toBe('KDF_DOWNGRADE');
+    await expect(rewrapPrivateKey(record, PASSWORD, 'Another-Pass-7?')).rejects.toThrow(KdfDowngradeError);
+  });
+
+  it('accepts exactly the minimum of 100000 iterations (the record still unlocks)', async () => {
+    expect(parsePrivateKeyRecord(recordJson).iterations).toBe(MIN_PBKDF2_ITERATIONS);
+    await expectPrivateHalf(await unlockPrivateKey(recordJson, PASSWORD));
+  });
+
   it('rejects a record that opens but does not hold a private key', async () => {
     const json = await sealPrivateKeyRecord(new TextEncoder().encode('not a key'), PASSWORD, {
-      iterations: 1_000,
+      iterations: MIN_PBKDF2_ITERATIONS,
       saltBytes: new Uint8Array(16),
       ivBytes: new Uint8Array(12),
     });
@@ -137,6 +162,10 @@ describe('private key record', () => {
   it('validates its own inputs', async () => {
     await expect(encryptPrivateKey(keyPair.privateKey, '', FAST)).rejects.toThrow(InvalidArgumentError);
     await expect(encryptPrivateKey(keyPair.privateKey, PASSWORD, { iterations: 0 })).rejects.toThrow(
+      InvalidArgumentError,
+    );
+    // A writer never produces a record that readers refuse as a downgrade.
+    await expect(encryptPrivateKey(keyPair.privateKey, PASSWORD, { iterations: 99_999 })).rejects.toThrow(
       InvalidArgumentError,
     );
   });
@@ -178,8 +207,8 @@ describe('rewrapPrivateKey (password change)', () => {
       }),
     ) as Record<string, unknown>;
     const legacyJson = JSON.stringify({ iv: full.iv, salt: full.salt, data: full.data });
-    const upgraded = await rewrapPrivateKey(legacyJson, PASSWORD, PASSWORD, FAST);
-    expect(parsePrivateKeyRecord(upgraded)).toMatchObject({ hasKdf: true, iterations: 1_000 });
+    const upgraded = await rewrapPrivateKey(legacyJson, PASSWORD, PASSWORD, { iterations: 200_000 });
+    expect(parsePrivateKeyRecord(upgraded)).toMatchObject({ hasKdf: true, iterations: 200_000 });
     await expectPrivateHalf(await unlockPrivateKey(upgraded, PASSWORD));
   });
 });

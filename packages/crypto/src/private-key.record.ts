@@ -1,9 +1,15 @@
 import { base64ToBytes, bytesToBase64 } from './base64.codec.js';
 import { toBufferSource, utf8Bytes } from './bytes.util.js';
-import { InvalidArgumentError, InvalidKeyRecordError, WrongPasswordError } from './crypto.errors.js';
+import {
+  InvalidArgumentError,
+  InvalidKeyRecordError,
+  KdfDowngradeError,
+  WrongPasswordError,
+} from './crypto.errors.js';
 import {
   IV_LENGTH,
   LEGACY_PBKDF2_ITERATIONS,
+  MIN_PBKDF2_ITERATIONS,
   PBKDF2_ITERATIONS,
   PBKDF2_SALT_LENGTH,
 } from './format.constants.js';
@@ -35,7 +41,10 @@ export interface PrivateKeyRecord {
 }
 
 export interface EncryptPrivateKeyOptions {
-  /** PBKDF2 iterations for the new record; default {@link PBKDF2_ITERATIONS}. Lower only in tests. */
+  /**
+   * PBKDF2 iterations for the new record; default {@link PBKDF2_ITERATIONS}. Lower only in tests,
+   * and never below {@link MIN_PBKDF2_ITERATIONS}: readers refuse such records.
+   */
   iterations?: number;
 }
 
@@ -86,8 +95,21 @@ export async function sealPrivateKeyRecord(
   if (params.saltBytes.length !== PBKDF2_SALT_LENGTH) {
     throw new InvalidArgumentError(`salt must be ${PBKDF2_SALT_LENGTH} bytes`);
   }
-  if (params.ivBytes.length !== IV_LENGTH) throw new InvalidArgumentError(`iv must be ${IV_LENGTH} bytes`);
   const wrapKey = await deriveWrapKey(password, params.saltBytes, params.iterations);
+  return sealWithWrapKey(privateKeyOrPkcs8, wrapKey, params);
+}
+
+/**
+ * {@link sealPrivateKeyRecord} with an already derived wrap key (`params` must be the salt and
+ * iterations it was derived with). Not part of the public API: it lets set-up and password change
+ * derive once for both of a user's private keys.
+ */
+export async function sealWithWrapKey(
+  privateKeyOrPkcs8: CryptoKey | Uint8Array,
+  wrapKey: CryptoKey,
+  params: DeterministicRecordParams,
+): Promise<string> {
+  if (params.ivBytes.length !== IV_LENGTH) throw new InvalidArgumentError(`iv must be ${IV_LENGTH} bytes`);
   const gcm: AesGcmParams = { name: 'AES-GCM', iv: toBufferSource(params.ivBytes) };
   const dataBuffer =
     privateKeyOrPkcs8 instanceof Uint8Array
@@ -109,6 +131,8 @@ export async function sealPrivateKeyRecord(
  *
  * A record without `kdf` is read with {@link LEGACY_PBKDF2_ITERATIONS}.
  * @throws {WrongPasswordError} the password does not open the record (or its `data` was altered).
+ * @throws {KdfDowngradeError} the record asks for fewer than {@link MIN_PBKDF2_ITERATIONS}
+ * iterations or for another KDF or hash (checked before deriving anything).
  * @throws {InvalidKeyRecordError} the record is malformed or holds something other than an RSA 2048 key.
  */
 export async function unlockPrivateKey(
@@ -143,47 +167,91 @@ export async function rewrapPrivateKey(
  * Parses and validates a record without decrypting it, e.g. to see whether it still uses fewer
  * than {@link PBKDF2_ITERATIONS} iterations and should be re-wrapped after the next unlock.
  * @throws {InvalidKeyRecordError} the record is malformed.
+ * @throws {KdfDowngradeError} the record asks for a weaker KDF than coffer-v1 allows.
  */
 export function parsePrivateKeyRecord(encryptedPrivateKeyJson: string): PrivateKeyRecord {
+  return parseWrappedKeyRecord(encryptedPrivateKeyJson, 'private key record').record;
+}
+
+/**
+ * Parses the shape shared by the private key record and the signing key record. Returns the
+ * decoded record and the parsed JSON object, so that a caller can read its own extra members.
+ */
+export function parseWrappedKeyRecord(
+  json: string,
+  what: string,
+): { record: PrivateKeyRecord; object: Record<string, unknown> } {
+  const object = parseJsonObject(json, what);
+  return { record: recordFromObject(object, what), object };
+}
+
+function parseJsonObject(json: string, what: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(encryptedPrivateKeyJson);
+    value = JSON.parse(json);
   } catch (cause) {
-    throw new InvalidKeyRecordError('private key record is not valid JSON', { cause });
+    throw new InvalidKeyRecordError(`${what} is not valid JSON`, { cause });
   }
-  if (!isObject(value)) throw new InvalidKeyRecordError('private key record is not a JSON object');
-  const ivBytes = binaryField(value, 'iv');
-  const saltBytes = binaryField(value, 'salt');
-  const dataBytes = binaryField(value, 'data');
+  if (!isObject(value)) throw new InvalidKeyRecordError(`${what} is not a JSON object`);
+  return value;
+}
+
+function recordFromObject(value: Record<string, unknown>, what: string): PrivateKeyRecord {
+  const ivBytes = binaryField(value, 'iv', what);
+  const saltBytes = binaryField(value, 'salt', what);
+  const dataBytes = binaryField(value, 'data', what);
   // Readers accept any non-empty IV and salt (writers always use 12 and 16 bytes).
-  if (ivBytes.length === 0) throw new InvalidKeyRecordError('private key record has an empty iv');
-  if (saltBytes.length === 0) throw new InvalidKeyRecordError('private key record has an empty salt');
-  if (dataBytes.length <= AES_GCM_TAG_LENGTH)
-    throw new InvalidKeyRecordError('private key record data is too short');
+  if (ivBytes.length === 0) throw new InvalidKeyRecordError(`${what} has an empty iv`);
+  if (saltBytes.length === 0) throw new InvalidKeyRecordError(`${what} has an empty salt`);
+  if (dataBytes.length <= AES_GCM_TAG_LENGTH) throw new InvalidKeyRecordError(`${what} data is too short`);
   const kdf = value.kdf;
   if (kdf === undefined) {
     return { ivBytes, saltBytes, dataBytes, iterations: LEGACY_PBKDF2_ITERATIONS, hasKdf: false };
   }
-  if (!isObject(kdf) || kdf.name !== 'PBKDF2' || kdf.hash !== 'SHA-256') {
-    throw new InvalidKeyRecordError('private key record names an unsupported kdf');
+  if (!isObject(kdf)) throw new InvalidKeyRecordError(`${what} has a kdf that is not an object`);
+  // The record comes from the server: a weaker KDF than coffer-v1's is a downgrade, refused
+  // before deriving anything (a record without kdf still means the spec's 100000).
+  if (kdf.name !== 'PBKDF2' || kdf.hash !== 'SHA-256') {
+    throw new KdfDowngradeError(
+      `${what} asks for an unsupported key derivation (${String(kdf.name)}/${String(kdf.hash)}); coffer-v1 uses PBKDF2/SHA-256`,
+    );
   }
   const iterations = kdf.iterations;
   if (typeof iterations !== 'number' || !Number.isSafeInteger(iterations) || iterations < 1) {
-    throw new InvalidKeyRecordError('private key record has invalid kdf iterations');
+    throw new InvalidKeyRecordError(`${what} has invalid kdf iterations`);
+  }
+  if (iterations < MIN_PBKDF2_ITERATIONS) {
+    throw new KdfDowngradeError(
+      `${what} asks for ${iterations} PBKDF2 iterations, fewer than the minimum ${MIN_PBKDF2_ITERATIONS}`,
+    );
   }
   if (iterations > MAX_PBKDF2_ITERATIONS) {
-    throw new InvalidKeyRecordError(
-      `private key record asks for more than ${MAX_PBKDF2_ITERATIONS} iterations`,
-    );
+    throw new InvalidKeyRecordError(`${what} asks for more than ${MAX_PBKDF2_ITERATIONS} iterations`);
   }
   return { ivBytes, saltBytes, dataBytes, iterations, hasKdf: true };
 }
 
 async function openRecord(json: string, password: string, extractable: boolean): Promise<CryptoKey> {
   const record = parsePrivateKeyRecord(json);
-  // No record is ever made with an empty password; some engines also refuse empty PBKDF2 input.
+  const wrapKey = await deriveRecordWrapKey(password, record);
+  return openWithWrapKey(record, wrapKey, extractable);
+}
+
+/**
+ * The wrap key of a parsed record. No record is ever made with an empty password (some engines
+ * also refuse empty PBKDF2 input), so an empty one is simply wrong.
+ */
+export async function deriveRecordWrapKey(password: string, record: PrivateKeyRecord): Promise<CryptoKey> {
   if (typeof password !== 'string' || password.length === 0) throw new WrongPasswordError();
-  const wrapKey = await deriveWrapKey(password, record.saltBytes, record.iterations);
+  return deriveWrapKey(password, record.saltBytes, record.iterations);
+}
+
+/** Opens a parsed private key record with its derived wrap key. Not part of the public API. */
+export async function openWithWrapKey(
+  record: PrivateKeyRecord,
+  wrapKey: CryptoKey,
+  extractable: boolean,
+): Promise<CryptoKey> {
   let privateKey: CryptoKey;
   try {
     privateKey = await crypto.subtle.unwrapKey(
@@ -208,7 +276,11 @@ async function openRecord(json: string, password: string, extractable: boolean):
   return privateKey;
 }
 
-async function deriveWrapKey(
+/**
+ * The AES-256-GCM key that wraps a user's private keys: PBKDF2-HMAC-SHA256(password UTF-8, salt,
+ * iterations). Not exported from the package: the signing key record reuses it.
+ */
+export async function deriveWrapKey(
   password: string,
   saltBytes: Uint8Array,
   iterations: number,
@@ -225,19 +297,26 @@ async function deriveWrapKey(
   );
 }
 
-function assertIterations(iterations: number): void {
-  if (!Number.isSafeInteger(iterations) || iterations < 1 || iterations > MAX_PBKDF2_ITERATIONS) {
-    throw new InvalidArgumentError(`iterations must be an integer from 1 to ${MAX_PBKDF2_ITERATIONS}`);
+/** Writers never produce a record that readers would refuse. */
+export function assertIterations(iterations: number): void {
+  if (
+    !Number.isSafeInteger(iterations) ||
+    iterations < MIN_PBKDF2_ITERATIONS ||
+    iterations > MAX_PBKDF2_ITERATIONS
+  ) {
+    throw new InvalidArgumentError(
+      `iterations must be an integer from ${MIN_PBKDF2_ITERATIONS} to ${MAX_PBKDF2_ITERATIONS}`,
+    );
   }
 }
 
-function binaryField(record: Record<string, unknown>, name: string): Uint8Array<ArrayBuffer> {
+function binaryField(record: Record<string, unknown>, name: string, what: string): Uint8Array<ArrayBuffer> {
   const text = record[name];
-  if (typeof text !== 'string') throw new InvalidKeyRecordError(`private key record has no string "${name}"`);
+  if (typeof text !== 'string') throw new InvalidKeyRecordError(`${what} has no string "${name}"`);
   try {
     return base64ToBytes(text);
   } catch (cause) {
-    throw new InvalidKeyRecordError(`private key record "${name}" is not valid base64`, { cause });
+    throw new InvalidKeyRecordError(`${what} "${name}" is not valid base64`, { cause });
   }
 }
 

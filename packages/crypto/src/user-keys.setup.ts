@@ -1,8 +1,43 @@
+import { IV_LENGTH, PBKDF2_ITERATIONS, PBKDF2_SALT_LENGTH } from './format.constants.js';
 import { exportPublicKeyB64, generateUserKeyPair } from './key-pair.rsa.js';
-import { encryptPrivateKey, unlockPrivateKey, type EncryptPrivateKeyOptions } from './private-key.record.js';
+import {
+  assertIterations,
+  deriveRecordWrapKey,
+  deriveWrapKey,
+  openWithWrapKey,
+  parsePrivateKeyRecord,
+  sealWithWrapKey,
+  type DeterministicRecordParams,
+  type EncryptPrivateKeyOptions,
+  type PrivateKeyRecord,
+} from './private-key.record.js';
+import {
+  exportSigningPublicKeyB64,
+  generateSigningKeyPair,
+  signingAlgorithmOf,
+  type SigningAlgorithm,
+} from './signing-key.pair.js';
+import {
+  openSigningKeyWithWrapKey,
+  parseSigningKeyRecord,
+  sealSigningKeyWithWrapKey,
+} from './signing-key.record.js';
+import { InvalidArgumentError } from './crypto.errors.js';
+
+/** A new signing key pair, ready to publish: what `createSigningKeys` returns. */
+export interface NewSigningKeys {
+  /** base64 SPKI of the signing public key: the key record's `signingPublicKey`. */
+  signingPublicKeyB64: string;
+  /** The key record's `encryptedSigningKey` (same salt and KDF as `encryptedPrivateKey`). */
+  encryptedSigningKeyJson: string;
+  signingAlgorithm: SigningAlgorithm;
+  signingPublicKey: CryptoKey;
+  /** Non-extractable, `sign` only. */
+  signingPrivateKey: CryptoKey;
+}
 
 /** What encryption set-up produces: the key record to upload and the keys to use now. */
-export interface NewUserKeys {
+export interface NewUserKeys extends NewSigningKeys {
   /** base64 SPKI: the key record's `publicKey`. */
   publicKeyB64: string;
   /** The key record's `encryptedPrivateKey`. */
@@ -12,23 +47,184 @@ export interface NewUserKeys {
   privateKey: CryptoKey;
 }
 
+export interface CreateUserKeysOptions extends EncryptPrivateKeyOptions {
+  /** Default: {@link preferredSigningAlgorithm} (Ed25519 where WebCrypto has it). */
+  signingAlgorithm?: SigningAlgorithm;
+}
+
 /**
- * Encryption set-up: generates a key pair, wraps the private key with `password`, and returns the
- * record to upload plus a non-extractable private key for this session. The extractable private
- * key never leaves this function. The usable key is obtained by opening the new record, which also
- * proves the record opens before it is uploaded.
+ * Encryption set-up: generates the RSA-OAEP key pair and the signing key pair, wraps both private
+ * keys with `password` (one PBKDF2 derivation, one salt, two IVs), and returns the records to upload
+ * plus non-extractable private keys for this session. The extractable private keys never leave this
+ * function. The usable keys are obtained by opening the new records, which also proves that they
+ * open before they are uploaded.
  */
 export async function createUserKeys(
   password: string,
-  options: EncryptPrivateKeyOptions = {},
+  options: CreateUserKeysOptions = {},
 ): Promise<NewUserKeys> {
+  const params = freshParams(options.iterations ?? PBKDF2_ITERATIONS);
+  assertPassword(password);
   const keyPair = await generateUserKeyPair();
-  const encryptedPrivateKeyJson = await encryptPrivateKey(keyPair.privateKey, password, options);
-  const privateKey = await unlockPrivateKey(encryptedPrivateKeyJson, password);
+  const wrapKey = await deriveWrapKey(password, params.saltBytes, params.iterations);
+  const encryptedPrivateKeyJson = await sealWithWrapKey(keyPair.privateKey, wrapKey, params);
+  const privateKey = await openWithWrapKey(parsePrivateKeyRecord(encryptedPrivateKeyJson), wrapKey, false);
+  const signing = await sealNewSigningKeys(wrapKey, params, options.signingAlgorithm);
   return {
     publicKeyB64: await exportPublicKeyB64(keyPair.publicKey),
     encryptedPrivateKeyJson,
     publicKey: keyPair.publicKey,
     privateKey,
+    ...signing,
   };
+}
+
+/**
+ * A signing key pair for a user who already has an RSA key pair (set up before signing keys
+ * existed): wrapped with the same password, salt and iterations as `encryptedPrivateKeyJson`.
+ * The password is checked first: it must open the private key record.
+ * @throws {WrongPasswordError} the password does not open `encryptedPrivateKeyJson`.
+ * @throws {KdfDowngradeError} the private key record asks for a weaker KDF than coffer-v1 allows.
+ */
+export async function createSigningKeys(
+  password: string,
+  encryptedPrivateKeyJson: string,
+  signingAlgorithm?: SigningAlgorithm,
+): Promise<NewSigningKeys> {
+  const record = parsePrivateKeyRecord(encryptedPrivateKeyJson);
+  const wrapKey = await deriveRecordWrapKey(password, record);
+  await openWithWrapKey(record, wrapKey, false);
+  return sealNewSigningKeys(wrapKey, record, signingAlgorithm);
+}
+
+/** The unlocked private keys of a user. */
+export interface UnlockedUserKeys {
+  /** RSA-OAEP, non-extractable, `decrypt`/`unwrapKey`. */
+  privateKey: CryptoKey;
+  /** Non-extractable, `sign`; absent when no `encryptedSigningKey` was given. */
+  signingPrivateKey?: CryptoKey;
+}
+
+/**
+ * Unlock: opens the private key record and, when given, the signing key record, with one PBKDF2
+ * derivation when both share salt and iterations (as Coffer writes them), else two.
+ * @throws {WrongPasswordError} the password opens neither record, or opens one but not the other
+ * (a signing key record that the password does not open was replaced or altered).
+ * @throws {KdfDowngradeError} either record asks for a weaker KDF (checked before deriving).
+ * @throws {InvalidKeyRecordError} either record is malformed.
+ */
+export async function unlockUserKeys(
+  password: string,
+  encryptedPrivateKeyJson: string,
+  encryptedSigningKeyJson?: string,
+): Promise<UnlockedUserKeys> {
+  const record = parsePrivateKeyRecord(encryptedPrivateKeyJson);
+  const signingRecord =
+    encryptedSigningKeyJson === undefined ? undefined : parseSigningKeyRecord(encryptedSigningKeyJson);
+  const wrapKey = await deriveRecordWrapKey(password, record);
+  const privateKey = await openWithWrapKey(record, wrapKey, false);
+  if (signingRecord === undefined) return { privateKey };
+  const signingWrapKey = sameDerivation(record, signingRecord)
+    ? wrapKey
+    : await deriveRecordWrapKey(password, signingRecord);
+  return {
+    privateKey,
+    signingPrivateKey: await openSigningKeyWithWrapKey(signingRecord, signingWrapKey, false),
+  };
+}
+
+/** New records for a password change (or a KDF upgrade with old = new password). */
+export interface RewrappedUserKeys {
+  encryptedPrivateKeyJson: string;
+  /** Present when a signing key record was given. */
+  encryptedSigningKeyJson?: string;
+}
+
+/**
+ * Password change for both records: re-wraps the same private keys under `newPassword`, with one new
+ * salt, the current iterations (or `options.iterations`) and fresh IVs.
+ * @throws {WrongPasswordError} `oldPassword` does not open the records.
+ */
+export async function rewrapUserKeys(
+  oldPassword: string,
+  newPassword: string,
+  encryptedPrivateKeyJson: string,
+  encryptedSigningKeyJson?: string,
+  options: EncryptPrivateKeyOptions = {},
+): Promise<RewrappedUserKeys> {
+  assertPassword(newPassword);
+  const params = freshParams(options.iterations ?? PBKDF2_ITERATIONS);
+  const record = parsePrivateKeyRecord(encryptedPrivateKeyJson);
+  const signingRecord =
+    encryptedSigningKeyJson === undefined ? undefined : parseSigningKeyRecord(encryptedSigningKeyJson);
+  const oldWrapKey = await deriveRecordWrapKey(oldPassword, record);
+  // Extractable only inside this function, so that WebCrypto can wrap them again.
+  const privateKey = await openWithWrapKey(record, oldWrapKey, true);
+  const newWrapKey = await deriveWrapKey(newPassword, params.saltBytes, params.iterations);
+  const result: RewrappedUserKeys = {
+    encryptedPrivateKeyJson: await sealWithWrapKey(privateKey, newWrapKey, params),
+  };
+  if (signingRecord !== undefined) {
+    const oldSigningWrapKey = sameDerivation(record, signingRecord)
+      ? oldWrapKey
+      : await deriveRecordWrapKey(oldPassword, signingRecord);
+    const signingKey = await openSigningKeyWithWrapKey(signingRecord, oldSigningWrapKey, true);
+    result.encryptedSigningKeyJson = await sealSigningKeyWithWrapKey(signingKey, newWrapKey, {
+      ...params,
+      ivBytes: crypto.getRandomValues(new Uint8Array(IV_LENGTH)),
+    });
+  }
+  return result;
+}
+
+/**
+ * Generates and seals a signing key pair under `wrapKey`. The IV is always drawn here: the wrap key
+ * is shared with the private key record, and an IV must never be reused under one AES-GCM key.
+ */
+async function sealNewSigningKeys(
+  wrapKey: CryptoKey,
+  derivation: Pick<DeterministicRecordParams, 'iterations' | 'saltBytes'>,
+  algorithm?: SigningAlgorithm,
+): Promise<NewSigningKeys> {
+  const pair = await generateSigningKeyPair(algorithm);
+  const encryptedSigningKeyJson = await sealSigningKeyWithWrapKey(pair.privateKey, wrapKey, {
+    iterations: derivation.iterations,
+    saltBytes: derivation.saltBytes,
+    ivBytes: crypto.getRandomValues(new Uint8Array(IV_LENGTH)),
+  });
+  const signingPrivateKey = await openSigningKeyWithWrapKey(
+    parseSigningKeyRecord(encryptedSigningKeyJson),
+    wrapKey,
+    false,
+  );
+  return {
+    signingPublicKeyB64: await exportSigningPublicKeyB64(pair.publicKey),
+    encryptedSigningKeyJson,
+    signingAlgorithm: signingAlgorithmOf(pair.publicKey),
+    signingPublicKey: pair.publicKey,
+    signingPrivateKey,
+  };
+}
+
+function sameDerivation(a: PrivateKeyRecord, b: PrivateKeyRecord): boolean {
+  return (
+    a.iterations === b.iterations &&
+    a.saltBytes.length === b.saltBytes.length &&
+    a.saltBytes.every((byte, i) => b.saltBytes[i] === byte)
+  );
+}
+
+function freshParams(iterations: number): DeterministicRecordParams {
+  assertIterations(iterations);
+  return {
+    iterations,
+    saltBytes: crypto.getRandomValues(new Uint8Array(PBKDF2_SALT_LENGTH)),
+    ivBytes: crypto.getRandomValues(new Uint8Array(IV_LENGTH)),
+  };
+}
+
+function assertPassword(password: string): void {
+  if (typeof password !== 'string' || password.length === 0) {
+    throw new InvalidArgumentError('password must be a non-empty string');
+  }
 }

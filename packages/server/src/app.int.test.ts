@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +16,7 @@ describe('app skeleton', () => {
     mkdirSync(join(web, 'assets'), { recursive: true });
     writeFileSync(join(web, 'index.html'), '<!doctype html><title>Coffer</title><div id="root"></div>');
     writeFileSync(join(web, 'assets', 'app-abc123.js'), 'console.log(1)');
+    writeFileSync(join(web, 'assets', 'app-abc123.js.map'), '{"version":3}');
     const config = loadConfig({ DATA_DIR: join(dir, 'data'), WEB_DIST_DIR: web, LOG_LEVEL: 'silent' });
     app = await createApp(config);
   });
@@ -54,6 +55,36 @@ describe('app skeleton', () => {
     const res = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('serves no source maps unless configured', async () => {
+    const res = await app.inject({ method: 'GET', url: '/assets/app-abc123.js.map' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('"version":3');
+
+    const web = join(dir, 'web');
+    const withMaps = await createApp(
+      loadConfig({
+        DATA_DIR: join(dir, 'data-maps'),
+        WEB_DIST_DIR: web,
+        LOG_LEVEL: 'silent',
+        SERVE_SOURCE_MAPS: 'true',
+      }),
+    );
+    try {
+      const served = await withMaps.inject({ method: 'GET', url: '/assets/app-abc123.js.map' });
+      expect(served.statusCode).toBe(200);
+      expect(served.body).toContain('"version":3');
+    } finally {
+      await withMaps.close();
+    }
+  });
+
+  it('has one referrer policy: the header, with no <meta name="referrer"> in the page', async () => {
+    const res = await app.inject({ method: 'GET', url: '/' });
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    const page = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+    expect(page).not.toMatch(/<meta[^>]+name=["']?referrer/i);
   });
 
   it('sends security headers', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -6,6 +7,8 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { refuseNul } from './http/nul-guard.js';
+import { registerRequestTimeouts } from './http/request-timeouts.js';
 import type { FastifyTypeBox } from './http/fastify-typebox.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerAuth } from './infra/auth/auth.plugin.js';
@@ -13,6 +16,7 @@ import type { TokenVerifier } from './infra/auth/token-verifier.js';
 import { createJoseTokenVerifier } from './infra/auth/token-verifier.js';
 import type { Database } from './infra/db/database.js';
 import { registerEmbeddedIdp } from './infra/idp/idp.plugin.js';
+import { answerMalformedRequest } from './http/client-error.js';
 import { createDatabase } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
 import { createMailer } from './infra/mail/create-mailer.js';
@@ -53,10 +57,12 @@ import { createUploadsRepo } from './modules/uploads/uploads.repo.js';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
 import { createUploadsService } from './modules/uploads/uploads.service.js';
 import { limitsFor } from './modules/users/plans.js';
-import { createUsageRepo } from './modules/users/usage.repo.js';
 import { createUsersRepo } from './modules/users/users.repo.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
+import { createPinsRepo } from './modules/pins/pins.repo.js';
+import { pinsRoutes } from './modules/pins/pins.routes.js';
+import { createRateLimiter } from './infra/rate-limit/rate-limiter.js';
 import { SERVER_VERSION } from './version.js';
 import { requestLogFields } from './http/request-log.js';
 
@@ -102,6 +108,18 @@ function contentSecurityPolicy(config: Config): Record<string, string[] | null> 
   };
 }
 
+/** A proxy's request id when it looks like one (letters, digits, `-._:`, at most 64), else a new one. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** TRUST_PROXY as a hop count: the first `hops` peers from this server may forward the client's address. */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 /**
  * The one composition root: builds every adapter from `config` (or takes it from `overrides`) and
  * wires the HTTP routes. Nothing else in the server reads the environment or picks a backend.
@@ -120,7 +138,15 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
           },
     // Request bodies other than uploads are small JSON documents.
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Every log line of a request carries its id, and the answer names it (x-request-id), so a user's
+    // report and the lines of every instance behind a proxy can be tied together.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    requestIdLogLabel: 'requestId',
+    // X-Forwarded-* only from the proxies TRUST_PROXY names (none by default): rate limits key on the IP.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    // What Node's HTTP parser refuses is answered in the API's error shape too.
+    clientErrorHandler: answerMalformedRequest,
   })
     .setValidatorCompiler(TypeBoxValidatorCompiler)
     .withTypeProvider<TypeBoxTypeProvider>();
@@ -151,10 +177,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     })();
 
   const blobStore = overrides.blobStore ?? createBlobStore(config.storage);
+  const limiter = createRateLimiter(db, now);
 
   // The embedded identity provider runs only when no external issuer is configured.
   const embeddedIdp =
-    config.auth.issuer === undefined ? await registerEmbeddedIdp(app, { config, database }) : null;
+    config.auth.issuer === undefined
+      ? await registerEmbeddedIdp(app, { config, database, mailer, limiter, now })
+      : null;
   const issuer = config.auth.issuer ?? `${config.publicUrl}/idp`;
   const tokenVerifier =
     overrides.tokenVerifier ??
@@ -168,20 +197,20 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
 
   // Repositories and services.
   const usersRepo = createUsersRepo(db);
-  const usage = createUsageRepo(db);
   const users = createUsersService({
     db,
     repo: usersRepo,
     adminEmails: config.adminEmails,
+    emailVerifiedWhenAbsent: config.auth.emailVerifiedWhenAbsent,
     plans: config.plans,
     now,
   });
   const keysRepo = createKeysRepo(db);
-  const keys = createKeysService({ repo: keysRepo, users: usersRepo, now });
+  const pinsRepo = createPinsRepo(db);
+  const keys = createKeysService({ repo: keysRepo, users: usersRepo, pins: pinsRepo, now });
   const contactsRepo = createContactsRepo(db);
   const contacts = createContactsService({
     repo: contactsRepo,
-    usage,
     maxContactsOf: (user) => limitsFor(user, config.plans, now()).limits.maxContacts,
     now,
   });
@@ -193,12 +222,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     logger: app.log,
     now,
   });
-  const feedback = createFeedbackService({ repo: createFeedbackRepo(db), now });
+  const feedback = createFeedbackService({ repo: createFeedbackRepo(db), limiter, now });
   const filesRepo = createFilesRepo(db);
   const downloads = createDownloadsService({
     blobStore,
     files: filesRepo,
-    usage,
     plans: config.plans,
     logger: app.log,
     now,
@@ -208,7 +236,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const uploads = createUploadsService({
     repo: uploadsRepo,
     files: filesRepo,
-    policy: createUploadPolicy({ uploads: uploadsRepo, keys: keysRepo, usage, plans: config.plans, now }),
+    policy: createUploadPolicy({
+      uploads: uploadsRepo,
+      keys: keysRepo,
+      plans: config.plans,
+      idleMinutes: config.uploadIdleMinutes,
+      now,
+    }),
     blobStore,
     logger: app.log,
     now,
@@ -218,7 +252,6 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     files: filesRepo,
     users: usersRepo,
     keys: keysRepo,
-    usage,
     downloads,
     maxSharesOf: (user) => limitsFor(user.row, config.plans, now()).limits.maxShares,
     mailer,
@@ -237,19 +270,38 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     repo: uploadsRepo,
     blobStore,
     expiryHours: config.uploadExpiryHours,
+    idleMinutes: config.uploadIdleMinutes,
     logger: app.log,
     now,
   });
-  app.addHook('onReady', () => {
-    uploadSweeper.start();
-    return Promise.resolve();
+  app.addHook('onReady', async () => {
+    await blobStore.open?.();
+    // At start first: what a crash left pending must not wait for the first tick.
+    await uploadSweeper.sweep().catch((err: unknown) => {
+      app.log.warn({ err }, 'upload sweep at start failed');
+    });
+    uploadSweeper.start(config.sweepIntervalMinutes * 60_000);
   });
   app.addHook('onClose', () => uploadSweeper.stop());
 
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
   registerErrorHandling(app);
+  registerRequestTimeouts(app, {
+    requestTimeoutMs: config.requestTimeoutSeconds * 1000,
+    upload: {
+      windowMs: config.uploadRateWindowSeconds * 1000,
+      minBytes: config.uploadMinBytesPerSecond * config.uploadRateWindowSeconds,
+    },
+  });
   await app.register(helmet, {
     contentSecurityPolicy: { directives: contentSecurityPolicy(config) },
     crossOriginEmbedderPolicy: false,
+    // The one referrer policy of the app (index.html carries no <meta name="referrer"> to override it):
+    // no page address, which may hold a file or share id, ever leaves in a Referer header.
+    referrerPolicy: { policy: 'no-referrer' },
   });
   await registerOpenApi(app, { version: SERVER_VERSION, publicUrl: config.publicUrl });
 
@@ -262,13 +314,21 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
 
   await app.register(
     (api, _opts, done) => {
-      healthRoutes(api, { version: SERVER_VERSION });
+      healthRoutes(api, { version: SERVER_VERSION, db, blobStore });
       clientConfigRoutes(api, config);
       // Everything else under /api needs a verified bearer token, checked before the body is read.
       api.register((scope: FastifyTypeBox, _o, next) => {
         scope.addHook('onRequest', authenticate);
-        usersRoutes(scope, { users });
+        scope.addHook('preHandler', refuseNul);
+        usersRoutes(scope, {
+          users,
+          verification:
+            embeddedIdp === null
+              ? null
+              : { issuer: embeddedIdp.issuer, accountMail: embeddedIdp.accountMail },
+        });
         keysRoutes(scope, { keys });
+        pinsRoutes(scope, { pins: pinsRepo, now });
         contactsRoutes(scope, { contacts });
         invitationsRoutes(scope, { invitations });
         feedbackRoutes(scope, { feedback });
@@ -283,6 +343,6 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     { prefix: '/api' },
   );
 
-  await registerWebApp(app, config.webDistDir);
+  await registerWebApp(app, config.webDistDir, { serveSourceMaps: config.serveSourceMaps });
   return app;
 }

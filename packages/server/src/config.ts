@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { canonicalEmail } from '@coffer/contracts';
 import { fileURLToPath } from 'node:url';
 
 /** Everything the server reads from its environment, parsed once at start-up. */
@@ -28,8 +29,30 @@ export interface Config {
   idpPasswordCost: number;
   /** Sign-in and sign-up attempts one IP address may make per 15 minutes at the embedded provider. */
   idpAttemptsPerIp: number;
+  /**
+   * Which peers may set X-Forwarded-For/-Proto (Fastify's `trustProxy`): false (the default: the
+   * socket's address is the client), a hop count, or a list of addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
   /** Hours a multipart (or interrupted direct) upload may stay pending without activity before the sweeper aborts it. */
   uploadExpiryHours: number;
+  /** Seconds a SIGTERM waits for running requests (transfers) to finish before the process exits. */
+  shutdownGraceSeconds: number;
+  /**
+   * Minutes without a part after which a multipart upload stops counting against maxConcurrentUploads,
+   * and after which a direct upload that stopped receiving bytes (a crashed server) is aborted.
+   */
+  uploadIdleMinutes: number;
+  /** Minutes between two sweeps of stale uploads and temporary blobs (one also runs at start). */
+  sweepIntervalMinutes: number;
+  /** Seconds in which the headers and the body of a request other than an upload must arrive. */
+  requestTimeoutSeconds: number;
+  /** An upload body must bring at least this many bytes per second, averaged over each window. */
+  uploadMinBytesPerSecond: number;
+  /** Seconds of the window over which an upload's rate is measured. */
+  uploadRateWindowSeconds: number;
+  /** Whether the built web app's `.map` files are served (they are always refused otherwise). */
+  serveSourceMaps: boolean;
   /** Upgrade checkout and billing portal: Stripe when `STRIPE_SECRET_KEY` is set, else the built-in demo. */
   payments: PaymentsConfig;
   /** Product analytics (PostHog) for the web app; null (off) unless `POSTHOG_KEY` is set. */
@@ -59,6 +82,11 @@ export interface AuthConfig {
   /** The `aud` the API accepts in access tokens. */
   audience: string;
   scopes: string;
+  /**
+   * An external issuer whose tokens carry no `email_verified` claim (Azure AD B2C verifies at sign-up
+   * and never says so): true treats their emails as verified. False by default: unstated is unverified.
+   */
+  emailVerifiedWhenAbsent: boolean;
 }
 
 /** Google (or any OpenID Connect issuer playing it) as an upstream identity of the embedded provider. */
@@ -157,11 +185,13 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
   return value;
 }
 
-function parseList(raw: string | undefined): string[] {
+/** A comma-separated list of addresses, each in the canonical form every email column holds. */
+function parseEmailList(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter((s) => s !== '');
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map(canonicalEmail);
 }
 
 function parseCost(raw: string | undefined): number {
@@ -218,7 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     webDistDir: resolve(env.WEB_DIST_DIR ?? defaultWebDist),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     databaseUrl,
-    adminEmails: parseList(env.ADMIN_EMAILS),
+    adminEmails: parseEmailList(env.ADMIN_EMAILS),
     plans: {
       Free: parsePlan('PLAN_LIMITS_FREE', env.PLAN_LIMITS_FREE, DEFAULT_PLANS.Free),
       Personal: parsePlan('PLAN_LIMITS_PERSONAL', env.PLAN_LIMITS_PERSONAL, DEFAULT_PLANS.Personal),
@@ -244,23 +274,78 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
         env.OIDC_AUDIENCE ??
         (issuer === undefined ? `${publicUrl}/api` : (env.OIDC_CLIENT_ID ?? 'coffer-web')),
       scopes: env.OIDC_SCOPES ?? 'openid profile email offline_access',
+      emailVerifiedWhenAbsent: parseBool(
+        'OIDC_EMAIL_VERIFIED_WHEN_ABSENT',
+        env.OIDC_EMAIL_VERIFIED_WHEN_ABSENT,
+        false,
+      ),
     },
     google: parseGoogle(env),
     idpPasswordCost: parseCost(env.IDP_PASSWORD_COST),
     idpAttemptsPerIp: parsePositiveInt('IDP_ATTEMPTS_PER_IP', env.IDP_ATTEMPTS_PER_IP, 30),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     uploadExpiryHours: parseHours('UPLOAD_EXPIRY_HOURS', env.UPLOAD_EXPIRY_HOURS, 24),
+    shutdownGraceSeconds: parsePositiveInt('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS, 30),
+    uploadIdleMinutes: parseIdleMinutes(env.UPLOAD_IDLE_MINUTES),
+    sweepIntervalMinutes: parseHours('SWEEP_INTERVAL_MINUTES', env.SWEEP_INTERVAL_MINUTES, 5),
+    requestTimeoutSeconds: parseHours('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),
+    uploadMinBytesPerSecond: parsePositiveInt(
+      'UPLOAD_MIN_BYTES_PER_SECOND',
+      env.UPLOAD_MIN_BYTES_PER_SECOND,
+      1024,
+    ),
+    uploadRateWindowSeconds: parseHours('UPLOAD_RATE_WINDOW_SECONDS', env.UPLOAD_RATE_WINDOW_SECONDS, 60),
+    serveSourceMaps: parseBool('SERVE_SOURCE_MAPS', env.SERVE_SOURCE_MAPS, false),
     payments: parsePayments(env),
     analytics: parseAnalytics(env),
   };
 }
 
+const IPV4_OR_CIDR = /^(\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?$/;
+const IPV6_OR_CIDR = /^[0-9a-f:.]+(\/\d{1,3})?$/i;
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `TRUST_PROXY`: unset, empty or `false` trusts no proxy; a whole number trusts that many hops;
+ * otherwise a comma-separated list of addresses, CIDR ranges, or `loopback`/`linklocal`/`uniquelocal`.
+ * `true` (trust every peer) is refused: anyone could then pick the IP the rate limits see.
+ */
+export function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || /^(false|0|no|off)$/i.test(value)) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^(true|yes|on)$/i.test(value)) {
+    throw new ConfigError(
+      'TRUST_PROXY=true would trust X-Forwarded-For from anyone; name the proxies (addresses or CIDR ranges) or a hop count',
+    );
+  }
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    if (!IPV4_OR_CIDR.test(entry) && !IPV6_OR_CIDR.test(entry) && !NAMED_RANGES.includes(entry)) {
+      throw new ConfigError(`TRUST_PROXY: "${entry}" is not an IP address, a CIDR range or a hop count`);
+    }
+  }
+  return entries;
+}
+
+/** Uploads are marked active once a minute while bytes arrive, so idleness needs a margin above that. */
+function parseIdleMinutes(raw: string | undefined): number {
+  const minutes = parseHours('UPLOAD_IDLE_MINUTES', raw, 10);
+  if (minutes < 2) throw new ConfigError(`UPLOAD_IDLE_MINUTES must be at least 2, got "${raw ?? ''}"`);
+  return minutes;
+}
+
+/** A positive number (hours, minutes or seconds, as the variable's name says; fractions allowed). */
 function parseHours(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
-  const hours = Number(raw);
-  if (!Number.isFinite(hours) || hours <= 0) {
-    throw new ConfigError(`${name} must be a positive number of hours, got "${raw}"`);
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new ConfigError(`${name} must be a positive number, got "${raw}"`);
   }
-  return hours;
+  return value;
 }
 
 export interface PaymentsConfig {

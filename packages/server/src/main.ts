@@ -8,7 +8,13 @@ let closing = false;
 const shutdown = (signal: string): void => {
   if (closing) return;
   closing = true;
-  app.log.info({ signal }, 'shutting down');
+  // New connections are refused at once, requests on kept-alive ones get 503; running requests
+  // (a transfer in progress) may finish within the grace period, then the process exits anyway.
+  app.log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
+  setTimeout(() => {
+    app.log.warn('grace period over: exiting with requests still running');
+    process.exit(1);
+  }, config.shutdownGraceSeconds * 1000).unref();
   app.close().then(
     () => process.exit(0),
     (err: unknown) => {

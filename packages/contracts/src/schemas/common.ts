@@ -150,3 +150,30 @@ export const LimitQuerySchema = Type.Object(
   { additionalProperties: false, title: 'LimitQuery', description: 'List size limit, default 20.' },
 );
 export type LimitQuery = Static<typeof LimitQuerySchema>;
+
+/**
+ * A JSON object serialised as a string (no raw control characters): how signed records and
+ * wrapped keys travel, so that the server stores exactly the bytes the client wrote.
+ */
+export const jsonObjectText = (description: string, maxLength: number) =>
+  Type.String({ pattern: '^\\{[^\\u0000-\\u001F]*\\}$', minLength: 2, maxLength, description });
+
+/** Most entries one page of a paged list may hold. */
+export const PAGE_LIMIT_MAX = 1000;
+/** An opaque cursor from a previous page's `nextCursor`. */
+export const CursorSchema = Type.String({ pattern: '^[A-Za-z0-9_-]{1,400}$', maxLength: 400 });
+
+/**
+ * Optional paging of a list. Without `limit` the whole list comes at once (as the spec's call does);
+ * with it, at most `limit` entries and, when more follow, a `nextCursor` to pass as `cursor`.
+ */
+export const PageQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, description: 'Entries per page (paged call).' }),
+    ),
+    cursor: Type.Optional(CursorSchema),
+  },
+  { additionalProperties: false, title: 'PageQuery', description: 'Optional paging: limit and cursor.' },
+);
+export type PageQuery = Static<typeof PageQuerySchema>;

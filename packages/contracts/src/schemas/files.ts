@@ -10,7 +10,9 @@ import {
   IdSchema,
   BASE64_PATTERN,
   CountSchema,
+  CursorSchema,
 } from './common.js';
+import { FileManifestJsonSchema, ShareGrantJsonSchema } from './signatures.js';
 
 /**
  * Encryption info as stored and answered. `format` and `chunkSize` are absent on records
@@ -70,7 +72,12 @@ export const FileListItemSchema = Type.Object(
 export type FileListItem = Static<typeof FileListItemSchema>;
 
 export const FileListResponseSchema = Type.Object(
-  { files: Type.Array(FileListItemSchema), count: CountSchema },
+  {
+    files: Type.Array(FileListItemSchema),
+    count: CountSchema,
+    /** Paged calls only: pass as `cursor` for the next page; absent on the last page. */
+    nextCursor: Type.Optional(CursorSchema),
+  },
   { additionalProperties: false, title: 'FileListResponse', description: 'Answer of GET /users/files.' },
 );
 export type FileListResponse = Static<typeof FileListResponseSchema>;
@@ -86,6 +93,8 @@ export const FileMetadataSchema = Type.Object(
     isEncrypted: Type.Boolean(),
     encryptionInfo: Type.Union([EncryptionInfoSchema, Type.Null()]),
     uploadedAt: DateTimeSchema,
+    /** The owner's signed manifest; absent for files uploaded before signing keys. */
+    manifest: Type.Optional(FileManifestJsonSchema),
   },
   {
     additionalProperties: false,
@@ -119,7 +128,7 @@ export const SharedFileItemSchema = Type.Object(
 export type SharedFileItem = Static<typeof SharedFileItemSchema>;
 
 export const SharedFilesResponseSchema = Type.Object(
-  { files: Type.Array(SharedFileItemSchema) },
+  { files: Type.Array(SharedFileItemSchema), nextCursor: Type.Optional(CursorSchema) },
   {
     additionalProperties: false,
     title: 'SharedFilesResponse',
@@ -134,7 +143,13 @@ export type SharedFilesResponse = Static<typeof SharedFilesResponseSchema>;
  * client may read the key from either place.
  */
 export const SharedFileMetadataSchema = Type.Object(
-  { file: FileMetadataSchema, owner: EmailSchema, encryptedFileKey: EncryptedFileKeySchema },
+  {
+    file: FileMetadataSchema,
+    owner: EmailSchema,
+    encryptedFileKey: EncryptedFileKeySchema,
+    /** The owner's signed share grant; absent for shares made before signing keys. */
+    shareGrant: Type.Optional(ShareGrantJsonSchema),
+  },
   {
     additionalProperties: false,
     title: 'SharedFileMetadata',

@@ -8,3 +8,5 @@ export * from './payments.js';
 export * from './shares.js';
 export * from './stats.js';
 export * from './uploads.js';
+export * from './me.js';
+export * from './signatures.js';

@@ -1,6 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { PBKDF2_HASH, PBKDF2_LEGACY_ITERATIONS } from '../constants.js';
 import { base64String, DateTimeSchema, IdSchema } from './common.js';
+import { EncryptedSigningKeyJsonSchema, KeyBindingJsonSchema, SigningPublicKeySchema } from './signatures.js';
+
+/** The signing key of a key record; absent on records made before signing keys. */
+const signingFields = {
+  signingPublicKey: Type.Optional(SigningPublicKeySchema),
+  encryptedSigningKey: Type.Optional(EncryptedSigningKeyJsonSchema),
+  keyBinding: Type.Optional(KeyBindingJsonSchema),
+};
 
 /** base64(SPKI DER) of an RSA-OAEP public key (294 bytes for RSA-2048; room for larger keys). */
 export const PublicKeySchema = base64String('base64(SPKI DER) of the RSA-OAEP public key.', 4096);
@@ -50,6 +58,7 @@ export const KeyRecordSchema = Type.Object(
     publicKey: PublicKeySchema,
     encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
     createdAt: DateTimeSchema,
+    ...signingFields,
   },
   { additionalProperties: false, title: 'KeyRecord', description: "One of the user's key pairs." },
 );
@@ -57,7 +66,21 @@ export type KeyRecord = Static<typeof KeyRecordSchema>;
 
 /** POST /users/keys. The server assigns keyId and createdAt and answers with the KeyRecord. */
 export const CreateKeyRequestSchema = Type.Object(
-  { publicKey: PublicKeySchema, encryptedPrivateKey: EncryptedPrivateKeyJsonSchema },
+  {
+    /**
+     * A key id the client chose (a UUID), so the key binding it signs before sending can name it.
+     * Required with `keyBinding`; the server makes one up otherwise.
+     */
+    keyId: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+        description: 'A lower-case UUID chosen by the client.',
+      }),
+    ),
+    publicKey: PublicKeySchema,
+    encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
+    ...signingFields,
+  },
   { additionalProperties: false, title: 'CreateKeyRequest', description: 'Store a new key pair.' },
 );
 export type CreateKeyRequest = Static<typeof CreateKeyRequestSchema>;
@@ -73,7 +96,11 @@ export type KeysResponse = Static<typeof KeysResponseSchema>;
  * new password. The public key never changes. Answered with the updated KeyRecord.
  */
 export const RewrapKeyRequestSchema = Type.Object(
-  { encryptedPrivateKey: EncryptedPrivateKeyJsonSchema },
+  {
+    encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
+    /** Re-wrapped with the same new salt, when the record has a signing key. */
+    encryptedSigningKey: Type.Optional(EncryptedSigningKeyJsonSchema),
+  },
   {
     additionalProperties: false,
     title: 'RewrapKeyRequest',
@@ -89,7 +116,12 @@ export const KeyIdParamsSchema = Type.Object(
 export type KeyIdParams = Static<typeof KeyIdParamsSchema>;
 
 export const PublicKeyResponseSchema = Type.Object(
-  { publicKey: PublicKeySchema, keyId: IdSchema },
+  {
+    publicKey: PublicKeySchema,
+    keyId: IdSchema,
+    signingPublicKey: Type.Optional(SigningPublicKeySchema),
+    keyBinding: Type.Optional(KeyBindingJsonSchema),
+  },
   {
     additionalProperties: false,
     title: 'PublicKeyResponse',

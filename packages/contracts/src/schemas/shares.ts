@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { NAME_MAX_LENGTH } from '../constants.js';
 import { EmailSchema, EncryptedFileKeySchema, IdSchema } from './common.js';
+import { ShareGrantJsonSchema } from './signatures.js';
 
 /** Who may view a file. `name` is the owner's name for that contact ('' when not a contact). */
 export const FileShareSchema = Type.Object(
@@ -25,6 +26,8 @@ export const ShareFileRequestSchema = Type.Object(
     encryptedFileKey: EncryptedFileKeySchema,
     /** The recipient's key id that wrapped the file key. */
     keyVersion: IdSchema,
+    /** The owner's signature over what the recipient receives (optional for older clients). */
+    shareGrant: Type.Optional(ShareGrantJsonSchema),
   },
   {
     additionalProperties: false,

@@ -12,6 +12,7 @@ import {
   UploadIdSchema,
 } from './common.js';
 import { EncryptionInfoSchema, NewEncryptionInfoSchema } from './files.js';
+import { FileManifestJsonSchema } from './signatures.js';
 
 /** See `uploadRecordStatuses` for what each status means. */
 export const UploadStatusSchema = Type.Enum(uploadRecordStatuses, {
@@ -55,6 +56,8 @@ export const CreateMultipartUploadRequestSchema = Type.Object(
     parts: Type.Integer({ minimum: 1, maximum: MAX_PARTS }),
     isEncrypted: Type.Literal(true),
     encryptionInfo: NewEncryptionInfoSchema,
+    /** The owner's signed manifest of this file (optional for older clients). */
+    manifest: Type.Optional(FileManifestJsonSchema),
   },
   {
     additionalProperties: false,
@@ -142,6 +145,7 @@ export const DirectUploadFieldsSchema = Type.Object(
     size: Type.String({ pattern: DECIMAL_PATTERN, description: 'Plaintext size in bytes.' }),
     isEncrypted: Type.Literal('true'),
     encryptionInfo: Type.String({ minLength: 2, maxLength: 4096, description: 'NewEncryptionInfo as JSON.' }),
+    manifest: Type.Optional(FileManifestJsonSchema),
   },
   {
     additionalProperties: false,
@@ -158,6 +162,7 @@ export const DirectUploadMetadataSchema = Type.Object(
     size: Type.Integer({ minimum: 0, maximum: DIRECT_UPLOAD_THRESHOLD }),
     isEncrypted: Type.Literal(true),
     encryptionInfo: NewEncryptionInfoSchema,
+    manifest: Type.Optional(FileManifestJsonSchema),
   },
   {
     additionalProperties: false,

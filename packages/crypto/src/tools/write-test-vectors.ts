@@ -1,8 +1,14 @@
 // A Node-only tool (run after `tsc -b`): `npm run vectors -w @coffer/crypto`. Regenerate only when
 // adding vectors; the content vectors must never change for coffer-v1.
 // eslint-disable-next-line no-restricted-imports -- writes files, never part of the browser bundle
-import { writeFile } from 'node:fs/promises';
-import { buildContentVectors, buildKeyVectors } from './test-vectors.build.js';
+import { readFile, writeFile } from 'node:fs/promises';
+import {
+  buildContentVectors,
+  buildKeyVectors,
+  buildSignatureVectors,
+  type KeyVectors,
+  type SignatureVectors,
+} from './test-vectors.build.js';
 
 const directory = new URL('../../test-vectors/', import.meta.url);
 const write = async (name: string, value: unknown): Promise<void> => {
@@ -11,4 +17,15 @@ const write = async (name: string, value: unknown): Promise<void> => {
 };
 
 await write('content-v1.json', await buildContentVectors());
-await write('keys-v1.json', await buildKeyVectors());
+// Keeps the checked-in RSA key pair when there is one (delete the file to draw a new one).
+const existingKeys = await readFile(new URL('keys-v1.json', directory), 'utf8').then(
+  (text) => JSON.parse(text) as KeyVectors,
+  () => undefined,
+);
+const keys = await buildKeyVectors(existingKeys);
+await write('keys-v1.json', keys);
+const existingSignatures = await readFile(new URL('signatures-v1.json', directory), 'utf8').then(
+  (text) => JSON.parse(text) as SignatureVectors,
+  () => undefined,
+);
+await write('signatures-v1.json', await buildSignatureVectors(keys, existingSignatures));

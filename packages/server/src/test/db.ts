@@ -82,13 +82,27 @@ async function admin(url: string, statement: string): Promise<void> {
   }
 }
 
-async function openPostgresSchema(url: string, options?: OpenOptions): Promise<TestDatabase> {
-  const schema = `coffer_test_${randomBytes(8).toString('hex')}`;
-  // A startup parameter, so every connection the pool ever opens lives in the test's schema.
+/** A PostgreSQL URL whose every connection lives in `schema` (a startup parameter, so no pool can miss it). */
+export function urlInSchema(url: string, schema: string): string {
   const scoped = new URL(url);
   const existing = scoped.searchParams.get('options');
   scoped.searchParams.set('options', `${existing === null ? '' : `${existing} `}-c search_path=${schema}`);
-  const database = createDatabase({ url: scoped.toString(), dataDir: tmpdir() });
+  return scoped.toString();
+}
+
+/**
+ * A fresh, empty schema on the PostgreSQL server at `url`, for a test that hands the database to another
+ * process (a real server): `url` is the URL to give it, `drop()` removes the schema and all it holds.
+ */
+export async function createPostgresSchema(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const schema = `coffer_test_${randomBytes(8).toString('hex')}`;
+  await admin(url, `create schema ${schema}`);
+  return { url: urlInSchema(url, schema), drop: () => admin(url, `drop schema if exists ${schema} cascade`) };
+}
+
+async function openPostgresSchema(url: string, options?: OpenOptions): Promise<TestDatabase> {
+  const schema = `coffer_test_${randomBytes(8).toString('hex')}`;
+  const database = createDatabase({ url: urlInSchema(url, schema), dataDir: tmpdir() });
   // Created through the test's own pool, so its connections can never miss the schema.
   await sql.raw(`create schema ${schema}`).execute(database.db);
   return finish(
@@ -152,7 +166,9 @@ async function openPglite(options?: OpenOptions): Promise<TestDatabase> {
 }
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-const postgresUrl = testDatabaseUrl === undefined || testDatabaseUrl === '' ? undefined : testDatabaseUrl;
+/** `TEST_DATABASE_URL`, when set: a PostgreSQL server the tests may create schemas on. */
+export const postgresUrl =
+  testDatabaseUrl === undefined || testDatabaseUrl === '' ? undefined : testDatabaseUrl;
 
 export const dialectsUnderTest: readonly DialectUnderTest[] = [
   { name: 'sqlite', backend: 'sqlite-file', open: openSqlite },

@@ -18,6 +18,7 @@ import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { Config } from '../config.js';
 import { createMemoryMailer } from '../infra/mail/mailer.memory.js';
+import type { MemoryMailer, SentMail } from '../infra/mail/mailer.memory.js';
 import type { TestDatabase } from './db.js';
 
 /** A port that was free a moment ago, so the app's PUBLIC_URL can name it before the app listens. */
@@ -43,6 +44,13 @@ export interface IdpTestApp {
   audience: string;
   redirectUri: string;
   dataDir: string;
+  /** Every mail the app sent (confirmation and reset links), kept across restarts. */
+  mailer: MemoryMailer;
+  /**
+   * The newest mail to `to` whose subject contains `subject`, sent after `since` mails had been sent
+   * (mail goes out in the background: this waits for it, 10 s at most).
+   */
+  mailTo(to: string, subject: string, since?: number): Promise<SentMail>;
   /** Closes the app and starts it again on the same port and data (database file or injected database). */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -72,10 +80,11 @@ export async function startIdpTestApp(options: IdpTestAppOptions = {}): Promise<
     ...options.env,
   });
 
+  const mailer = createMemoryMailer();
   const start = async (): Promise<FastifyInstance> => {
     const app = await createApp(config, {
       ...(options.database === undefined ? {} : { database: options.database }),
-      mailer: createMemoryMailer(),
+      mailer,
     });
     await app.listen({ port, host: '127.0.0.1' });
     return app;
@@ -90,6 +99,19 @@ export async function startIdpTestApp(options: IdpTestAppOptions = {}): Promise<
     audience: config.auth.audience,
     redirectUri: `${baseUrl}/unlock`,
     dataDir,
+    mailer,
+    async mailTo(to, subject, since = 0) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const found = mailer.sent
+          .slice(since)
+          .filter((m) => m.to === to && m.subject.includes(subject))
+          .at(-1);
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${to}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
     async restart() {
       await handle.app.close();
       // Let clients notice their kept-alive connections closed before the port answers again.
@@ -335,4 +357,13 @@ export async function startFakeGoogle(
     void callback(req, res);
   };
   return handle;
+}
+
+/** The first link in a mail's text to a page under `path` (e.g. `/idp/email/verify`). */
+export function linkIn(mail: SentMail, path: string): string {
+  const match = new RegExp(`https?://[^\\s]+${path.replaceAll('/', '\\/')}\\?token=[A-Za-z0-9_-]+`).exec(
+    mail.text,
+  );
+  if (match === null) throw new Error(`no ${path} link in "${mail.subject}"`);
+  return match[0];
 }

@@ -216,7 +216,8 @@ describe('admin check', () => {
 
   it('never makes an admin of an address the issuer says is unverified', () => {
     expect(isAdminIdentity(identity, ADMIN_EMAILS)).toBe(true);
-    expect(isAdminIdentity({ ...identity, emailVerified: null }, ADMIN_EMAILS)).toBe(true);
+    // An issuer that does not say is not trusted here (OIDC_EMAIL_VERIFIED_WHEN_ABSENT is the users service's).
+    expect(isAdminIdentity({ ...identity, emailVerified: null }, ADMIN_EMAILS)).toBe(false);
     expect(isAdminIdentity({ ...identity, emailVerified: false }, ADMIN_EMAILS)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { canonicalEmail } from '@coffer/contracts';
 import { UnauthorizedError } from '../../http/errors.js';
 import type { Identity } from './identity.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -117,15 +118,15 @@ export function authOf(request: FastifyRequest): RequestAuth {
 /** Whether `email` is one of the configured admin addresses (case-insensitive). */
 export function isAdminEmail(email: string | null, adminEmails: readonly string[]): boolean {
   if (email === null) return false;
-  const wanted = email.trim().toLowerCase();
-  if (wanted === '') return false;
-  return adminEmails.some((admin) => admin.trim().toLowerCase() === wanted);
+  if (email.trim() === '') return false;
+  const wanted = canonicalEmail(email);
+  return adminEmails.some((admin) => canonicalEmail(admin) === wanted);
 }
 
 /**
- * Admins are users whose verified email is in `ADMIN_EMAILS`. An issuer that says `email_verified:
- * false` never makes an admin; one that omits the claim (Azure AD B2C verifies at sign-up) is trusted.
+ * Admins are users whose verified email is in `ADMIN_EMAILS`. Only `email_verified: true` counts here;
+ * the users service also honours OIDC_EMAIL_VERIFIED_WHEN_ABSENT for issuers that never send the claim.
  */
 export function isAdminIdentity(identity: Identity, adminEmails: readonly string[]): boolean {
-  return identity.emailVerified !== false && isAdminEmail(identity.email, adminEmails);
+  return identity.emailVerified === true && isAdminEmail(identity.email, adminEmails);
 }

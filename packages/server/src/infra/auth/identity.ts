@@ -1,4 +1,5 @@
 import type { JWTPayload } from 'jose';
+import { canonicalEmail } from '@coffer/contracts';
 
 /** Who a verified access token says the caller is. Built only from a token that passed verification. */
 export interface Identity {
@@ -31,7 +32,8 @@ function emailList(payload: JWTPayload): string[] {
   if (Array.isArray(payload.emails)) candidates.push(...(payload.emails as unknown[]));
   const emails: string[] = [];
   for (const candidate of candidates) {
-    const email = nonEmptyString(candidate)?.toLowerCase();
+    const raw = nonEmptyString(candidate);
+    const email = raw === null ? undefined : canonicalEmail(raw);
     if (email !== undefined && !emails.includes(email)) emails.push(email);
   }
   return emails;

@@ -58,6 +58,12 @@ export interface UserKeysTable {
   /** JSON string `{iv, salt, data, kdf?}`, opaque to the server. */
   encrypted_private_key: JsonText;
   created_at: IsoTimestamp;
+  /** base64 SPKI of the signing key (migration 0004); null on records from before signing keys. */
+  signing_public_key: Generated<string | null>;
+  /** JSON `{iv, salt, data, kdf, alg}`, opaque to the server. */
+  encrypted_signing_key: Generated<JsonText | null>;
+  /** JSON text of the key binding, signed by the signing key. */
+  key_binding: Generated<JsonText | null>;
 }
 
 export interface ContactsTable {
@@ -113,6 +119,8 @@ export interface FilesTable {
   /** Key of the blob in the BlobStore; unique. */
   object_key: string;
   uploaded_at: IsoTimestamp;
+  /** JSON text of the owner's signed file manifest (migration 0004); null for files from before. */
+  manifest: Generated<JsonText | null>;
 }
 
 /** An upload in progress or finished; becomes a `files` row when complete. */
@@ -135,6 +143,8 @@ export interface UploadsTable {
   file_id: string | null;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
+  /** The owner's signed manifest, handed on to the file (migration 0004). */
+  manifest: Generated<JsonText | null>;
 }
 
 export interface UploadPartsTable {
@@ -158,6 +168,16 @@ export interface SharesTable {
   /** The recipient's keyId used for wrapping. */
   key_version: string;
   created_at: IsoTimestamp;
+  /** JSON text of the owner's signed share grant (migration 0004); null for shares from before. */
+  share_grant: Generated<JsonText | null>;
+}
+
+/** Each user's sealed pin set (migration 0004): opaque to the server but for its version. */
+export interface UserPinSetsTable {
+  user_id: string;
+  pin_set: JsonText;
+  version: number;
+  updated_at: IsoTimestamp;
 }
 
 /** Provider webhook events already handled (idempotency). */
@@ -193,6 +213,34 @@ export interface IdpPayloadsTable {
   uid: string | null;
   expires_at: IsoTimestamp | null;
   consumed_at: IsoTimestamp | null;
+  /** The account a Session, Grant, AuthorizationCode or RefreshToken belongs to (migration 0003). */
+  account_id: Generated<string | null>;
+}
+
+/** Single-use links the embedded provider mails (migration 0003). */
+export interface IdpEmailTokensTable {
+  /** SHA-256 (hex) of the token in the link; the token itself is never stored. */
+  id: string;
+  purpose: 'verify' | 'reset';
+  account_id: string;
+  /** The address the link was sent to (canonical). */
+  email: string;
+  /** A sign-up again with an unconfirmed address: the credentials that win when this link confirms it. */
+  pending_password_hash: string | null;
+  pending_name: string | null;
+  pending_country: string | null;
+  created_at: IsoTimestamp;
+  expires_at: IsoTimestamp;
+  used_at: IsoTimestamp | null;
+}
+
+/** Attempt counters shared by every server instance (migration 0003). */
+export interface RateLimitsTable {
+  /** `rule:` + SHA-256 of the limited thing (an address, an IP…), never the thing itself. */
+  key: string;
+  count: number;
+  window_ends_at: IsoTimestamp;
+  blocked_until: IsoTimestamp | null;
 }
 
 /** Keys of the embedded OpenID provider, so a restart keeps tokens and sessions valid. */
@@ -220,6 +268,9 @@ export interface DB {
   idp_accounts: IdpAccountsTable;
   idp_payloads: IdpPayloadsTable;
   idp_keys: IdpKeysTable;
+  idp_email_tokens: IdpEmailTokensTable;
+  user_pin_sets: UserPinSetsTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -140,6 +140,7 @@ describe.each(dialectsUnderTest)('tables on $name ($backend)', ({ open }) => {
       file_id: null,
       created_at: now,
       updated_at: now,
+      manifest: null,
     };
     await t.db.insertInto('uploads').values(upload).execute();
     const part: UploadPartRow = {
@@ -205,6 +206,7 @@ describe.each(dialectsUnderTest)('tables on $name ($backend)', ({ open }) => {
       encrypted_file_key: 'd3JhcHBlZA==',
       key_version: 'key-of-recipient',
       created_at: nowIso(),
+      share_grant: '{"v":1}',
     };
     await t.db.insertInto('shares').values(share).execute();
     expect(
@@ -256,6 +258,7 @@ describe.each(dialectsUnderTest)('tables on $name ($backend)', ({ open }) => {
       uid: newId(),
       expires_at: '2030-01-01T00:00:00.000Z',
       consumed_at: null,
+      account_id: account.id,
     };
     await t.db.insertInto('idp_payloads').values(payload).execute();
     // Same id under another model is a different row.

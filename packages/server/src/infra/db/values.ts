@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { canonicalEmail } from '@coffer/contracts';
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
 import type { DbBool, IsoTimestamp } from './schema.js';
@@ -23,9 +24,12 @@ export function fromDbBool(value: DbBool): boolean {
   return value === 1;
 }
 
-/** The form every email column holds: trimmed and lower-cased. Compare emails only in this form. */
+/**
+ * The form every email column holds: the one canonical form of `@coffer/contracts` (trimmed, NFC,
+ * lower-cased, IDNA domain). Compare emails only in this form.
+ */
 export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return canonicalEmail(email);
 }
 
 /**

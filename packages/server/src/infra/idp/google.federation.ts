@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { canonicalEmail } from '@coffer/contracts';
 import { createRemoteJWKSet, customFetch, jwtVerify } from 'jose';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { GoogleConfig } from '../../config.js';
@@ -63,7 +64,8 @@ function stringField(body: Record<string, unknown>, name: string): string {
 }
 
 function verifiedEmail(payload: JWTPayload): string {
-  const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
+  const email =
+    typeof payload.email === 'string' && payload.email.trim() !== '' ? canonicalEmail(payload.email) : '';
   if (email === '') {
     throw new FederationError(
       'Google id_token has no email',

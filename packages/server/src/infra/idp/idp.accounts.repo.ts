@@ -60,10 +60,31 @@ export interface IdpAccountsRepo {
   createLocal(input: NewLocalAccount, now: Date): Promise<IdpAccount>;
   updatePasswordHash(id: string, passwordHash: string, now: Date): Promise<void>;
   /**
+   * Marks the address confirmed. With `credentials` (a sign-up again with an address whose account was
+   * never confirmed), the account takes the name, country and password of that sign-up, and every
+   * earlier sign-in of the account ends: whoever controls the mailbox owns the account.
+   */
+  confirmEmail(id: string, now: Date, credentials?: PendingCredentials): Promise<void>;
+  /** A new password from a mailed reset link: proves the address too; ends every sign-in. */
+  resetPassword(id: string, passwordHash: string, now: Date): Promise<void>;
+  /**
    * The account an upstream identity signs in to: the one already linked, else the account with the
-   * same (upstream-verified) email, now linked, else a new account without a password.
+   * same (upstream-verified) email, now linked, else a new account without a password. An existing
+   * account whose address was never confirmed is claimed rather than shared: its password is removed
+   * and its sign-ins end, since whoever made it did not prove the address.
    */
   resolveUpstream(identity: UpstreamIdentity, now: Date): Promise<IdpAccount>;
+  /** Ends every session, grant, code and refresh token of the account. */
+  endSignIns(id: string): Promise<void>;
+  /** Deletes accounts whose address was not confirmed by `cutoff` (their sign-ins and links go too). */
+  deleteUnconfirmedBefore(cutoff: Date): Promise<number>;
+}
+
+/** Credentials chosen at a sign-up that take effect when its mailed link confirms the address. */
+export interface PendingCredentials {
+  passwordHash: string;
+  name: string;
+  country: string | null;
 }
 
 function toAccount(row: IdpAccountRow): IdpAccount {
@@ -99,7 +120,7 @@ export function createIdpAccountsRepo(database: Kysely<DB>): IdpAccountsRepo {
   }
 
   async function insertAccount(
-    values: { email: string; name: string; country: string | null; passwordHash: string },
+    values: { email: string; name: string; country: string | null; passwordHash: string; verified: boolean },
     now: Date,
   ): Promise<IdpAccountRow> {
     const at = nowIso(now);
@@ -112,8 +133,8 @@ export function createIdpAccountsRepo(database: Kysely<DB>): IdpAccountsRepo {
           password_hash: values.passwordHash,
           name: values.name,
           country: values.country,
-          // Local accounts count as verified (ADMIN_EMAILS relies on it); see docs/identity.md.
-          email_verified: 1,
+          // A local account proves its address by the mailed link; an upstream one was verified there.
+          email_verified: values.verified ? 1 : 0,
           created_at: at,
           updated_at: at,
         })
@@ -139,6 +160,10 @@ export function createIdpAccountsRepo(database: Kysely<DB>): IdpAccountsRepo {
       .execute();
   }
 
+  async function endSignIns(id: string): Promise<void> {
+    await db.deleteFrom('idp_payloads').where('account_id', '=', id).execute();
+  }
+
   return {
     async findById(id) {
       const row = await db.selectFrom('idp_accounts').selectAll().where('id', '=', id).executeTakeFirst();
@@ -151,7 +176,55 @@ export function createIdpAccountsRepo(database: Kysely<DB>): IdpAccountsRepo {
     },
 
     async createLocal(input, now) {
-      return toAccount(await insertAccount(input, now));
+      return toAccount(await insertAccount({ ...input, verified: false }, now));
+    },
+
+    async confirmEmail(id, now, credentials) {
+      const at = nowIso(now);
+      await db
+        .updateTable('idp_accounts')
+        .set({
+          email_verified: 1,
+          updated_at: at,
+          ...(credentials === undefined
+            ? {}
+            : {
+                password_hash: credentials.passwordHash,
+                name: credentials.name,
+                country: credentials.country,
+              }),
+        })
+        .where('id', '=', id)
+        .execute();
+      if (credentials !== undefined) await endSignIns(id);
+    },
+
+    async resetPassword(id, passwordHash, now) {
+      await db
+        .updateTable('idp_accounts')
+        .set({ password_hash: passwordHash, email_verified: 1, updated_at: nowIso(now) })
+        .where('id', '=', id)
+        .execute();
+      await endSignIns(id);
+    },
+
+    endSignIns,
+
+    async deleteUnconfirmedBefore(cutoff) {
+      const stale = db
+        .selectFrom('idp_accounts')
+        .select('id')
+        .where('email_verified', '=', 0)
+        .where('created_at', '<', nowIso(cutoff));
+      await db.deleteFrom('idp_payloads').where('account_id', 'in', stale).execute();
+      await db.deleteFrom('idp_email_tokens').where('account_id', 'in', stale).execute();
+      await db.deleteFrom('idp_federated_identities').where('account_id', 'in', stale).execute();
+      const result = await db
+        .deleteFrom('idp_accounts')
+        .where('email_verified', '=', 0)
+        .where('created_at', '<', nowIso(cutoff))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async updatePasswordHash(id, passwordHash, now) {
@@ -170,7 +243,7 @@ export function createIdpAccountsRepo(database: Kysely<DB>): IdpAccountsRepo {
         const name = identity.name ?? normalizeEmail(identity.email).split('@')[0] ?? identity.email;
         try {
           account = await insertAccount(
-            { email: identity.email, name, country: identity.country, passwordHash: '' },
+            { email: identity.email, name, country: identity.country, passwordHash: '', verified: true },
             now,
           );
         } catch (error) {
@@ -179,6 +252,16 @@ export function createIdpAccountsRepo(database: Kysely<DB>): IdpAccountsRepo {
           account = await findRowByEmail(identity.email);
           if (account === undefined) throw error;
         }
+      }
+      if (!fromDbBool(account.email_verified)) {
+        // Someone made this account without proving the address; Google has just proved it.
+        await db
+          .updateTable('idp_accounts')
+          .set({ password_hash: '', email_verified: 1, updated_at: nowIso(now) })
+          .where('id', '=', account.id)
+          .execute();
+        await endSignIns(account.id);
+        await db.deleteFrom('idp_email_tokens').where('account_id', '=', account.id).execute();
       }
       await link(identity, account.id, now);
       // Whoever won a race to link this identity decides the account.

@@ -35,6 +35,7 @@ export function createIdpAdapterFactory(db: Kysely<DB>, now: () => Date = () => 
           grant_id: payload.grantId ?? null,
           user_code: payload.userCode ?? null,
           uid: payload.uid ?? null,
+          account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
           expires_at:
             typeof expiresIn === 'number' ? nowIso(new Date(now().getTime() + expiresIn * 1000)) : null,
         };

@@ -1,3 +1,4 @@
+import { checkEmail, MIXED_SCRIPT_EMAIL_MESSAGE } from '@coffer/contracts';
 import { normalizeEmail } from '../db/values.js';
 import { normalizeCountry } from './countries.js';
 import type { SignUpField } from './idp.pages.js';
@@ -9,7 +10,6 @@ export type Form = Record<string, string>;
 export const MAX_EMAIL_LENGTH = 254;
 export const MAX_NAME_LENGTH = 100;
 export const MIN_PASSWORD_LENGTH = 8;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function value(form: Form, name: string): string {
   const raw = form[name];
@@ -30,6 +30,21 @@ export function readSignInForm(form: Form): SignInForm {
   if (email === '') fieldErrors.email = 'Enter your email address.';
   if (password === '') fieldErrors.password = 'Enter your password.';
   return { email, password, fieldErrors };
+}
+
+/** Why a typed address cannot be used, or undefined when it can. */
+function emailProblem(raw: string): string | undefined {
+  if (raw.trim() === '') return 'Enter your email address.';
+  const check = checkEmail(raw);
+  if (check.ok) return undefined;
+  return check.reason === 'mixed-script' ? MIXED_SCRIPT_EMAIL_MESSAGE : 'Enter a valid email address.';
+}
+
+/** A form with one email field (reset request, resend). */
+export function readEmailField(form: Form): { email: string; error?: string } {
+  const email = normalizeEmail(value(form, 'email')).slice(0, MAX_EMAIL_LENGTH);
+  const error = emailProblem(value(form, 'email'));
+  return error === undefined ? { email } : { email, error };
 }
 
 export interface SignUpForm {
@@ -56,10 +71,8 @@ export function readSignUpForm(form: Form): SignUpForm {
   else if (name.length > MAX_NAME_LENGTH) {
     fieldErrors.name = `Name must be at most ${MAX_NAME_LENGTH} characters.`;
   }
-  if (email === '') fieldErrors.email = 'Enter your email address.';
-  else if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) {
-    fieldErrors.email = 'Enter a valid email address.';
-  }
+  const emailError = emailProblem(value(form, 'email'));
+  if (emailError !== undefined) fieldErrors.email = emailError;
   if (country === null) fieldErrors.country = 'Choose your country.';
   if (password === '') fieldErrors.password = 'Enter a password.';
   else if (password.length < MIN_PASSWORD_LENGTH) {

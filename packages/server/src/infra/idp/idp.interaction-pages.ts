@@ -17,6 +17,8 @@ export function interactionPaths(basePath: string) {
     page: of,
     signUp: (uid: string) => `${of(uid)}/signup`,
     login: (uid: string) => `${of(uid)}/login`,
+    resend: (uid: string) => `${of(uid)}/resend`,
+    forgot: (uid: string) => `${of(uid)}/forgot`,
     google: (uid: string) => `${of(uid)}/google`,
     googleCallback: `${basePath}/federation/google/callback`,
   };

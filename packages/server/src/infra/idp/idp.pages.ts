@@ -25,7 +25,7 @@ export interface PageContext {
   appUrl: string;
 }
 
-function layout(context: PageContext, title: string, body: string): string {
+export function layout(context: PageContext, title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -58,7 +58,7 @@ export interface FormAlert {
   link?: { href: string; label: string };
 }
 
-function alertBox(alert: FormAlert | undefined): string {
+export function alertBox(alert: FormAlert | undefined): string {
   if (alert === undefined) return '';
   const link =
     alert.link === undefined
@@ -69,7 +69,7 @@ function alertBox(alert: FormAlert | undefined): string {
   return `<div class="${cls}" role="${role}">${ALERT_ICON}<div>${escapeHtml(alert.message)}${link}</div></div>`;
 }
 
-interface FieldOptions {
+export interface FieldOptions {
   name: string;
   label: string;
   type: 'text' | 'email' | 'password';
@@ -82,7 +82,7 @@ interface FieldOptions {
   minlength?: number;
 }
 
-function field(options: FieldOptions): string {
+export function field(options: FieldOptions): string {
   const id = options.name;
   const describedBy = [
     options.hint === undefined ? null : `${id}-hint`,
@@ -138,6 +138,8 @@ const FIX_FIELDS: FormAlert = { message: 'Please correct the fields marked below
 export interface SignInPageOptions {
   action: string;
   signUpHref: string;
+  /** "Forgot your password?" */
+  forgotHref?: string | undefined;
   /** Present when "Continue with Google" is configured. */
   googleHref?: string | undefined;
   email?: string;
@@ -159,6 +161,7 @@ ${field({ name: 'email', label: 'Email', type: 'email', autocomplete: 'username'
 ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', error: errors.password, autofocus: email !== '' && errors.email === undefined, maxlength: 1024 })}
 <button class="button primary" type="submit">Sign in</button>
 </form>
+${options.forgotHref === undefined ? '' : `<p class="switch"><a href="${escapeHtml(options.forgotHref)}">Forgot your password?</a></p>`}
 <p class="switch">New to Coffer? <a href="${escapeHtml(options.signUpHref)}">Create an account</a></p>`;
   return layout(context, 'Sign in', body);
 }

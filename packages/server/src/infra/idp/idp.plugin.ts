@@ -5,7 +5,13 @@ import type { Config } from '../../config.js';
 import { ConfigError } from '../../config.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 import type { Database } from '../db/database.js';
-import { createAttemptLimiter } from './attempt-limiter.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { createAccountMail } from './idp.account-mail.js';
+import type { AccountMail } from './idp.account-mail.js';
+import { accountLinkRoutes } from './idp.account.routes.js';
+import { createIdpEmailTokensRepo } from './idp.email-tokens.repo.js';
+import { ipRule } from './idp.limits.js';
 import { createGoogleFederation } from './google.federation.js';
 import { createIdpAccountsRepo } from './idp.accounts.repo.js';
 import { createIdpAdapterFactory, deleteExpiredIdpPayloads } from './idp.adapter.js';
@@ -20,20 +26,42 @@ import { createDecoyVerifier, DEFAULT_PASSWORD_HASH_PARAMS } from './password-ha
 export interface EmbeddedIdpOptions {
   config: Config;
   database: Database;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  now: () => Date;
 }
 
 export interface EmbeddedIdp {
   /** Verifies the embedded provider's access tokens in-process (no HTTP round trip to itself). */
   tokenVerifier: TokenVerifier | null;
+  /** The issuer (`PUBLIC_URL/idp`), as in its tokens' `iss`. */
+  issuer: string;
+  /** Confirmation and reset mail, for the API's "send the confirmation again". */
+  accountMail: AccountMail;
 }
 
 /** Where the provider lives under PUBLIC_URL; the issuer is `${publicUrl}${IDP_PATH}`. */
 export const IDP_PATH = '/idp';
 
 /** Paths under {@link IDP_PATH} served by Fastify routes (our pages) rather than oidc-provider. */
-const OWN_PATHS = /^\/(interaction|federation)\//;
+const OWN_PATHS = /^\/(interaction|federation)\/|^\/(email\/verify|password\/reset)(\?|$)/;
 
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
+/** How long a local account may wait for its address to be confirmed before it is deleted. */
+export const UNCONFIRMED_ACCOUNT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * oidc-provider builds its discovery document and every endpoint URL from the request's Host and
+ * X-Forwarded-* headers. Those are the caller's to choose, and a shared cache could keep a poisoned
+ * answer; so every request reaches the provider as if sent to PUBLIC_URL, whatever it said.
+ */
+function pinToPublicUrl(req: IncomingMessage, publicUrl: URL): void {
+  const proto = publicUrl.protocol.replace(/:$/, '');
+  req.headers.host = publicUrl.host;
+  req.headers['x-forwarded-host'] = publicUrl.host;
+  req.headers['x-forwarded-proto'] = proto;
+  delete req.headers.forwarded;
+}
+
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
@@ -77,7 +105,7 @@ export async function registerEmbeddedIdp(
       `OIDC_AUDIENCE must be an absolute URL for the embedded provider, got "${audience}"`,
     );
   }
-  const now = () => new Date();
+  const { now } = options;
   const pages = { appUrl: config.publicUrl };
   const passwordHash = { ...DEFAULT_PASSWORD_HASH_PARAMS, logN: config.idpPasswordCost };
 
@@ -98,6 +126,7 @@ export async function registerEmbeddedIdp(
   });
 
   const headers = providerSecurityHeaders(config.publicUrl);
+  const publicUrl = new URL(config.publicUrl);
   const callback = provider.callback();
   await app.register(middie);
   app.use(IDP_PATH, (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
@@ -106,6 +135,7 @@ export async function registerEmbeddedIdp(
       return;
     }
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    pinToPublicUrl(req, publicUrl);
     void callback(req, res);
   });
 
@@ -115,6 +145,19 @@ export async function registerEmbeddedIdp(
       : createGoogleFederation({ ...config.google, redirectUri: `${issuer}/federation/google/callback` });
   const paths = interactionPaths(IDP_PATH);
   const respond = createInteractionPages({ provider, paths, pages, googleEnabled: google !== null });
+  const tokens = createIdpEmailTokensRepo(db);
+  const accountMail = createAccountMail({
+    accounts,
+    tokens,
+    mailer: options.mailer,
+    limiter: options.limiter,
+    issuer,
+    appUrl: config.publicUrl,
+    logger: app.log,
+    now,
+  });
+  const limits = ipRule(config.idpAttemptsPerIp);
+  const decoyVerify = createDecoyVerifier(passwordHash);
   await app.register((scope, _opts, done) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -127,13 +170,26 @@ export async function registerEmbeddedIdp(
       provider,
       paths,
       respond,
+      pages,
       clientId: config.auth.clientId,
       accounts,
       passwordHash,
-      decoyVerify: createDecoyVerifier(passwordHash),
-      ipLimiter: createAttemptLimiter({ limit: config.idpAttemptsPerIp, windowMs: FIFTEEN_MINUTES }),
-      accountLimiter: createAttemptLimiter({ limit: 5, windowMs: FIFTEEN_MINUTES }),
+      decoyVerify,
+      limiter: options.limiter,
+      ipRule: limits,
+      accountMail,
       googleEnabled: google !== null,
+      now,
+    });
+    accountLinkRoutes(scope, {
+      basePath: IDP_PATH,
+      pages,
+      accounts,
+      tokens,
+      limiter: options.limiter,
+      ipRule: limits,
+      passwordHash,
+      decoyVerify,
       now,
     });
     if (google !== null) {
@@ -145,6 +201,9 @@ export async function registerEmbeddedIdp(
   const cleanup = async () => {
     try {
       await deleteExpiredIdpPayloads(db, now());
+      await tokens.deleteStale(now());
+      await accounts.deleteUnconfirmedBefore(new Date(now().getTime() - UNCONFIRMED_ACCOUNT_TTL_MS));
+      await options.limiter.deleteExpired();
     } catch (error) {
       app.log.warn({ err: error }, 'could not delete expired identity provider records');
     }
@@ -157,6 +216,8 @@ export async function registerEmbeddedIdp(
   });
 
   return {
+    issuer,
+    accountMail,
     tokenVerifier: createEmbeddedTokenVerifier({ issuer, audience, signing: keys.signing, logger: app.log }),
   };
 }

@@ -71,7 +71,8 @@ describe.each(dialectsUnderTest)('identity provider storage ($name)', ({ open })
       { email: 'Ann@Example.TEST', name: 'Ann', country: 'NL', passwordHash: '$scrypt$x' },
       now,
     );
-    expect(ann).toMatchObject({ email: 'ann@example.test', emailVerified: true, hasPassword: true });
+    // A new local account has not proved its address yet.
+    expect(ann).toMatchObject({ email: 'ann@example.test', emailVerified: false, hasPassword: true });
     await expect(
       accounts.createLocal(
         { email: 'ANN@example.test', name: 'Other', country: null, passwordHash: 'h' },
@@ -80,11 +81,13 @@ describe.each(dialectsUnderTest)('identity provider storage ($name)', ({ open })
     ).rejects.toBeInstanceOf(EmailTakenError);
     expect((await accounts.findCredentialsByEmail(' ann@EXAMPLE.test '))?.passwordHash).toBe('$scrypt$x');
 
+    await accounts.confirmEmail(ann.id, now);
     const linked = await accounts.resolveUpstream(
       { provider: 'google.com', subject: 'g1', email: 'ann@example.test', name: 'Ann G', country: null },
       now,
     );
-    expect(linked.id).toBe(ann.id);
+    // Both sides verified: linked, and the password still works.
+    expect(linked).toMatchObject({ id: ann.id, emailVerified: true, hasPassword: true });
     // Later sign-ins find the link even if the Google address changed.
     const again = await accounts.resolveUpstream(
       { provider: 'google.com', subject: 'g1', email: 'ann.new@example.test', name: null, country: null },
@@ -104,5 +107,29 @@ describe.each(dialectsUnderTest)('identity provider storage ($name)', ({ open })
     ]);
     expect(x.id).toBe(y.id);
     expect(x).toMatchObject({ email: 'new@gmail.test', name: 'new', country: 'FR', hasPassword: false });
+  });
+
+  it('lets Google claim an account whose address was never confirmed: its password and sign-ins end', async () => {
+    const accounts = createIdpAccountsRepo(t.db);
+    // A stranger pre-registers the address and signs in (a session is stored for the account).
+    const squatter = await accounts.createLocal(
+      { email: 'victim@gmail.test', name: 'Not Victim', country: null, passwordHash: '$scrypt$squatter' },
+      now,
+    );
+    const sessions = createIdpAdapterFactory(t.db, () => now)('Session');
+    await sessions.upsert('s-squatter', { accountId: squatter.id, kind: 'Session' }, 3600);
+    const claimed = await accounts.resolveUpstream(
+      {
+        provider: 'google.com',
+        subject: 'g-victim',
+        email: 'victim@gmail.test',
+        name: 'Victim',
+        country: null,
+      },
+      now,
+    );
+    expect(claimed).toMatchObject({ id: squatter.id, emailVerified: true, hasPassword: false });
+    expect(await sessions.find('s-squatter')).toBeUndefined();
+    expect((await accounts.findCredentialsByEmail('victim@gmail.test'))?.passwordHash).toBe('');
   });
 });

@@ -17,9 +17,9 @@ describe('invitationMail', () => {
   });
   const link = 'https://coffer.example.com/invite/ada%2Bwork%40example.com?reason=invite-email';
 
-  it('addresses the invitee and names the inviter in the subject', () => {
+  it('addresses the invitee and names the inviter, with the verified address, in the subject', () => {
     expect(mail.to).toBe('bob@example.org');
-    expect(mail.subject).toBe('Ada Lovelace invited you to Coffer');
+    expect(mail.subject).toBe('Ada Lovelace (ada+work@example.com) invited you to Coffer');
   });
 
   it('links to the invite page with the encoded inviter email, in text and HTML', () => {
@@ -57,7 +57,7 @@ describe('shareNotificationMail', () => {
 
   it('says who shared a file, in the subject and the body', () => {
     expect(mail.to).toBe('bob@example.org');
-    expect(mail.subject).toBe('Ada Lovelace shared a file with you on Coffer');
+    expect(mail.subject).toBe('Ada Lovelace (ada@example.com) shared a file with you on Coffer');
     expect(mail.text).toContain('Ada Lovelace (ada@example.com) shared a file with you');
   });
 
@@ -146,7 +146,11 @@ describe('escaping', () => {
     });
     expect(mail.subject).not.toMatch(/[\r\n\t]/);
     expect(mail.subject.startsWith('Eve Bcc: victim@example.com x')).toBe(true);
-    expect(mail.subject.length).toBeLessThan(130);
+    // The chosen name is cut to 80 characters; the real address always follows it.
+    expect(mail.subject).toContain('… (eve@example.com) shared a file');
+    expect(mail.subject.length).toBeLessThanOrEqual(
+      80 + ' (eve@example.com) shared a file with you on Coffer'.length,
+    );
   });
 
   it('escapeHtml covers the five special characters', () => {
@@ -165,7 +169,7 @@ describe('unicode names', () => {
       fileId: 'f1',
       appUrl: APP_URL,
     });
-    expect(mail.subject).toBe('Zoë 日本 shared a file with you on Coffer');
+    expect(mail.subject).toBe('Zoë 日本 (zoe@example.com) shared a file with you on Coffer');
     expect(mail.html).toContain('Zoë 日本 (zoe@example.com)');
   });
 });

@@ -91,7 +91,8 @@ export function invitationMail(input: InvitationMailInput): MailMessage {
   const label = senderLabel(input.inviterName, input.inviterEmail);
   const sender = senderWithEmail(label, input.inviterEmail);
   const link = `${trimSlash(input.appUrl)}/invite/${encodeURIComponent(input.inviterEmail)}?reason=invite-email`;
-  const subject = `${label} invited you to Coffer`;
+  // The verified address stands beside the name the inviter chose, in the subject too.
+  const subject = `${sender} invited you to Coffer`;
   const intro = `${sender} invited you to Coffer, so the two of you can exchange end-to-end encrypted files.`;
   const why =
     'Files on Coffer are encrypted in your browser before they are uploaded. Only you and the people you share them with can read them.';
@@ -124,7 +125,7 @@ export function shareNotificationMail(input: ShareNotificationMailInput): MailMe
   const label = senderLabel(input.ownerName, input.ownerEmail);
   const sender = senderWithEmail(label, input.ownerEmail);
   const link = `${trimSlash(input.appUrl)}/share/${encodeURIComponent(input.fileId)}`;
-  const subject = `${label} shared a file with you on Coffer`;
+  const subject = `${sender} shared a file with you on Coffer`;
   const intro = `${sender} shared a file with you on Coffer.`;
   const why =
     'The file is end-to-end encrypted: it is decrypted in your browser after you unlock Coffer, and only you can open your copy.';
@@ -150,4 +151,80 @@ export function shareNotificationMail(input: ShareNotificationMailInput): MailMe
     footer,
   });
   return { to: input.to, subject, text, html };
+}
+
+/** A mail with one action link, in the common layout: text and HTML alternatives. */
+function actionMail(
+  to: string,
+  subject: string,
+  parts: { intro: string[]; action: string; link: string; footer: string[] },
+): MailMessage {
+  const text = [
+    'Hi,',
+    '',
+    ...parts.intro.flatMap((line) => [line, '']),
+    `${parts.action}: ${parts.link}`,
+    '',
+    ...parts.footer,
+    '',
+    '— Coffer',
+    '',
+  ].join('\n');
+  const html = renderHtml(subject, {
+    introHtml: ['Hi,', ...parts.intro.map(escapeHtml)],
+    buttonLabel: parts.action,
+    link: parts.link,
+    footer: parts.footer,
+  });
+  return { to, subject, text, html };
+}
+
+export interface AccountMailInput {
+  to: string;
+  /** The page behind the link, absolute (built from PUBLIC_URL only). */
+  link: string;
+}
+
+/** The link that confirms a new account's address. Names no one: the name was typed by whoever signed up. */
+export function emailVerificationMail(input: AccountMailInput): MailMessage {
+  return actionMail(input.to, 'Confirm your email address for Coffer', {
+    intro: [
+      'Someone, hopefully you, created a Coffer account with this email address.',
+      'To confirm that the address is yours, open the link below and enter the password you chose for the account. The link works for 24 hours, once.',
+    ],
+    action: 'Confirm email address',
+    link: input.link,
+    footer: [
+      'If you did not create a Coffer account, ignore this email: without the password, nobody can confirm the address, and the account is deleted after a week.',
+    ],
+  });
+}
+
+/** A password reset link. Sent only to addresses that have an account; the page never says which do. */
+export function passwordResetMail(input: AccountMailInput): MailMessage {
+  return actionMail(input.to, 'Reset your Coffer password', {
+    intro: [
+      'Someone asked to reset the password of the Coffer account with this email address.',
+      'Open the link below to choose a new password. The link works for one hour, once. Setting a new password signs the account out everywhere.',
+    ],
+    action: 'Choose a new password',
+    link: input.link,
+    footer: [
+      'If you did not ask for this, ignore this email: your password stays as it is.',
+      'Your files stay encrypted with your master unlock key, which a password reset does not change.',
+    ],
+  });
+}
+
+/** Sign-up with an address that already has a confirmed account: tell its owner, not the visitor. */
+export function accountExistsMail(input: AccountMailInput): MailMessage {
+  return actionMail(input.to, 'You already have a Coffer account', {
+    intro: [
+      'Someone tried to create a Coffer account with this email address, but the address already has one.',
+      'If it was you, sign in instead. If you forgot your password, you can reset it from the sign-in page.',
+    ],
+    action: 'Go to Coffer',
+    link: input.link,
+    footer: ['If it was not you, you can ignore this email: nothing has changed.'],
+  });
 }

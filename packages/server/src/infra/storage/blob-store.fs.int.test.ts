@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -110,6 +111,46 @@ describe('fs blob store on disk', () => {
     await utimes(old, twoDaysAgo, twoDaysAgo);
     expect(await createFsBlobStore({ root }).stat('anything')).toBeNull();
     expect(await listFiles(join(root, 'tmp'))).toEqual(['fresh.part']);
+  });
+
+  it("removes a dead process's scratch folder when it starts, and keeps a live one's", async () => {
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      const deadDir = join(root, 'tmp', `${dead}-0123456789ab`);
+      const liveDir = join(root, 'tmp', `${live.pid ?? 0}-0123456789ab`);
+      for (const dir of [deadDir, liveDir]) {
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, 'half-written.part'), randomBytes(1000));
+      }
+      expect(await createFsBlobStore({ root }).stat('anything')).toBeNull();
+      expect(await listFiles(join(root, 'tmp'))).toEqual([
+        join(`${live.pid ?? 0}-0123456789ab`, 'half-written.part'),
+      ]);
+    } finally {
+      live.kill('SIGKILL');
+    }
+  });
+
+  it('never removes the scratch of another store open in this process', async () => {
+    const other = createFsBlobStore({ root });
+    const upload = await store.createMultipart('a');
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    async function* slowBody() {
+      yield randomBytes(10);
+      await held;
+      yield randomBytes(10);
+    }
+    const part = store.uploadPart('a', upload.uploadId, 1, slowBody(), { size: 20 });
+    // The part is half written in the first store's scratch folder when the second store starts.
+    while ((await listFiles(join(root, 'tmp'))).length === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(await other.stat('anything')).toBeNull();
+    expect(await listFiles(join(root, 'tmp'))).toHaveLength(1);
+    release();
+    await expect(part).resolves.toMatchObject({ etag: expect.any(String) as string });
   });
 
   it('reports a damaged manifest as BlobReadError, not as missing', async () => {

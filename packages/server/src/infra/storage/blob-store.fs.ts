@@ -49,6 +49,39 @@ const SINGLE_PART_NAME = 'blob';
 const DATA_PATTERN = /^[0-9a-f]{2}\/[0-9a-f]{32}$/;
 const PART_NAME_PATTERN = /^(?:blob|[0-9]{1,5}\.[0-9a-f]{32})$/;
 const STALE_TEMP_AGE_MS = 24 * 60 * 60 * 1000;
+/** `tmp/<pid>-<boot id>/`: the scratch folder of one store in one process. */
+const SCRATCH_PATTERN = /^(\d+)-([0-9a-f]{12})$/;
+/** Scratch folders of the stores open in this process: never another's to remove. */
+const liveScratch = new Set<string>();
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return errnoCode(error) === 'EPERM';
+  }
+}
+
+/**
+ * Removes what dead processes left in `tmp/`: the scratch folder of a store whose process is gone (a
+ * crash, kill -9, power loss) holds only half-written puts and parts, which nothing will ever finish.
+ * A pid equal to ours but not one of our folders is an earlier process that had the same pid (a
+ * container restart). Entries of another shape (older versions) go once they are a day old.
+ */
+async function removeDeadScratch(tmp: string): Promise<void> {
+  for (const name of await readdir(tmp)) {
+    if (liveScratch.has(name)) continue;
+    const match = SCRATCH_PATTERN.exec(name);
+    if (match === null) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || !processAlive(pid)) {
+      await rm(join(tmp, name), { recursive: true, force: true });
+    }
+  }
+  await removeStaleEntries(tmp, STALE_TEMP_AGE_MS, (name) => !SCRATCH_PATTERN.test(name));
+}
 
 /**
  * A blob store in a local folder: the zero-configuration default.
@@ -76,6 +109,8 @@ const STALE_TEMP_AGE_MS = 24 * 60 * 60 * 1000;
  */
 export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
   const root = resolve(options.root);
+  const scratchName = `${process.pid}-${randomId().slice(0, 12)}`;
+  liveScratch.add(scratchName);
   const dirs = {
     tmp: join(root, 'tmp'),
     uploads: join(root, 'uploads'),
@@ -87,7 +122,8 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
   const init = (): Promise<void> => {
     ready ??= (async () => {
       for (const dir of Object.values(dirs)) await mkdirDurable(dir);
-      await removeStaleEntries(dirs.tmp, STALE_TEMP_AGE_MS);
+      await removeDeadScratch(dirs.tmp);
+      await mkdirDurable(scratch);
     })().catch((error: unknown) => {
       ready = undefined;
       throw error;
@@ -101,7 +137,10 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
     return join(dirs.objects, ...segments, `${last}.json`);
   };
   const versionPath = (data: string): string => join(dirs.data, ...data.split('/'));
-  const tempPath = (suffix = ''): string => join(dirs.tmp, randomId() + suffix);
+  // Everything this store stages lives in its own scratch folder, so a later start can tell a dead
+  // process's leftovers from a live one's work in progress.
+  const scratch = join(dirs.tmp, scratchName);
+  const tempPath = (suffix = ''): string => join(scratch, randomId() + suffix);
 
   async function readManifestAt(path: string): Promise<Manifest | null> {
     let text: string;
@@ -181,12 +220,14 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
   }
 
   return {
+    open: init,
+
     async put(key, body, { size }) {
       assertValidKey(key);
       assertValidSize(size);
       await init();
       const versionId = randomId();
-      const staging = join(dirs.tmp, versionId);
+      const staging = join(scratch, versionId);
       await mkdir(staging);
       let data: string;
       try {

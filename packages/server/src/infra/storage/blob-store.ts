@@ -11,6 +11,13 @@
  */
 export interface BlobStore {
   /**
+   * Prepares the store, removing what a crashed process left behind (fs: half-written temporaries).
+   * Every other method does this on first use; the server calls it at start so a restart cleans up at
+   * once. Optional: a store with nothing to prepare (S3) leaves it out.
+   */
+  open?(): Promise<void>;
+
+  /**
    * Stores `body` under `key`, replacing any previous object, atomically: readers see either the
    * old object or the complete new one. `body` must yield exactly `opts.size` bytes, else
    * {@link BlobSizeMismatchError} and nothing is stored. If `body` throws, that error propagates

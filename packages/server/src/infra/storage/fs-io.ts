@@ -116,9 +116,14 @@ export async function* readFileRange(
 }
 
 /** Removes direct children of `dir` not modified for `maxAgeMs`: leftovers of a crashed process. */
-export async function removeStaleEntries(dir: string, maxAgeMs: number): Promise<void> {
+export async function removeStaleEntries(
+  dir: string,
+  maxAgeMs: number,
+  select: (name: string) => boolean = () => true,
+): Promise<void> {
   const cutoff = Date.now() - maxAgeMs;
   for (const name of await readdir(dir)) {
+    if (!select(name)) continue;
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
     if (info !== undefined && info.mtimeMs < cutoff) await rm(path, { recursive: true, force: true });

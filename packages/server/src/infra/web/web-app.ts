@@ -10,7 +10,13 @@ const SERVER_PREFIXES = ['/api/', '/idp/', '/billing/'];
  * Serves the built web app and answers every other GET that accepts HTML with `index.html`, so
  * deep links like `/myfiles` work after a reload. Unknown `/api` paths stay JSON 404s.
  */
-export async function registerWebApp(app: FastifyInstance, webDistDir: string): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  webDistDir: string,
+  options: { serveSourceMaps: boolean } = { serveSourceMaps: false },
+): Promise<void> {
+  // Source maps are built (for debugging a release) but not published unless SERVE_SOURCE_MAPS says so.
+  const hidden = (path: string) => !options.serveSourceMaps && path.endsWith('.map');
   const indexHtml = join(webDistDir, 'index.html');
   const hasBuild = existsSync(indexHtml);
   if (hasBuild) {
@@ -18,6 +24,7 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string): 
       root: webDistDir,
       wildcard: false,
       index: false,
+      allowedPath: (pathName: string) => !hidden(pathName),
       // Vite fingerprints everything under /assets, so those can be cached for good.
       setHeaders: (reply: FastifyReply, path: string) => {
         if (path.includes('/assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
@@ -32,7 +39,7 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string): 
     const path = request.url.split('?')[0] ?? '/';
     const isServerPath = SERVER_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1));
     const wantsHtml = request.method === 'GET' || request.method === 'HEAD';
-    if (!isServerPath && wantsHtml && hasBuild) {
+    if (!isServerPath && wantsHtml && hasBuild && !hidden(path)) {
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply

@@ -1,60 +1,52 @@
 import type { Kysely } from 'kysely';
 import type { ContactRow, DB } from '../../infra/db/schema.js';
+import { scopedTo, withUserLock } from '../../infra/db/user-scope.js';
 
 export interface ContactsRepo {
   listFor(userId: string): Promise<ContactRow[]>;
   findFor(userId: string, email: string): Promise<ContactRow | undefined>;
-  insert(row: ContactRow): Promise<ContactRow>;
+  /**
+   * Inserts `row` if its user has fewer than `max` contacts: check and insert are one step under the
+   * user's lock. Null when the limit is reached.
+   */
+  insertWithinLimit(row: ContactRow, max: number): Promise<ContactRow | null>;
   rename(userId: string, email: string, name: string): Promise<ContactRow | undefined>;
   markInvited(userId: string, email: string, at: string): Promise<void>;
   deleteFor(userId: string, email: string): Promise<boolean>;
 }
 
 export function createContactsRepo(db: Kysely<DB>): ContactsRepo {
+  const own = (userId: string) => scopedTo(db, userId);
   return {
     listFor(userId) {
-      return db
-        .selectFrom('contacts')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('name')
-        .orderBy('email')
-        .execute();
+      return own(userId).selectFrom('contacts').selectAll().orderBy('name').orderBy('email').execute();
     },
     findFor(userId, email) {
-      return db
-        .selectFrom('contacts')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('email', '=', email)
-        .executeTakeFirst();
+      return own(userId).selectFrom('contacts').selectAll().where('email', '=', email).executeTakeFirst();
     },
-    insert(row) {
-      return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
+    insertWithinLimit(row, max) {
+      return withUserLock(db, row.user_id, async (scope, trx) => {
+        const counted = await scope
+          .selectFrom('contacts')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .executeTakeFirst();
+        if (Number(counted?.n ?? 0) >= max) return null;
+        return trx.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
+      });
     },
     rename(userId, email, name) {
-      return db
+      return own(userId)
         .updateTable('contacts')
         .set({ name })
-        .where('user_id', '=', userId)
         .where('email', '=', email)
         .returningAll()
         .executeTakeFirst();
     },
     async markInvited(userId, email, at) {
-      await db
-        .updateTable('contacts')
-        .set({ invited_at: at })
-        .where('user_id', '=', userId)
-        .where('email', '=', email)
-        .execute();
+      await own(userId).updateTable('contacts').set({ invited_at: at }).where('email', '=', email).execute();
     },
     async deleteFor(userId, email) {
-      const result = await db
-        .deleteFrom('contacts')
-        .where('user_id', '=', userId)
-        .where('email', '=', email)
-        .executeTakeFirst();
+      const result = await own(userId).deleteFrom('contacts').where('email', '=', email).executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
   };

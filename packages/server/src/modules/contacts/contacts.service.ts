@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import { normalizeEmail } from '../../infra/db/values.js';
 import type { AddContactRequest, Contact } from '@coffer/contracts';
 import { ErrorCode } from '@coffer/contracts';
 import { ApiError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { ContactRow, UserRow } from '../../infra/db/schema.js';
-import type { UsageRepo } from '../users/usage.repo.js';
 import type { CurrentUser } from '../users/users.service.js';
 import type { ContactsRepo } from './contacts.repo.js';
 
@@ -46,7 +46,6 @@ export interface ContactsService {
 
 export interface ContactsServiceDeps {
   repo: ContactsRepo;
-  usage: UsageRepo;
   maxContactsOf: (user: UserRow) => number;
   now: () => Date;
 }
@@ -62,25 +61,26 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
     },
 
     async add(user, body) {
-      const email = body.email.trim().toLowerCase();
+      const email = normalizeEmail(body.email);
       const name = body.name.trim();
       if (name === '') throw new ValidationError('Name is required.');
       if (user.email !== null && email === user.email)
         throw new ValidationError('You cannot add yourself as a contact.');
       if (await repo.findFor(user.id, email)) throw alreadyExists();
-      if ((await deps.usage.contactCount(user.id)) >= deps.maxContactsOf(user.row)) {
-        throw new ApiError(403, ErrorCode.QUOTA_EXCEEDED, CONTACT_LIMIT_MESSAGE);
-      }
       try {
-        const row = await repo.insert({
-          user_id: user.id,
-          email,
-          name,
-          color: contactColor(email),
-          image: null,
-          invited_at: null,
-          created_at: deps.now().toISOString(),
-        });
+        const row = await repo.insertWithinLimit(
+          {
+            user_id: user.id,
+            email,
+            name,
+            color: contactColor(email),
+            image: null,
+            invited_at: null,
+            created_at: deps.now().toISOString(),
+          },
+          deps.maxContactsOf(user.row),
+        );
+        if (row === null) throw new ApiError(403, ErrorCode.QUOTA_EXCEEDED, CONTACT_LIMIT_MESSAGE);
         return toContact(row);
       } catch (err) {
         if (isUniqueViolation(err)) throw alreadyExists();
@@ -91,13 +91,14 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
     async rename(userId, email, name) {
       const trimmed = name.trim();
       if (trimmed === '') throw new ValidationError('Name is required.');
-      const row = await repo.rename(userId, email.toLowerCase(), trimmed);
+      const row = await repo.rename(userId, normalizeEmail(email), trimmed);
       if (!row) throw new NotFoundError('Contact not found');
       return toContact(row);
     },
 
     async delete(userId, email) {
-      if (!(await repo.deleteFor(userId, email.toLowerCase()))) throw new NotFoundError('Contact not found');
+      if (!(await repo.deleteFor(userId, normalizeEmail(email))))
+        throw new NotFoundError('Contact not found');
     },
   };
 }

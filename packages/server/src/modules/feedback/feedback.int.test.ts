@@ -97,4 +97,17 @@ describe.each(dialectsUnderTest)('feedback ($name)', ({ open }) => {
     });
     expect(res.statusCode).toBe(403);
   });
+
+  it('takes at most 10 messages an hour from one user, concurrent ones included', async () => {
+    const send = () =>
+      t.as('flooder', { method: 'POST', url: '/api/feedback', payload: { message: 'spam' } });
+    const statuses = (await Promise.all(Array.from({ length: 14 }, send))).map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+    const refused = await send();
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    // Another user is not affected.
+    const other = await t.as('quiet', { method: 'POST', url: '/api/feedback', payload: { message: 'hi' } });
+    expect(other.statusCode).toBe(201);
+  });
 });

@@ -6,11 +6,10 @@ import { nowIso } from '../../infra/db/values.js';
 import type { BlobStore } from '../../infra/storage/blob-store.js';
 import { BlobNotFoundError, BlobRangeNotSatisfiableError } from '../../infra/storage/blob-store.js';
 import { limitsFor, periodStart } from '../users/plans.js';
-import type { UsageRepo } from '../users/usage.repo.js';
 import type { CurrentUser } from '../users/users.service.js';
 import type { FilesRepo } from './files.repo.js';
 import { resolveRangeHeader } from './http-range.js';
-import { closeBody, startBody } from './started-body.js';
+import { startBody } from './started-body.js';
 
 export const MONTHLY_DOWNLOAD_LIMIT_MESSAGE = 'Monthly download limit reached';
 
@@ -61,7 +60,6 @@ export interface DownloadsService {
 export interface DownloadsServiceDeps {
   blobStore: BlobStore;
   files: FilesRepo;
-  usage: UsageRepo;
   plans: Record<Tier, PlanLimits>;
   logger: DownloadsLogger;
   now: () => Date;
@@ -74,13 +72,28 @@ export function createDownloadsService(deps: DownloadsServiceDeps): DownloadsSer
       if (range.kind === 'unsatisfiable') throw new RangeNotSatisfiableError(file.stored_size);
       const counts = range.kind === 'whole' || range.start === 0;
       const now = deps.now();
+      let reservation: string | null = null;
       if (counts) {
+        // Counted before the blob is opened, in one step with the check, so concurrent downloads cannot
+        // overshoot the monthly limit; taken back below if the download cannot start.
         const { limits } = limitsFor(user.row, deps.plans, now);
-        const used = await deps.usage.transfersSince(user.id, 'download', periodStart(user.row, now));
-        if (used >= limits.monthlyDownloadLimit) {
+        const bytes = range.kind === 'partial' ? Math.min(range.end + 1, file.stored_size) : file.stored_size;
+        reservation = await deps.files.reserveDownload(
+          user.id,
+          { since: nowIso(periodStart(user.row, now)), limit: limits.monthlyDownloadLimit },
+          bytes,
+          nowIso(now),
+        );
+        if (reservation === null) {
           throw new ApiError(403, ErrorCode.DOWNLOAD_FAILED, MONTHLY_DOWNLOAD_LIMIT_MESSAGE);
         }
       }
+      const release = async () => {
+        if (reservation === null) return;
+        await deps.files.releaseDownload(user.id, reservation).catch((err: unknown) => {
+          deps.logger.error({ err, fileId: file.id }, 'download count of a failed download not released');
+        });
+      };
 
       let blob;
       let body: AsyncIterable<Uint8Array>;
@@ -91,6 +104,7 @@ export function createDownloadsService(deps: DownloadsServiceDeps): DownloadsSer
         );
         body = await startBody(blob.body);
       } catch (error) {
+        await release();
         if (error instanceof BlobRangeNotSatisfiableError)
           throw new RangeNotSatisfiableError(file.stored_size);
         if (error instanceof BlobNotFoundError) {
@@ -101,14 +115,6 @@ export function createDownloadsService(deps: DownloadsServiceDeps): DownloadsSer
         throw error;
       }
 
-      if (counts) {
-        try {
-          await deps.files.recordDownload(user.id, blob.size, nowIso(now));
-        } catch (error) {
-          await closeBody(body);
-          throw error;
-        }
-      }
       const start = range.kind === 'partial' ? range.start : 0;
       return {
         partial: range.kind === 'partial',

@@ -2,6 +2,7 @@ import type { EncryptionInfo, FileListItem, FileMetadata } from '@coffer/contrac
 import { EncryptionInfoSchema } from '@coffer/contracts';
 import { Value } from 'typebox/value';
 import type { FileRow } from '../../infra/db/schema.js';
+import type { FileListRow } from './files.repo.js';
 import { fromDbBool } from '../../infra/db/values.js';
 
 /** Where a file's ciphertext lives: one object per file, under its owner. */
@@ -21,7 +22,7 @@ export function parseEncryptionInfo(json: string | null): EncryptionInfo | null 
   return Value.Check(EncryptionInfoSchema, parsed) ? parsed : null;
 }
 
-export function toFileListItem(row: FileRow): FileListItem {
+export function toFileListItem(row: FileListRow): FileListItem {
   return {
     fileId: row.id,
     name: row.name,
@@ -46,5 +47,6 @@ export function toFileMetadata(
     isEncrypted: fromDbBool(row.is_encrypted),
     encryptionInfo,
     uploadedAt: row.uploaded_at,
+    ...(row.manifest === null ? {} : { manifest: row.manifest }),
   };
 }

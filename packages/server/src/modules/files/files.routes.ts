@@ -3,7 +3,10 @@ import {
   FileMetadataSchema,
   IdParamsSchema,
   OkResponseSchema,
+  PageQuerySchema,
 } from '@coffer/contracts';
+import { sendListAnswer } from '../../http/list-answer.js';
+import { pageOf } from '../../http/page-cursor.js';
 import { currentUser } from '../../http/current-user.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { openOrAnswerRange, sendDownload } from './download-reply.js';
@@ -19,13 +22,18 @@ export function filesRoutes(app: FastifyTypeBox, deps: { files: FilesService }):
     {
       schema: {
         tags,
-        summary: "The caller's files, newest first",
+        summary: "The caller's files, newest first; all of them, or a page with limit (and cursor)",
+        querystring: PageQuerySchema,
         response: { 200: FileListResponseSchema },
       },
     },
-    async (request) => {
-      const list = await files.list(currentUser(request).id);
-      return { files: list, count: list.length };
+    async (request, reply) => {
+      const answer = await files.list(
+        currentUser(request).id,
+        pageOf(request.query),
+        () => request.raw.socket.destroyed,
+      );
+      return sendListAnswer(reply, answer);
     },
   );
 

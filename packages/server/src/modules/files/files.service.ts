@@ -1,4 +1,8 @@
-import type { FileListItem, FileMetadata } from '@coffer/contracts';
+import type { FileMetadata } from '@coffer/contracts';
+import type { FairLane } from '../../http/fair-lane.js';
+import { listLane } from '../../http/fair-lane.js';
+import { listAnswer } from '../../http/list-answer.js';
+import type { Page } from '../../http/page-cursor.js';
 import type { BlobStore } from '../../infra/storage/blob-store.js';
 import type { CurrentUser } from '../users/users.service.js';
 import type { Download, DownloadsService } from './downloads.service.js';
@@ -12,7 +16,12 @@ export interface FilesLogger {
 
 /** The caller's own files. Another user's file id is answered exactly like a missing one. */
 export interface FilesService {
-  list(userId: string): Promise<FileListItem[]>;
+  /**
+   * The user's files, newest first: one page (with the cursor of the next, if any), or all of them, as
+   * the JSON answer of `GET /users/files` (`{files, count, nextCursor?}`). Read and encoded a batch at a
+   * time in the list lane, taking turns with other requests.
+   */
+  list(userId: string, page?: Page, abandoned?: () => boolean): Promise<Buffer>;
   get(userId: string, fileId: string): Promise<FileMetadata>;
   download(user: CurrentUser, fileId: string, rangeHeader: string | undefined): Promise<Download>;
   delete(userId: string, fileId: string): Promise<void>;
@@ -23,6 +32,8 @@ export interface FilesServiceDeps {
   blobStore: BlobStore;
   downloads: DownloadsService;
   logger: FilesLogger;
+  /** Where list batches wait their turn; default: the lane all list routes share. */
+  lane?: FairLane;
 }
 
 export function createFilesService(deps: FilesServiceDeps): FilesService {
@@ -34,8 +45,17 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
   };
 
   return {
-    async list(userId) {
-      return (await repo.listFor(userId)).map(toFileListItem);
+    list(userId, page, abandoned) {
+      return listAnswer({
+        lane: deps.lane ?? listLane,
+        user: userId,
+        page,
+        read: (limit, after) => repo.listFor(userId, { limit, after }),
+        positionOf: (row) => ({ at: row.uploaded_at, id: row.id }),
+        toItem: toFileListItem,
+        withCount: true,
+        ...(abandoned === undefined ? {} : { abandoned }),
+      });
     },
 
     async get(userId, fileId) {

@@ -1,5 +1,5 @@
 import { InvitationRequestSchema, OkResponseSchema } from '@coffer/contracts';
-import { currentUser } from '../../http/current-user.js';
+import { verifiedUser } from '../../http/current-user.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import type { InvitationsService } from './invitations.service.js';
 
@@ -15,7 +15,7 @@ export function invitationsRoutes(app: FastifyTypeBox, deps: { invitations: Invi
       },
     },
     async (request) => {
-      await deps.invitations.invite(currentUser(request), request.body.to);
+      await deps.invitations.invite(verifiedUser(request), request.body.to);
       return { ok: true as const };
     },
   );

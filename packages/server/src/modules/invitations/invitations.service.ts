@@ -1,4 +1,6 @@
+import { scopedTo } from '../../infra/db/user-scope.js';
 import { randomUUID } from 'node:crypto';
+import { normalizeEmail } from '../../infra/db/values.js';
 import type { Kysely } from 'kysely';
 import { ApiError, ValidationError } from '../../http/errors.js';
 import type { DB } from '../../infra/db/schema.js';
@@ -33,10 +35,9 @@ export function createInvitationsService(deps: InvitationsServiceDeps): Invitati
 
   async function sentToday(userId: string, now: Date): Promise<number> {
     const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
-    const row = await db
+    const row = await scopedTo(db, userId)
       .selectFrom('invitations')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('user_id', '=', userId)
       .where('created_at', '>=', since)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
@@ -44,7 +45,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps): Invitati
 
   return {
     async invite(user, rawTo) {
-      const to = rawTo.trim().toLowerCase();
+      const to = normalizeEmail(rawTo);
       if (user.email === null) throw new ValidationError('Your account has no email address to invite from.');
       if (to === user.email) throw new ValidationError('You cannot invite yourself.');
       const now = deps.now();

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { DB, UserKeyRow } from '../../infra/db/schema.js';
+import type { DB, NewUserKeyRow, UserKeyRow } from '../../infra/db/schema.js';
+import { scopedTo } from '../../infra/db/user-scope.js';
 
 export interface KeysRepo {
-  insert(row: UserKeyRow): Promise<UserKeyRow>;
+  insert(row: NewUserKeyRow): Promise<UserKeyRow>;
   /** Newest first. */
   listFor(userId: string): Promise<UserKeyRow[]>;
   newestFor(userId: string): Promise<UserKeyRow | undefined>;
@@ -12,15 +13,25 @@ export interface KeysRepo {
     userId: string,
     keyId: string,
     encryptedPrivateKey: string,
+    encryptedSigningKey?: string,
   ): Promise<UserKeyRow | undefined>;
+  /** Gives a record without a signing key its signing key; undefined when it has one (or is not found). */
+  addSigningKey(userId: string, keyId: string, signing: SigningFields): Promise<UserKeyRow | undefined>;
+}
+
+/** The signing key of a key record, as stored (issue 13). */
+export interface SigningFields {
+  signingPublicKey: string;
+  encryptedSigningKey: string;
+  keyBinding: string;
 }
 
 export function createKeysRepo(db: Kysely<DB>): KeysRepo {
+  const own = (userId: string) => scopedTo(db, userId);
   const byUser = (userId: string) =>
-    db
+    own(userId)
       .selectFrom('user_keys')
       .selectAll()
-      .where('user_id', '=', userId)
       // Ties on the timestamp are broken by id so "newest" is stable.
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc');
@@ -36,26 +47,32 @@ export function createKeysRepo(db: Kysely<DB>): KeysRepo {
       return byUser(userId).limit(1).executeTakeFirst();
     },
     findFor(userId, keyId) {
-      return db
-        .selectFrom('user_keys')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('id', '=', keyId)
-        .executeTakeFirst();
+      return own(userId).selectFrom('user_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
     },
     async deleteFor(userId, keyId) {
-      const result = await db
-        .deleteFrom('user_keys')
-        .where('user_id', '=', userId)
-        .where('id', '=', keyId)
-        .executeTakeFirst();
+      const result = await own(userId).deleteFrom('user_keys').where('id', '=', keyId).executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
-    updateWrappedKey(userId, keyId, encryptedPrivateKey) {
-      return db
+    addSigningKey(userId, keyId, signing) {
+      return own(userId)
         .updateTable('user_keys')
-        .set({ encrypted_private_key: encryptedPrivateKey })
-        .where('user_id', '=', userId)
+        .set({
+          signing_public_key: signing.signingPublicKey,
+          encrypted_signing_key: signing.encryptedSigningKey,
+          key_binding: signing.keyBinding,
+        })
+        .where('id', '=', keyId)
+        .where('signing_public_key', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+    },
+    updateWrappedKey(userId, keyId, encryptedPrivateKey, encryptedSigningKey) {
+      return own(userId)
+        .updateTable('user_keys')
+        .set({
+          encrypted_private_key: encryptedPrivateKey,
+          ...(encryptedSigningKey === undefined ? {} : { encrypted_signing_key: encryptedSigningKey }),
+        })
         .where('id', '=', keyId)
         .returningAll()
         .executeTakeFirst();

@@ -1,4 +1,5 @@
 import {
+  AddSigningKeyRequestSchema,
   CreateKeyRequestSchema,
   EmailParamsSchema,
   KeyIdParamsSchema,
@@ -9,7 +10,14 @@ import {
   RewrapKeyRequestSchema,
 } from '@coffer/contracts';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
-import { currentUser } from '../../http/current-user.js';
+import type { FastifyRequest } from 'fastify';
+import { verifiedUser } from '../../http/current-user.js';
+
+/** The verified caller's id and address (a key binding must name the address). */
+function idAndEmail(request: FastifyRequest): [string, string] {
+  const user = verifiedUser(request);
+  return [user.id, user.email ?? ''];
+}
 import type { KeysService } from './keys.service.js';
 
 const tags = ['keys'];
@@ -27,8 +35,7 @@ export function keysRoutes(app: FastifyTypeBox, deps: { keys: KeysService }): vo
         response: { 201: KeyRecordSchema },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await keys.create(currentUser(request).id, request.body)),
+    async (request, reply) => reply.status(201).send(await keys.create(...idAndEmail(request), request.body)),
   );
 
   app.get(
@@ -40,13 +47,13 @@ export function keysRoutes(app: FastifyTypeBox, deps: { keys: KeysService }): vo
         response: { 200: KeysResponseSchema },
       },
     },
-    async (request) => ({ keys: await keys.list(currentUser(request).id) }),
+    async (request) => ({ keys: await keys.list(verifiedUser(request).id) }),
   );
 
   app.get(
     '/users/keys/active',
     { schema: { tags, summary: 'The newest key record', response: { 200: KeyRecordSchema } } },
-    async (request) => keys.active(currentUser(request).id),
+    async (request) => keys.active(verifiedUser(request).id),
   );
 
   app.get(
@@ -74,7 +81,26 @@ export function keysRoutes(app: FastifyTypeBox, deps: { keys: KeysService }): vo
       },
     },
     async (request) =>
-      keys.rewrap(currentUser(request).id, request.params.keyId, request.body.encryptedPrivateKey),
+      keys.rewrap(
+        verifiedUser(request).id,
+        request.params.keyId,
+        request.body.encryptedPrivateKey,
+        request.body.encryptedSigningKey,
+      ),
+  );
+
+  app.put(
+    '/users/keys/:keyId/signing',
+    {
+      schema: {
+        tags,
+        summary: 'Give a key record made before signing keys its signing key (once)',
+        params: KeyIdParamsSchema,
+        body: AddSigningKeyRequestSchema,
+        response: { 200: KeyRecordSchema },
+      },
+    },
+    async (request) => keys.addSigningKey(...idAndEmail(request), request.params.keyId, request.body),
   );
 
   app.delete(
@@ -88,7 +114,7 @@ export function keysRoutes(app: FastifyTypeBox, deps: { keys: KeysService }): vo
       },
     },
     async (request) => {
-      await keys.delete(currentUser(request).id, request.params.keyId);
+      await keys.delete(verifiedUser(request).id, request.params.keyId);
       return { ok: true as const };
     },
   );

@@ -27,7 +27,6 @@ import { createContactsRepo } from '../contacts/contacts.repo.js';
 import { contactsRoutes } from '../contacts/contacts.routes.js';
 import { createContactsService } from '../contacts/contacts.service.js';
 import { limitsFor } from '../users/plans.js';
-import { createUsageRepo } from '../users/usage.repo.js';
 import { createUsersRepo } from '../users/users.repo.js';
 import { usersRoutes } from '../users/users.routes.js';
 import { createUsersService } from '../users/users.service.js';
@@ -97,12 +96,12 @@ export async function startPaymentsTestApp(options: {
     db,
     repo: createUsersRepo(db),
     adminEmails: [],
+    emailVerifiedWhenAbsent: false,
     plans: config.plans,
     now,
   });
   const contacts = createContactsService({
     repo: createContactsRepo(db),
-    usage: createUsageRepo(db),
     maxContactsOf: (user) => limitsFor(user, config.plans, now()).limits.maxContacts,
     now,
   });
@@ -124,7 +123,7 @@ export async function startPaymentsTestApp(options: {
       clientConfigRoutes(api, config);
       api.register((scope: FastifyTypeBox, _o, next) => {
         scope.addHook('onRequest', authenticate);
-        usersRoutes(scope, { users });
+        usersRoutes(scope, { users, verification: null });
         contactsRoutes(scope, { contacts });
         registerPayments(scope, { payments });
         next();

@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { Page } from '../../http/page-cursor.js';
 import type { DB, FileRow, NewShareRow, ShareRow } from '../../infra/db/schema.js';
+import type { FileListRow } from '../files/files.repo.js';
+import { scopedTo, withUserLock } from '../../infra/db/user-scope.js';
 
 /** A file shared with the caller, with the sender's email and the caller's wrapped key. */
 export interface ReceivedShare {
@@ -7,6 +10,15 @@ export interface ReceivedShare {
   ownerEmail: string | null;
   encryptedFileKey: string;
   keyVersion: string;
+  sharedAt: string;
+  /** The owner's signed share grant; null for shares from before signing keys. */
+  shareGrant: string | null;
+}
+
+/** What the shared-with-me list shows of one share. */
+export interface ReceivedListEntry {
+  file: FileListRow;
+  ownerEmail: string | null;
   sharedAt: string;
 }
 
@@ -19,13 +31,20 @@ export interface ShareRecipient {
 
 export interface SharesRepo {
   find(fileId: string, recipientId: string): Promise<ShareRow | undefined>;
-  insert(row: NewShareRow): Promise<void>;
+  /**
+   * Inserts `row` if its owner has granted fewer than `max` shares: check and insert are one step under
+   * the owner's lock. False when the limit is reached.
+   */
+  insertWithinLimit(row: NewShareRow, max: number): Promise<boolean>;
   /** Oldest first. Scoped to the owner. */
   recipientsOf(ownerId: string, fileId: string): Promise<ShareRecipient[]>;
   /** Revokes; false when the owner's file has no share with that (lower-cased) email. */
   deleteFor(ownerId: string, fileId: string, recipientEmail: string): Promise<boolean>;
-  /** Files shared with `recipientId`, newest share first. */
-  receivedBy(recipientId: string): Promise<ReceivedShare[]>;
+  /**
+   * Files shared with `recipientId`, newest share first (ties by file id); a page, or all. One range scan
+   * of `shares_recipient_created_file` per page.
+   */
+  receivedBy(recipientId: string, page?: Page): Promise<ReceivedListEntry[]>;
   receivedFile(recipientId: string, fileId: string): Promise<ReceivedShare | undefined>;
 }
 
@@ -41,13 +60,15 @@ export function createSharesRepo(db: Kysely<DB>): SharesRepo {
         'shares.encrypted_file_key as share_encrypted_file_key',
         'shares.key_version as share_key_version',
         'shares.created_at as shared_at',
+        'shares.share_grant as share_grant',
       ])
       .where('shares.recipient_id', '=', recipientId);
 
   type ReceivedRow = Awaited<ReturnType<ReturnType<typeof received>['executeTakeFirstOrThrow']>>;
   const toReceived = (row: ReceivedRow): ReceivedShare => {
-    const { owner_email, share_encrypted_file_key, share_key_version, shared_at, ...file } = row;
+    const { owner_email, share_encrypted_file_key, share_key_version, shared_at, share_grant, ...file } = row;
     return {
+      shareGrant: share_grant,
       file,
       ownerEmail: owner_email,
       encryptedFileKey: share_encrypted_file_key,
@@ -66,12 +87,20 @@ export function createSharesRepo(db: Kysely<DB>): SharesRepo {
         .executeTakeFirst();
     },
 
-    async insert(row) {
-      await db.insertInto('shares').values(row).execute();
+    insertWithinLimit(row, max) {
+      return withUserLock(db, row.owner_id, async (own, trx) => {
+        const counted = await own
+          .selectFrom('shares')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .executeTakeFirst();
+        if (Number(counted?.n ?? 0) >= max) return false;
+        await trx.insertInto('shares').values(row).execute();
+        return true;
+      });
     },
 
     async recipientsOf(ownerId, fileId) {
-      const rows = await db
+      const rows = await scopedTo(db, ownerId)
         .selectFrom('shares')
         .leftJoin('contacts', (join) =>
           join
@@ -80,7 +109,6 @@ export function createSharesRepo(db: Kysely<DB>): SharesRepo {
         )
         .leftJoin('users', 'users.id', 'shares.recipient_id')
         .select(['shares.recipient_email', 'contacts.name as contact_name', 'users.name as account_name'])
-        .where('shares.owner_id', '=', ownerId)
         .where('shares.file_id', '=', fileId)
         .orderBy('shares.created_at')
         .orderBy('shares.recipient_email')
@@ -93,21 +121,45 @@ export function createSharesRepo(db: Kysely<DB>): SharesRepo {
     },
 
     async deleteFor(ownerId, fileId, recipientEmail) {
-      const result = await db
+      const result = await scopedTo(db, ownerId)
         .deleteFrom('shares')
-        .where('owner_id', '=', ownerId)
         .where('file_id', '=', fileId)
         .where('recipient_email', '=', recipientEmail)
         .executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
 
-    async receivedBy(recipientId) {
-      const rows = await received(recipientId)
+    async receivedBy(recipientId, page) {
+      let query = db
+        .selectFrom('shares')
+        .innerJoin('files', 'files.id', 'shares.file_id')
+        .innerJoin('users', 'users.id', 'files.owner_id')
+        .select([
+          'files.id',
+          'files.owner_id',
+          'files.name',
+          'files.content_type',
+          'files.size',
+          'files.is_encrypted',
+          'files.uploaded_at',
+          'users.email as owner_email',
+          'shares.created_at as shared_at',
+        ])
+        .where('shares.recipient_id', '=', recipientId)
         .orderBy('shares.created_at', 'desc')
-        .orderBy('shares.file_id', 'desc')
-        .execute();
-      return rows.map(toReceived);
+        .orderBy('shares.file_id', 'desc');
+      const after = page?.after;
+      if (after !== undefined) {
+        query = query.where((eb) =>
+          eb(eb.refTuple('shares.created_at', 'shares.file_id'), '<', eb.tuple(after.at, after.id)),
+        );
+      }
+      const rows = await (page === undefined ? query : query.limit(page.limit)).execute();
+      return rows.map(({ owner_email, shared_at, ...file }) => ({
+        file,
+        ownerEmail: owner_email,
+        sharedAt: shared_at,
+      }));
     },
 
     async receivedFile(recipientId, fileId) {

@@ -4,10 +4,13 @@ import {
   OkResponseSchema,
   ShareFileRequestSchema,
   SharedFileMetadataSchema,
+  PageQuerySchema,
   SharedFilesResponseSchema,
   ShareParamsSchema,
 } from '@coffer/contracts';
-import { currentUser } from '../../http/current-user.js';
+import { sendListAnswer } from '../../http/list-answer.js';
+import { pageOf } from '../../http/page-cursor.js';
+import { currentUser, verifiedUser } from '../../http/current-user.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { openOrAnswerRange, sendDownload } from '../files/download-reply.js';
 import type { SharesService } from './shares.service.js';
@@ -29,7 +32,7 @@ export function sharesRoutes(app: FastifyTypeBox, deps: { shares: SharesService 
       },
     },
     async (request, reply) => {
-      await shares.share(currentUser(request), request.params.id, request.body);
+      await shares.share(verifiedUser(request), request.params.id, request.body);
       return reply.status(201).send({ ok: true as const });
     },
   );
@@ -68,11 +71,19 @@ export function sharesRoutes(app: FastifyTypeBox, deps: { shares: SharesService 
     {
       schema: {
         tags,
-        summary: 'Files shared with me, newest share first',
+        summary: 'Files shared with me, newest share first; all of them, or a page with limit (and cursor)',
+        querystring: PageQuerySchema,
         response: { 200: SharedFilesResponseSchema },
       },
     },
-    async (request) => ({ files: await shares.received(currentUser(request).id) }),
+    async (request, reply) => {
+      const answer = await shares.received(
+        currentUser(request).id,
+        pageOf(request.query),
+        () => request.raw.socket.destroyed,
+      );
+      return sendListAnswer(reply, answer);
+    },
   );
 
   app.get(

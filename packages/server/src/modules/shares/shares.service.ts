@@ -1,3 +1,7 @@
+import type { FairLane } from '../../http/fair-lane.js';
+import { listLane } from '../../http/fair-lane.js';
+import { listAnswer } from '../../http/list-answer.js';
+import type { Page } from '../../http/page-cursor.js';
 import type { FileShare, ShareFileRequest, SharedFileItem, SharedFileMetadata } from '@coffer/contracts';
 import { ErrorCode, NAME_MAX_LENGTH } from '@coffer/contracts';
 import { ApiError, NotFoundError } from '../../http/errors.js';
@@ -11,10 +15,9 @@ import { fileNotFound } from '../files/downloads.service.js';
 import { parseEncryptionInfo, toFileMetadata } from '../files/file-views.js';
 import type { FilesRepo } from '../files/files.repo.js';
 import type { KeysRepo } from '../keys/keys.repo.js';
-import type { UsageRepo } from '../users/usage.repo.js';
 import type { UsersRepo } from '../users/users.repo.js';
 import type { CurrentUser } from '../users/users.service.js';
-import type { ReceivedShare, SharesRepo } from './shares.repo.js';
+import type { ReceivedListEntry, ReceivedShare, SharesRepo } from './shares.repo.js';
 
 export const SHARE_LIMIT_MESSAGE = 'You have reached the maximum number of shares';
 
@@ -26,7 +29,11 @@ export interface SharesService {
   share(user: CurrentUser, fileId: string, body: ShareFileRequest): Promise<void>;
   recipients(userId: string, fileId: string): Promise<FileShare[]>;
   revoke(userId: string, fileId: string, email: string): Promise<void>;
-  received(userId: string): Promise<SharedFileItem[]>;
+  /**
+   * Files shared with the user, newest share first: one page (and the next one's cursor), or all, as the
+   * JSON answer of `GET /users/files/shared`, read and encoded a batch at a time in the list lane.
+   */
+  received(userId: string, page?: Page, abandoned?: () => boolean): Promise<Buffer>;
   receivedFile(userId: string, fileId: string): Promise<SharedFileMetadata>;
   download(user: CurrentUser, fileId: string, rangeHeader: string | undefined): Promise<Download>;
 }
@@ -36,13 +43,14 @@ export interface SharesServiceDeps {
   files: FilesRepo;
   users: UsersRepo;
   keys: KeysRepo;
-  usage: UsageRepo;
   downloads: DownloadsService;
   maxSharesOf: (user: CurrentUser) => number;
   mailer: Mailer;
   appUrl: string;
   logger: SharesLogger;
   now: () => Date;
+  /** Where list batches wait their turn; default: the lane all list routes share. */
+  lane?: FairLane;
 }
 
 const invalidRecipient = (message: string) => new ApiError(400, ErrorCode.INVALID_RECIPIENT, message);
@@ -91,23 +99,27 @@ export function createSharesService(deps: SharesServiceDeps): SharesService {
         throw invalidRecipient("The file key must be wrapped with the recipient's current public key");
       }
       if ((await repo.find(file.id, recipient.id)) !== undefined) throw alreadyShared();
-      if ((await deps.usage.shareCount(user.id)) >= deps.maxSharesOf(user)) {
-        throw new ApiError(403, ErrorCode.SHARE_LIMIT_REACHED, SHARE_LIMIT_MESSAGE);
-      }
+      let inserted: boolean;
       try {
-        await repo.insert({
-          file_id: file.id,
-          owner_id: user.id,
-          recipient_id: recipient.id,
-          recipient_email: recipient.email,
-          encrypted_file_key: body.encryptedFileKey,
-          key_version: body.keyVersion,
-          created_at: nowIso(deps.now()),
-        });
+        inserted = await repo.insertWithinLimit(
+          {
+            file_id: file.id,
+            owner_id: user.id,
+            recipient_id: recipient.id,
+            recipient_email: recipient.email,
+            encrypted_file_key: body.encryptedFileKey,
+            key_version: body.keyVersion,
+            created_at: nowIso(deps.now()),
+            // Stored as sent: the recipient's app verifies it against the owner's pinned key.
+            share_grant: body.shareGrant ?? null,
+          },
+          deps.maxSharesOf(user),
+        );
       } catch (err) {
         if (isUniqueViolation(err)) throw alreadyShared();
         throw err;
       }
+      if (!inserted) throw new ApiError(403, ErrorCode.SHARE_LIMIT_REACHED, SHARE_LIMIT_MESSAGE);
       // The share stands whether or not the mail goes out: the file is in the recipient's list anyway.
       const message = shareNotificationMail({
         ownerName: user.name ?? user.email,
@@ -140,8 +152,8 @@ export function createSharesService(deps: SharesServiceDeps): SharesService {
       }
     },
 
-    async received(userId) {
-      return (await repo.receivedBy(userId)).map(({ file, ownerEmail }) => ({
+    received(userId, page, abandoned) {
+      const toItem = ({ file, ownerEmail }: ReceivedListEntry): SharedFileItem => ({
         fileId: file.id,
         owner: ownerEmail ?? '',
         file: {
@@ -151,7 +163,17 @@ export function createSharesService(deps: SharesServiceDeps): SharesService {
           uploadedAt: file.uploaded_at,
           isEncrypted: fromDbBool(file.is_encrypted),
         },
-      }));
+      });
+      return listAnswer({
+        lane: deps.lane ?? listLane,
+        user: userId,
+        page,
+        read: (limit, after) => repo.receivedBy(userId, { limit, after }),
+        positionOf: (entry) => ({ at: entry.sharedAt, id: entry.file.id }),
+        toItem,
+        withCount: false,
+        ...(abandoned === undefined ? {} : { abandoned }),
+      });
     },
 
     async receivedFile(userId, fileId) {
@@ -166,6 +188,7 @@ export function createSharesService(deps: SharesServiceDeps): SharesService {
         file: toFileMetadata(share.file, encryptionInfo),
         owner: share.ownerEmail ?? '',
         encryptedFileKey: share.encryptedFileKey,
+        ...(share.shareGrant === null ? {} : { shareGrant: share.shareGrant }),
       };
     },
 

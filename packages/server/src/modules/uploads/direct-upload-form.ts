@@ -9,6 +9,7 @@ import {
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ValidationError } from '../../http/errors.js';
+import { clientBody } from '../../http/request-body.js';
 
 /**
  * Limits of the direct-upload form: a handful of short text fields and one file no larger than the
@@ -53,6 +54,7 @@ export function parseDirectUploadFields(fields: Record<string, string>): DirectU
     size,
     isEncrypted: true,
     encryptionInfo,
+    ...(fields.manifest === undefined ? {} : { manifest: fields.manifest }),
   };
   if (!Value.Check(DirectUploadMetadataSchema, metadata)) {
     throw new ValidationError(firstError(DirectUploadMetadataSchema, metadata));
@@ -72,7 +74,7 @@ export type StoreDirectUpload<T> = (
  * while waiting for them). Nothing may follow the file; `afterFile` checks that.
  */
 export async function receiveDirectUpload<T>(
-  parts: AsyncIterableIterator<Multipart>,
+  parts: AsyncGenerator<Multipart, void, undefined>,
   store: StoreDirectUpload<T>,
 ): Promise<T> {
   const fields: Record<string, string> = {};
@@ -98,7 +100,7 @@ export async function receiveDirectUpload<T>(
       if (Object.keys(fields).length === 0) {
         throw new ValidationError('Invalid upload form: the text fields must come before the file part');
       }
-      return await store(parseDirectUploadFields(fields), file, async () => {
+      return await store(parseDirectUploadFields(fields), clientBody(file), async () => {
         if (file.truncated) throw new ValidationError('The file part is larger than a direct upload may be');
         const after = await parts.next();
         if (after.done !== true) {

@@ -61,6 +61,7 @@ export function createUploadRecorder(deps: UploadRecorderDeps): UploadRecorder {
             stored_size: upload.stored_size,
             is_encrypted: upload.is_encrypted,
             encryption_info: upload.encryption_info,
+            manifest: upload.manifest,
             object_key: upload.object_key,
             uploaded_at: at,
           },

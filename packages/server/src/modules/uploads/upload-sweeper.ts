@@ -2,8 +2,6 @@ import { nowIso } from '../../infra/db/values.js';
 import type { BlobStore } from '../../infra/storage/blob-store.js';
 import type { UploadsRepo } from './uploads.repo.js';
 
-/** How often the sweeper looks for stale uploads. */
-export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 const BATCH = 100;
 
 export interface SweeperLogger {
@@ -15,7 +13,7 @@ export interface UploadSweeper {
   /** Aborts every upload pending without activity for longer than the expiry; returns how many. */
   sweep(): Promise<number>;
   /** Sweeps every `intervalMs` from now on, without keeping the process alive. */
-  start(intervalMs?: number): void;
+  start(intervalMs: number): void;
   /** Stops the timer and waits for a sweep in progress. */
   stop(): Promise<void>;
 }
@@ -23,15 +21,20 @@ export interface UploadSweeper {
 export interface UploadSweeperDeps {
   repo: UploadsRepo;
   blobStore: BlobStore;
-  /** `UPLOAD_EXPIRY_HOURS`. */
+  /** `UPLOAD_EXPIRY_HOURS`: a pending upload idle this long is aborted. */
   expiryHours: number;
+  /**
+   * `UPLOAD_IDLE_MINUTES`: a pending direct upload idle this long is aborted. Its body is one request,
+   * which touches the upload while bytes arrive, so an idle one lost its request (a crashed server).
+   */
+  idleMinutes: number;
   logger: SweeperLogger;
   now: () => Date;
 }
 
 /**
  * Aborts uploads left pending: a client that gave up without aborting, a browser closed mid-upload, a
- * server that stopped between storing a direct upload and recording it. Each stale upload is first
+ * server that died while receiving a direct upload or between storing and recording it. Each stale upload is first
  * claimed in the database (pending → aborted, so a late completion cannot record it), then its parts
  * are discarded and any object stored under its key removed: no file row refers to that key.
  */
@@ -40,10 +43,16 @@ export function createUploadSweeper(deps: UploadSweeperDeps): UploadSweeper {
   let running: Promise<number> | undefined;
 
   async function sweepOnce(): Promise<number> {
-    const cutoff = nowIso(new Date(deps.now().getTime() - deps.expiryHours * 3600 * 1000));
+    const now = deps.now().getTime();
+    const expired = nowIso(new Date(now - deps.expiryHours * 3600 * 1000));
+    const idle = nowIso(new Date(now - deps.idleMinutes * 60 * 1000));
+    return (await sweepBefore(expired)) + (await sweepBefore(idle, 'direct'));
+  }
+
+  async function sweepBefore(cutoff: string, kind?: 'direct'): Promise<number> {
     let swept = 0;
     for (;;) {
-      const stale = await deps.repo.stalePending(cutoff, BATCH);
+      const stale = await deps.repo.stalePending(cutoff, BATCH, kind);
       for (const upload of stale) {
         if (!(await deps.repo.finishPending(upload.id, 'aborted', nowIso(deps.now())))) continue;
         swept += 1;
@@ -58,7 +67,7 @@ export function createUploadSweeper(deps: UploadSweeperDeps): UploadSweeper {
       }
       if (stale.length < BATCH) break;
     }
-    if (swept > 0) deps.logger.info({ swept }, 'expired uploads aborted');
+    if (swept > 0) deps.logger.info({ swept, kind: kind ?? 'any' }, 'expired uploads aborted');
     return swept;
   }
 
@@ -70,7 +79,7 @@ export function createUploadSweeper(deps: UploadSweeperDeps): UploadSweeper {
       });
       return running;
     },
-    start(intervalMs = SWEEP_INTERVAL_MS) {
+    start(intervalMs) {
       if (timer !== undefined) return;
       timer = setInterval(() => {
         sweeper.sweep().catch((err: unknown) => {

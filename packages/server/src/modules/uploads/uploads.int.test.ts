@@ -439,6 +439,8 @@ describe.each(dialectsUnderTest)('uploads ($name)', ({ open }) => {
           repo: createUploadsRepo(database.db),
           blobStore: t.blobStore,
           expiryHours: 24,
+          // Idle direct uploads are another test's subject: this one is about expiry.
+          idleMinutes: 24 * 60,
           logger: { info: () => undefined, warn: () => undefined },
           now: () => new Date(Date.now() + hours * 3600 * 1000),
         });
@@ -450,6 +452,49 @@ describe.each(dialectsUnderTest)('uploads ($name)', ({ open }) => {
       expect((await putPart(t, 'max', upload, 1, randomBytes(128))).statusCode).toBe(400);
       // The slot is free again.
       await startMultipart(t, 'max', { keyId, size: 10 });
+    });
+
+    it('aborts a direct upload idle for UPLOAD_IDLE_MINUTES (its request died), not a multipart one', async () => {
+      const keyId = await createKey(t, 'ida');
+      const upload = await startMultipart(t, 'ida', { keyId, size: 100 });
+      const userId = (await uploadsOf('ida'))[0]?.userId ?? '';
+      // A direct upload whose server was killed while the body streamed in: pending, no object.
+      const deadId = `dead-${Date.now()}`;
+      await database.db
+        .insertInto('uploads')
+        .values({
+          id: deadId,
+          user_id: userId,
+          file_name: 'x.bin',
+          content_type: 'application/octet-stream',
+          size: 10,
+          stored_size: 38,
+          is_encrypted: 1,
+          encryption_info: JSON.stringify(encryptionInfoFor(keyId)),
+          object_key: `u/${userId}/${deadId}`,
+          storage_upload_id: null,
+          kind: 'direct',
+          status: 'pending',
+          parts: 1,
+          file_id: null,
+          created_at: nowIso(),
+          updated_at: nowIso(),
+        })
+        .execute();
+      const sweeperAt = (minutes: number) =>
+        createUploadSweeper({
+          repo: createUploadsRepo(database.db),
+          blobStore: t.blobStore,
+          expiryHours: 24,
+          idleMinutes: 10,
+          logger: { info: () => undefined, warn: () => undefined },
+          now: () => new Date(Date.now() + minutes * 60 * 1000),
+        });
+      expect(await sweeperAt(9).sweep()).toBe(0);
+      expect(await sweeperAt(11).sweep()).toBeGreaterThanOrEqual(1);
+      const statuses = new Map((await uploadsOf('ida')).map((u) => [u.uploadId, u.status]));
+      expect(statuses.get(deadId)).toBe('aborted');
+      expect(statuses.get(upload.uploadId)).toBe('pending');
     });
 
     it('streams a real two-part file: part 1 is a whole encrypted chunk', async () => {

@@ -6,8 +6,10 @@ import type {
   NewUploadRow,
   UploadPartRow,
   UploadRow,
+  UploadKind,
   UploadStatus,
 } from '../../infra/db/schema.js';
+import { scopedTo, withUserLock } from '../../infra/db/user-scope.js';
 import { newId } from '../../infra/db/values.js';
 
 export interface UploadListRow extends UploadRow {
@@ -22,16 +24,35 @@ export class UploadNotPendingError extends Error {
   }
 }
 
+/** What a user's uploads and files hold against their plan at the moment a new upload is checked. */
+export interface UploadUsage {
+  /** Ciphertext bytes of the user's files plus those announced by their pending uploads. */
+  storedBytes: number;
+  /** Uploads completed since the period start plus the pending ones (each counts once it completes). */
+  monthlyUploads: number;
+  /** Pending multipart uploads active (started or given a part) since the idle cutoff. */
+  activeMultipart: number;
+}
+
 /** Upload records and their parts, scoped to the uploading user (the sweeper's query excepted). */
 export interface UploadsRepo {
-  insert(row: NewUploadRow): Promise<UploadRow>;
+  /**
+   * Inserts `row` if `check` (given the user's usage) does not throw, in one transaction under the
+   * user's lock: concurrent starts of the same user are checked one after the other, each seeing the
+   * ones before it. The pending row is the reservation; aborting, failing or completing releases it.
+   */
+  reserve(
+    row: NewUploadRow,
+    window: { periodStart: string; activeSince: string },
+    check: (usage: UploadUsage) => void,
+  ): Promise<UploadRow>;
+  /** Sets the storage upload id of a reserved multipart upload that is still pending. */
+  setStorageUploadId(uploadId: string, storageUploadId: string): Promise<boolean>;
+  /** Marks a pending upload active now (a part has started or arrived). */
+  touch(uploadId: string, at: string): Promise<void>;
   findFor(userId: string, uploadId: string): Promise<UploadRow | undefined>;
   /** Newest first, with the number of parts received so far. */
   listFor(userId: string, limit: number): Promise<UploadListRow[]>;
-  /** Multipart uploads of the user still pending: what counts against maxConcurrentUploads. */
-  pendingMultipartCount(userId: string): Promise<number>;
-  /** Ciphertext bytes announced by the user's pending uploads: reserved against the storage quota. */
-  pendingStoredBytes(userId: string): Promise<number>;
   partsOf(uploadId: string): Promise<UploadPartRow[]>;
   /** Records (or replaces) a received part and marks the upload as active now. */
   savePart(
@@ -54,65 +75,98 @@ export interface UploadsRepo {
    * is no longer pending.
    */
   complete(upload: UploadRow, file: NewFileRow, at: string): Promise<FileRow>;
-  /** Pending uploads with no activity since `before` (any user), oldest first. */
-  stalePending(before: string, limit: number): Promise<UploadRow[]>;
+  /** Pending uploads with no activity since `before` (any user), oldest first; only `kind` if given. */
+  stalePending(before: string, limit: number, kind?: UploadKind): Promise<UploadRow[]>;
+  /** Whether `storageUploadId` belongs to a pending upload (any user): the sweeper's orphan test. */
+  isPendingStorageUpload(storageUploadId: string): Promise<boolean>;
 }
 
 const toNumber = (value: string | number | bigint | null | undefined): number => Number(value ?? 0);
 
 export function createUploadsRepo(db: Kysely<DB>): UploadsRepo {
   return {
-    insert(row) {
-      return db.insertInto('uploads').values(row).returningAll().executeTakeFirstOrThrow();
+    reserve(row, window, check) {
+      return withUserLock(db, row.user_id, async (own, trx) => {
+        const pending = () => own.selectFrom('uploads').where('status', '=', 'pending');
+        // One statement, so one snapshot: a completion committing meanwhile (pending → file, count) is
+        // seen either wholly or not at all, never missed by both sums.
+        const usage = await trx
+          .selectNoFrom(() => [
+            own
+              .selectFrom('files')
+              .select((e) => e.fn.sum<string | number>('stored_size').as('n'))
+              .as('file_bytes'),
+            pending()
+              .select((e) => e.fn.sum<string | number>('stored_size').as('n'))
+              .as('pending_bytes'),
+            pending()
+              .select((e) => e.fn.countAll<string | number>().as('n'))
+              .as('pending_count'),
+            pending()
+              .select((e) => e.fn.countAll<string | number>().as('n'))
+              .where('kind', '=', 'multipart')
+              .where('updated_at', '>=', window.activeSince)
+              .as('active_multipart'),
+            own
+              .selectFrom('transfer_events')
+              .select((e) => e.fn.countAll<string | number>().as('n'))
+              .where('kind', '=', 'upload')
+              .where('created_at', '>=', window.periodStart)
+              .as('completed_uploads'),
+          ])
+          .executeTakeFirstOrThrow();
+        check({
+          storedBytes: toNumber(usage.file_bytes) + toNumber(usage.pending_bytes),
+          monthlyUploads: toNumber(usage.completed_uploads) + toNumber(usage.pending_count),
+          activeMultipart: toNumber(usage.active_multipart),
+        });
+        return trx.insertInto('uploads').values(row).returningAll().executeTakeFirstOrThrow();
+      });
+    },
+
+    async setStorageUploadId(uploadId, storageUploadId) {
+      const result = await db
+        .updateTable('uploads')
+        .set({ storage_upload_id: storageUploadId })
+        .where('id', '=', uploadId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async touch(uploadId, at) {
+      await db
+        .updateTable('uploads')
+        .set({ updated_at: at })
+        .where('id', '=', uploadId)
+        .where('status', '=', 'pending')
+        .execute();
     },
 
     findFor(userId, uploadId) {
-      return db
+      return scopedTo(db, userId)
         .selectFrom('uploads')
         .selectAll()
-        .where('user_id', '=', userId)
         .where('id', '=', uploadId)
         .executeTakeFirst();
     },
 
     async listFor(userId, limit) {
-      const rows = await db
+      const rows = await scopedTo(db, userId)
         .selectFrom('uploads')
         .selectAll('uploads')
         .select((eb) =>
           eb
             .selectFrom('upload_parts')
-            .select(eb.fn.countAll<string | number>().as('n'))
+            .select((e) => e.fn.countAll<string | number>().as('n'))
             .whereRef('upload_parts.upload_id', '=', 'uploads.id')
             .as('completed_parts'),
         )
-        .where('user_id', '=', userId)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();
       return rows.map((row) => ({ ...row, completed_parts: toNumber(row.completed_parts) }));
-    },
-
-    async pendingMultipartCount(userId) {
-      const row = await db
-        .selectFrom('uploads')
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .where('user_id', '=', userId)
-        .where('kind', '=', 'multipart')
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      return toNumber(row?.n);
-    },
-
-    async pendingStoredBytes(userId) {
-      const row = await db
-        .selectFrom('uploads')
-        .select((eb) => eb.fn.sum<string | number>('stored_size').as('total'))
-        .where('user_id', '=', userId)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      return toNumber(row?.total);
     },
 
     partsOf(uploadId) {
@@ -188,15 +242,24 @@ export function createUploadsRepo(db: Kysely<DB>): UploadsRepo {
       });
     },
 
-    stalePending(before, limit) {
-      return db
+    stalePending(before, limit, kind) {
+      let query = db
         .selectFrom('uploads')
         .selectAll()
         .where('status', '=', 'pending')
-        .where('updated_at', '<', before)
-        .orderBy('updated_at')
-        .limit(limit)
-        .execute();
+        .where('updated_at', '<', before);
+      if (kind !== undefined) query = query.where('kind', '=', kind);
+      return query.orderBy('updated_at').limit(limit).execute();
+    },
+
+    async isPendingStorageUpload(storageUploadId) {
+      const row = await db
+        .selectFrom('uploads')
+        .select('id')
+        .where('storage_upload_id', '=', storageUploadId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return row !== undefined;
     },
   };
 }

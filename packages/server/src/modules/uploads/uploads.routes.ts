@@ -18,6 +18,7 @@ import {
 import { currentUser } from '../../http/current-user.js';
 import { ApiError } from '../../http/errors.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
+import { clientBody } from '../../http/request-body.js';
 import { DIRECT_UPLOAD_LIMITS, receiveDirectUpload } from './direct-upload-form.js';
 import type { UploadsService } from './uploads.service.js';
 
@@ -90,6 +91,7 @@ export function uploadsRoutes(app: FastifyTypeBox, deps: { uploads: UploadsServi
       '/users/uploads/multipart/:uploadId/part/:n',
       {
         bodyLimit: PART_BODY_LIMIT,
+        config: { streamingBody: true },
         // Refuse other bodies before anything parses them.
         preParsing: (request, _reply, payload, done) => {
           const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
@@ -114,7 +116,7 @@ export function uploadsRoutes(app: FastifyTypeBox, deps: { uploads: UploadsServi
           objectKey: request.query.objectKey,
           contentLength: contentLengthOf(request.headers['content-length']),
           // Stopping early (a body too long) must not destroy the request: the client still gets its 400.
-          body: request.raw.iterator({ destroyOnReturn: false }) as AsyncIterableIterator<Buffer>,
+          body: clientBody(request.raw.iterator({ destroyOnReturn: false }) as AsyncIterableIterator<Buffer>),
         }),
     );
 
@@ -154,6 +156,7 @@ export function uploadsRoutes(app: FastifyTypeBox, deps: { uploads: UploadsServi
     scope.post(
       '/users/uploads/direct',
       {
+        config: { streamingBody: true },
         schema: {
           tags,
           summary:
@@ -167,8 +170,9 @@ export function uploadsRoutes(app: FastifyTypeBox, deps: { uploads: UploadsServi
           throw new ApiError(415, 'VALIDATION_FAILED', 'A direct upload must be sent as multipart/form-data');
         }
         const user = currentUser(request);
-        const item = await receiveDirectUpload(request.parts(), (metadata, file, afterFile) =>
-          uploads.direct(user, metadata, file, afterFile),
+        const item = await receiveDirectUpload(
+          clientBody(() => request.parts()),
+          (metadata, file, afterFile) => uploads.direct(user, metadata, file, afterFile),
         );
         return reply.status(201).send(item);
       },

@@ -74,9 +74,38 @@ export interface UploadsServiceDeps {
 
 const uploadNotFound = () => new NotFoundError('Upload not found');
 
+/** While bytes of an upload arrive, its row is marked active at most this often. */
+export const ACTIVITY_TOUCH_MS = 60_000;
+
+/**
+ * Yields `body`, marking the upload active (`touch`) whenever a chunk arrives more than
+ * {@link ACTIVITY_TOUCH_MS} after the last mark: a slow upload stays active, a dead one (no bytes, a
+ * crashed server) goes idle. No timer: nothing is marked unless bytes arrive.
+ */
+async function* touching(
+  body: AsyncIterable<Uint8Array>,
+  touch: () => Promise<void>,
+  now: () => number,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  let last = now();
+  for await (const chunk of body) {
+    if (now() - last >= ACTIVITY_TOUCH_MS) {
+      last = now();
+      await touch();
+    }
+    yield chunk;
+  }
+}
+
 export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
   const { repo, blobStore } = deps;
   const recorder = createUploadRecorder(deps);
+  const active = (uploadId: string, body: AsyncIterable<Uint8Array>) =>
+    touching(
+      body,
+      () => repo.touch(uploadId, nowIso(deps.now())),
+      () => deps.now().getTime(),
+    );
 
   /** The caller's multipart upload; a wrong objectKey is answered like a missing upload. */
   async function ownMultipart(userId: string, uploadId: string, objectKey?: string): Promise<UploadRow> {
@@ -87,18 +116,24 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
     return row;
   }
 
-  async function newUploadRow(
+  /** Reserves a new pending upload of `user` against their plan (throws when a limit is reached). */
+  function reserveUpload(
     user: CurrentUser,
-    fields: { name: string; contentType: string; size: number; encryptionInfo: object; parts: number },
+    fields: {
+      name: string;
+      contentType: string;
+      size: number;
+      encryptionInfo: CreateMultipartUploadRequest['encryptionInfo'];
+      manifest?: string | undefined;
+      parts: number;
+    },
     kind: 'direct' | 'multipart',
-    storageUploadId: (key: string) => Promise<string | null>,
   ): Promise<UploadRow> {
     const id = newId();
-    const key = objectKeyFor(user.id, id);
-    const storageId = await storageUploadId(key);
     const at = nowIso(deps.now());
-    try {
-      return await repo.insert({
+    return deps.policy.reserve(
+      user,
+      {
         id,
         user_id: user.id,
         file_name: fields.name,
@@ -107,19 +142,21 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
         stored_size: encryptedSizeFor(fields.size),
         is_encrypted: 1,
         encryption_info: JSON.stringify(fields.encryptionInfo),
-        object_key: key,
-        storage_upload_id: storageId,
+        // Stored as sent: the owner's app verifies it (the server is not trusted to).
+        manifest: fields.manifest ?? null,
+        object_key: objectKeyFor(user.id, id),
+        // A multipart upload gets its storage id once the reservation stands: a refused start never
+        // touches the blob store.
+        storage_upload_id: null,
         kind,
         status: 'pending',
         parts: fields.parts,
         file_id: null,
         created_at: at,
         updated_at: at,
-      });
-    } catch (error) {
-      if (storageId !== null) await blobStore.abortMultipart(key, storageId).catch(() => undefined);
-      throw error;
-    }
+      },
+      fields.encryptionInfo,
+    );
   }
 
   return {
@@ -134,14 +171,17 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
       if (body.parts !== parts) {
         throw new ValidationError(`A file of ${body.size} bytes is uploaded in exactly ${parts} part(s)`);
       }
-      await deps.policy.assertCanStart(user, {
-        storedSize: encryptedSizeFor(body.size),
-        encryptionInfo: body.encryptionInfo,
-        multipart: true,
-      });
-      const row = await newUploadRow(user, { ...body, parts }, 'multipart', async (key) => {
-        return (await blobStore.createMultipart(key)).uploadId;
-      });
+      const row = await reserveUpload(user, { ...body, parts }, 'multipart');
+      try {
+        const { uploadId: storageId } = await blobStore.createMultipart(row.object_key);
+        if (!(await repo.setStorageUploadId(row.id, storageId))) {
+          await blobStore.abortMultipart(row.object_key, storageId).catch(() => undefined);
+          throw notInProgress();
+        }
+      } catch (error) {
+        await recorder.fail(row.id);
+        throw error;
+      }
       return { uploadId: row.id, objectKey: row.object_key };
     },
 
@@ -157,13 +197,15 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
       const wrongLength = () =>
         new ValidationError(`Part ${input.partNumber} of this file must be exactly ${expected} bytes`);
       if (input.contentLength !== undefined && input.contentLength !== expected) throw wrongLength();
+      // A part on its way keeps the upload counted as in progress, however long the part takes.
+      await repo.touch(row.id, nowIso(deps.now()));
       let etag: string;
       try {
         ({ etag } = await blobStore.uploadPart(
           row.object_key,
           row.storage_upload_id,
           input.partNumber,
-          input.body,
+          active(row.id, input.body),
           {
             size: expected,
           },
@@ -251,14 +293,9 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
 
     async direct(user, metadata, body, afterBody) {
       const storedSize = encryptedSizeFor(metadata.size);
-      await deps.policy.assertCanStart(user, {
-        storedSize,
-        encryptionInfo: metadata.encryptionInfo,
-        multipart: false,
-      });
-      const row = await newUploadRow(user, { ...metadata, parts: 1 }, 'direct', () => Promise.resolve(null));
+      const row = await reserveUpload(user, { ...metadata, parts: 1 }, 'direct');
       try {
-        await blobStore.put(row.object_key, body, { size: storedSize });
+        await blobStore.put(row.object_key, active(row.id, body), { size: storedSize });
       } catch (error) {
         // A failed put stores nothing.
         await recorder.fail(row.id);

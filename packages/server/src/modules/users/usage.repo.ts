@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, TransferKind } from '../../infra/db/schema.js';
+import { scopedTo } from '../../infra/db/user-scope.js';
 
 export interface UsageCounts {
   /** Ciphertext bytes of the user's files: what the blob store actually holds. */
@@ -27,19 +28,17 @@ function toNumber(value: string | number | bigint | null | undefined): number {
 export function createUsageRepo(db: Kysely<DB>): UsageRepo {
   const repo: UsageRepo = {
     async storageUsed(userId) {
-      const row = await db
+      const row = await scopedTo(db, userId)
         .selectFrom('files')
         .select((eb) => eb.fn.sum<string | number>('stored_size').as('total'))
-        .where('owner_id', '=', userId)
         .executeTakeFirst();
       return toNumber(row?.total);
     },
 
     async transfersSince(userId, kind, since) {
-      const row = await db
+      const row = await scopedTo(db, userId)
         .selectFrom('transfer_events')
         .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .where('user_id', '=', userId)
         .where('kind', '=', kind)
         .where('created_at', '>=', since.toISOString())
         .executeTakeFirst();
@@ -47,19 +46,17 @@ export function createUsageRepo(db: Kysely<DB>): UsageRepo {
     },
 
     async contactCount(userId) {
-      const row = await db
+      const row = await scopedTo(db, userId)
         .selectFrom('contacts')
         .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .where('user_id', '=', userId)
         .executeTakeFirst();
       return toNumber(row?.n);
     },
 
     async shareCount(userId) {
-      const row = await db
+      const row = await scopedTo(db, userId)
         .selectFrom('shares')
         .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .where('owner_id', '=', userId)
         .executeTakeFirst();
       return toNumber(row?.n);
     },

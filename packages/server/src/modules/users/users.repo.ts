@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { normalizeEmail } from '../../infra/db/values.js';
 import type { Kysely } from 'kysely';
 import type { Identity } from '../../infra/auth/identity.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { DB, UserRow } from '../../infra/db/schema.js';
 
 export interface UsersRepo {
-  /** Creates the user on first sight of (issuer, subject); refreshes name, email, country, idp after. */
-  upsertFromIdentity(identity: Identity, now: Date): Promise<UserRow>;
+  /**
+   * Creates the user on first sight of (issuer, subject); refreshes name, email, country, idp after.
+   * `users.email` holds a *verified* address only: an unverified one is never stored there, so nobody
+   * finds, shares with or invites an account through an address it has not proved.
+   */
+  upsertFromIdentity(identity: Identity, emailVerified: boolean, now: Date): Promise<UserRow>;
   findById(id: string): Promise<UserRow | undefined>;
   findByEmail(email: string): Promise<UserRow | undefined>;
 }
@@ -33,16 +38,17 @@ export function createUsersRepo(db: Kysely<DB>): UsersRepo {
   }
 
   return {
-    async upsertFromIdentity(identity, now) {
+    async upsertFromIdentity(identity, emailVerified, now) {
       const existing = await findBySubject(identity.issuer, identity.subject);
       const at = now.toISOString();
+      const provenEmail = emailVerified ? identity.email : null;
       if (existing) {
-        const email = await emailFreeFor(identity.email, existing.id);
+        const email = await emailFreeFor(provenEmail, existing.id);
         const changed =
           existing.name !== identity.name ||
           existing.country !== identity.country ||
           existing.idp !== identity.idp ||
-          (email !== null && existing.email !== email);
+          existing.email !== email;
         if (!changed) return existing;
         return db
           .updateTable('users')
@@ -50,7 +56,7 @@ export function createUsersRepo(db: Kysely<DB>): UsersRepo {
             name: identity.name,
             country: identity.country,
             idp: identity.idp,
-            email: email ?? existing.email,
+            email,
             updated_at: at,
           })
           .where('id', '=', existing.id)
@@ -64,7 +70,7 @@ export function createUsersRepo(db: Kysely<DB>): UsersRepo {
             id: randomUUID(),
             issuer: identity.issuer,
             subject: identity.subject,
-            email: await emailFreeFor(identity.email, null),
+            email: await emailFreeFor(provenEmail, null),
             name: identity.name,
             country: identity.country,
             idp: identity.idp,
@@ -91,7 +97,7 @@ export function createUsersRepo(db: Kysely<DB>): UsersRepo {
     },
 
     findByEmail(email) {
-      return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+      return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
     },
   };
 }

@@ -2,7 +2,7 @@ import type { StatsResponse } from '@coffer/contracts';
 import type { Kysely } from 'kysely';
 import type { PlanLimits, Tier } from '../../config.js';
 import type { AuthUser } from '../../infra/auth/auth.plugin.js';
-import { isAdminIdentity } from '../../infra/auth/auth.plugin.js';
+import { isAdminEmail } from '../../infra/auth/auth.plugin.js';
 import type { Identity } from '../../infra/auth/identity.js';
 import type { DB, UserRow } from '../../infra/db/schema.js';
 import { limitsFor, periodStart } from './plans.js';
@@ -12,6 +12,10 @@ import { createUsageRepo } from './usage.repo.js';
 /** The authenticated caller as every module sees it: the user row plus the admin flag. */
 export interface CurrentUser extends AuthUser {
   row: UserRow;
+  /** Whether the identity's address is verified; until it is, `email` is null. */
+  emailVerified: boolean;
+  /** The address the token names, verified or not (for the "verify your email" screen only). */
+  claimedEmail: string | null;
 }
 
 export interface UsersService {
@@ -23,6 +27,8 @@ export interface UsersServiceDeps {
   db: Kysely<DB>;
   repo: UsersRepo;
   adminEmails: readonly string[];
+  /** OIDC_EMAIL_VERIFIED_WHEN_ABSENT: how to read a token without an `email_verified` claim. */
+  emailVerifiedWhenAbsent: boolean;
   plans: Record<Tier, PlanLimits>;
   now: () => Date;
 }
@@ -31,15 +37,22 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
   const usage = createUsageRepo(deps.db);
   return {
     async resolve(identity) {
-      const row = await deps.repo.upsertFromIdentity(identity, deps.now());
+      const emailVerified =
+        identity.email !== null && (identity.emailVerified ?? deps.emailVerifiedWhenAbsent);
+      const row = await deps.repo.upsertFromIdentity(identity, emailVerified, deps.now());
       return {
         id: row.id,
         email: row.email,
         name: row.name,
-        // Only the account that holds the email may be admin through it.
+        // Only the account that holds the verified email may be admin through it.
         isAdmin:
-          row.email !== null && row.email === identity.email && isAdminIdentity(identity, deps.adminEmails),
+          emailVerified &&
+          row.email !== null &&
+          row.email === identity.email &&
+          isAdminEmail(identity.email, deps.adminEmails),
         row,
+        emailVerified: emailVerified && row.email !== null,
+        claimedEmail: identity.email,
       };
     },
 

@@ -1,7 +1,10 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { navigationMessages } from '@coffer/contracts';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useBlocker, useLocation, useNavigate } from 'react-router';
+import { usersApi } from '../../lib/api/endpoints';
+import { meQueryKey } from '../../lib/auth/email-verification';
 import { snackbar } from '../../lib/snackbar';
 import { takeFlashMessage } from '../../lib/storage/flash-message';
 import { useAppSession, useOperationsActive } from '../session/session-context';
@@ -31,6 +34,49 @@ function EncryptionWatcher(): null {
       if (redirectNow) void navigate(paths.unlock, { replace: true });
     });
   }, [session, encryption, navigate]);
+  return null;
+}
+
+/**
+ * An EMAIL_NOT_VERIFIED answer to any call: ask /users/me (the answer might concern someone else's
+ * address, or an old token). If the caller is indeed unverified, drop the unlocked keys and go to
+ * /unlock, which shows "Verify your email" instead of the unlock form.
+ */
+function EmailVerificationWatcher(): null {
+  const session = useAppSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const pathnameRef = useRef(pathname);
+  pathnameRef.current = pathname;
+
+  useEffect(() => {
+    let checking = false;
+    return session.emailVerification.subscribe(() => {
+      if (checking || session.isLoggingOut()) return;
+      checking = true;
+      void (async () => {
+        try {
+          const me = await queryClient.query({
+            queryKey: meQueryKey,
+            queryFn: () => usersApi.me(session.api),
+            staleTime: 0,
+          });
+          if (me.emailVerified || session.isLoggingOut()) return;
+          const wasUnlocked = session.encryption.isUnlocked();
+          // The encryption watcher sends an unlocked user to /unlock; otherwise go there here.
+          await session.encryption.clear();
+          if (!wasUnlocked && pathnameRef.current !== paths.unlock) {
+            await navigate(paths.unlock, { replace: true });
+          }
+        } catch (error) {
+          console.warn('Checking the email verification failed', error);
+        } finally {
+          checking = false;
+        }
+      })();
+    });
+  }, [session, queryClient, navigate]);
   return null;
 }
 
@@ -99,6 +145,7 @@ export function SessionWatchers(): ReactElement {
   return (
     <>
       <EncryptionWatcher />
+      <EmailVerificationWatcher />
       <LeaveGuard />
       <FlashMessage />
     </>

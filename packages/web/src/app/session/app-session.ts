@@ -1,7 +1,21 @@
 import { createAuthSession, type AuthSession } from '../../lib/auth/auth-session';
 import { logoutTarget, performLogout } from '../../lib/auth/logout';
 import { createOperationRegistry, type OperationRegistry } from '../../lib/auth/operations';
-import { fetchClientConfig } from '../../lib/api/endpoints';
+import { fetchClientConfig, pinsApi } from '../../lib/api/endpoints';
+import {
+  createTrustSession,
+  MISSING_SIGNING_KEY,
+  type TrustKeys,
+  type TrustSession,
+} from '../../lib/trust/trust-session';
+import type { PinsPort } from '../../lib/trust/pin-book';
+import {
+  createMemoryPinHighWater,
+  pinVersionsOf,
+  type PinHighWaterStore,
+} from '../../lib/trust/pin-high-water';
+import { createIndexedDbPinHighWater } from '../../lib/trust/pin-high-water.idb';
+import type { UnlockedKeys } from '../../lib/encryption/encryption-session';
 import { createApiClient, type ApiClient } from '../../lib/api/http';
 import { createEncryptionSession, type EncryptionSession } from '../../lib/encryption/encryption-session';
 import { keysPortFrom } from '../../lib/encryption/keys-port';
@@ -9,6 +23,11 @@ import { sessionFlags, type SessionFlags } from '../../lib/storage/session-flags
 import { createIndexedDbKeyStore } from '../../lib/storage/unlocked-key-store.idb';
 import { createMemoryKeyStore, type UnlockedKeyStore } from '../../lib/storage/unlocked-key-store';
 import { resetAnalytics } from '../../lib/analytics';
+import {
+  createEmailVerificationSignal,
+  watchEmailVerification,
+  type EmailVerificationSignal,
+} from '../../lib/auth/email-verification';
 
 /**
  * Everything a signed-in tab holds: the login session, the API client that carries its tokens, the
@@ -19,14 +38,21 @@ export interface AppSession {
   readonly auth: AuthSession;
   readonly api: ApiClient;
   readonly encryption: EncryptionSession;
+  /** The user's pinned contact keys (issue 13), opened at every unlock. */
+  readonly trust: TrustSession;
   /** Uploads and downloads register here; logout and leaving the page abort them. */
   readonly operations: OperationRegistry;
   readonly flags: SessionFlags;
+  /** Fires when the API refuses a call because the caller's email is not verified (EMAIL_NOT_VERIFIED). */
+  readonly emailVerification: EmailVerificationSignal;
   /** Registers a clean-up for logout (e.g. clearing the query cache). */
   onLogout(handler: () => void): () => void;
   /**
-   * Logs out (spec section 4). `from`: the current path, which picks the target (/unlock → /login,
-   * else /landing). Runs once; later calls return the same promise.
+   * Logs out (spec section 4). `from`: the screen the person pressed Logout on, which picks the
+   * target (/unlock → /login, else /landing). A logout nobody pressed (a token that cannot be
+   * renewed, another tab) always ends at /landing, whatever screen was showing: on a reload the
+   * app may be passing through /unlock when the token fails. Runs once; later calls return the
+   * same promise.
    */
   logout(options?: { from?: string; endProviderSession?: boolean }): Promise<void>;
   isLoggingOut(): boolean;
@@ -43,8 +69,13 @@ export interface AppSessionParts {
   navigate?: (path: string) => void;
   /** Storages emptied on logout. */
   storages?: () => readonly (Storage | null)[];
-  /** The current path, for the logout target when logout was not started from a screen. */
-  currentPath?: () => string;
+  /** Where the sealed pin set is stored (default: GET/PUT /users/pins through `api`). */
+  pins?: PinsPort;
+  /**
+   * Where the highest pin set version seen is remembered, per user, across logouts (default:
+   * IndexedDB, which logout does not empty).
+   */
+  pinHighWater?: PinHighWaterStore;
 }
 
 function browserStorages(): readonly (Storage | null)[] {
@@ -62,6 +93,10 @@ function defaultKeyStore(): UnlockedKeyStore {
   return typeof indexedDB === 'undefined' ? createMemoryKeyStore() : createIndexedDbKeyStore();
 }
 
+function defaultPinHighWater(): PinHighWaterStore {
+  return typeof indexedDB === 'undefined' ? createMemoryPinHighWater() : createIndexedDbPinHighWater();
+}
+
 /** The composition root of the browser session; tests pass fakes for any part. */
 export function createAppSession(parts: AppSessionParts = {}): AppSession {
   const origin = typeof window === 'undefined' ? 'http://localhost' : window.location.origin;
@@ -70,13 +105,13 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
     ((path: string) => {
       window.location.assign(path);
     });
-  const currentPath = parts.currentPath ?? (() => window.location.pathname);
   const flags = parts.flags ?? sessionFlags;
   let loggingOut: Promise<void> | null = null;
   const operations = parts.operations ?? createOperationRegistry();
   const auth =
     parts.auth ?? createAuthSession({ origin, loadConfig: async () => (await fetchClientConfig()).oidc });
-  const api =
+  const emailVerification = createEmailVerificationSignal();
+  const baseApi =
     parts.api ??
     createApiClient({
       getAccessToken: () => auth.getAccessToken(),
@@ -85,6 +120,7 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
         if (loggingOut === null) auth.handleUnauthorized();
       },
     });
+  const api = watchEmailVerification(baseApi, emailVerification);
   const encryption =
     parts.encryption ??
     createEncryptionSession({
@@ -92,15 +128,53 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
       keyStore: parts.keyStore ?? defaultKeyStore(),
       flags,
       owner: () => auth.getSnapshot().user?.id ?? null,
+      email: () => auth.getSnapshot().user?.email ?? null,
     });
+  const trustKeysOf = new WeakMap<UnlockedKeys, TrustKeys>();
+  const pinHighWater = parts.pinHighWater ?? defaultPinHighWater();
+  const trust = createTrustSession({
+    pins: parts.pins ?? {
+      get: () => pinsApi.get(api),
+      put: async (body) => {
+        await pinsApi.put(api, body);
+      },
+    },
+    versions: (keys) => pinVersionsOf(pinHighWater, keys.signingPublicKeyB64),
+    keys: () => {
+      const state = encryption.getSnapshot();
+      const email = auth.getSnapshot().user?.email ?? null;
+      if (state.status !== 'unlocked' || email === null) return null;
+      const { privateKey, publicKeyB64, signingPrivateKey, signingPublicKeyB64 } = state.keys;
+      // Adding the signing key at unlock failed: no pins, no sharing, until the next unlock.
+      if (signingPrivateKey === undefined || signingPublicKeyB64 === undefined) return MISSING_SIGNING_KEY;
+      let keys = trustKeysOf.get(state.keys);
+      if (keys === undefined) {
+        keys = { email, privateKey, publicKeyB64, signingPrivateKey, signingPublicKeyB64 };
+        trustKeysOf.set(state.keys, keys);
+      }
+      return keys;
+    },
+  });
+  // Open the pins at unlock, so a forged or rolled-back copy shows before the first share.
+  encryption.subscribe(() => {
+    if (encryption.isUnlocked()) {
+      trust.open().catch((error: unknown) => {
+        console.warn('Opening the pinned contact keys failed', error);
+      });
+    } else {
+      trust.forget();
+    }
+  });
   const logoutHandlers = new Set<() => void>();
 
   const session: AppSession = {
     auth,
     api,
     encryption,
+    trust,
     operations,
     flags,
+    emailVerification,
     onLogout(handler) {
       logoutHandlers.add(handler);
       return () => {
@@ -121,7 +195,7 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
           navigate,
         },
         {
-          targetPath: logoutTarget(options.from ?? currentPath()),
+          targetPath: options.from === undefined ? '/landing' : logoutTarget(options.from),
           endProviderSession: options.endProviderSession ?? true,
         },
       );

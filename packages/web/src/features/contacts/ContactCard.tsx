@@ -2,8 +2,12 @@ import { useId, type ReactElement } from 'react';
 import { contactsMessages } from '@coffer/contracts';
 import { ActionIcon, Box, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconPencil, IconSend, IconShare, IconTrash } from '@tabler/icons-react';
-import { contactActionOf, type ContactView } from '../../lib/contacts/contact-status';
+import { contactActionOf, servedKeyOf, type ContactView } from '../../lib/contacts/contact-status';
+import { ContactKeyTrust, ContactTrustError, KeyTrustBadge } from './ContactKeyTrust';
+import { useContactTrust } from './use-contact-trust';
+import { ContactSafetyNumber } from './ContactSafetyNumber';
 import { ContactStatusBadge } from './ContactStatusBadge';
+import { ExactEmail } from './ExactEmail';
 import { PersonAvatar } from './PersonAvatar';
 
 interface ContactCardProps {
@@ -16,7 +20,10 @@ interface ContactCardProps {
   inviting: boolean;
 }
 
-/** One contact: avatar, name, email, key state and its action (Share files, Invite or Invited). */
+/**
+ * One contact: avatar, name, the exact email, the key's safety number when it has one, key state and
+ * its action (Share files, Invite or Invited).
+ */
 export function ContactCard({
   contact,
   onEdit,
@@ -26,6 +33,10 @@ export function ContactCard({
   inviting,
 }: ContactCardProps): ReactElement {
   const nameId = useId();
+  const served = servedKeyOf(contact);
+  const trust = useContactTrust(contact.email, served);
+  // Sharing waits for a key check that failed or refuses (key changed, keys that do not match).
+  const shareBlocked = trust.isError || trust.data?.canShare === false;
   return (
     <Card component="article" withBorder radius="lg" padding="lg" aria-labelledby={nameId}>
       <Stack gap="md" h="100%" justify="space-between">
@@ -40,9 +51,7 @@ export function ContactCard({
             <Text id={nameId} fw={600} truncate="end">
               {contact.name}
             </Text>
-            <Text size="sm" c="dimmed" truncate="end" title={contact.email}>
-              {contact.email}
-            </Text>
+            <ExactEmail email={contact.email} />
           </Box>
           <Group gap={4} wrap="nowrap">
             <Tooltip label="Edit" withArrow>
@@ -71,9 +80,24 @@ export function ContactCard({
             </Tooltip>
           </Group>
         </Group>
-        <Group justify="space-between" gap="sm" wrap="nowrap" mih={30}>
-          <ContactStatusBadge status={contact.status} />
-          <ContactAction contact={contact} onShare={onShare} onInvite={onInvite} inviting={inviting} />
+        {/* A changed key shows both numbers in its alert; the card's "matches?" hint would mislead. */}
+        {contact.publicKey !== null && trust.data?.state !== 'key-changed' && (
+          <ContactSafetyNumber name={contact.name} publicKey={contact.publicKey} compact />
+        )}
+        {served !== null && trust.data !== undefined && (
+          <ContactKeyTrust name={contact.name} email={contact.email} served={served} trust={trust.data} />
+        )}
+        {trust.isError && <ContactTrustError error={trust.error} />}
+        {/* Wraps on narrow cards: a long key state ("New key accepted, …") and the action both stay whole. */}
+        <Group justify="space-between" gap="sm" wrap="wrap" mih={30}>
+          {trust.data === undefined ? (
+            <ContactStatusBadge status={contact.status} />
+          ) : (
+            <KeyTrustBadge state={trust.data.state} />
+          )}
+          {!shareBlocked && (
+            <ContactAction contact={contact} onShare={onShare} onInvite={onInvite} inviting={inviting} />
+          )}
         </Group>
       </Stack>
     </Card>

@@ -4,8 +4,8 @@ import { NAME_MAX_LENGTH, validateContactEmail, validateContactName } from '@cof
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ContactView } from '../../lib/contacts/contact-status';
-import { SafetyNumber } from './SafetyNumber';
-import { useAddContact, useKeyFingerprint, useRenameContact } from './use-contacts';
+import { ContactSafetyNumber } from './ContactSafetyNumber';
+import { useAddContact, useRenameContact } from './use-contacts';
 
 interface AddContactModalProps {
   opened: boolean;
@@ -148,21 +148,5 @@ function EditContactForm({
         </Group>
       </Stack>
     </form>
-  );
-}
-
-/**
- * The fingerprint of the contact's public key. Comparing it with the one the contact sees on their
- * own Profile, out of band, shows that files are encrypted for their key and not a substitute.
- */
-function ContactSafetyNumber({ name, publicKey }: { name: string; publicKey: string }): ReactElement | null {
-  const fingerprint = useKeyFingerprint(publicKey);
-  if (fingerprint.data === undefined) return null;
-  return (
-    <SafetyNumber
-      label="Safety number"
-      fingerprint={fingerprint.data}
-      hint={`Ask ${name} for the safety number on their Profile page, in person or on a call. If the two match, files you share can be opened only by ${name}.`}
-    />
   );
 }

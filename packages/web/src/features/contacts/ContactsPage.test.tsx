@@ -186,6 +186,41 @@ describe('Contacts page', () => {
     expect(safetyNumber.textContent).toMatch(/^([0-9A-F]{4} ){15}[0-9A-F]{4}$/);
   });
 
+  it('shows a verified contact’s safety number on its card', async () => {
+    const api = apiWith().on(keyOf(ada.email), () => ({ publicKey: 'AAECAwQFBgcICQ==', keyId: 'key-1' }));
+    renderScreen(<ContactsPage />, { api });
+    const adaCard = await card('Ada Lovelace');
+    const safetyNumber = await within(adaCard).findByLabelText('Safety number');
+    expect(safetyNumber.textContent).toMatch(/^([0-9A-F]{4} ){15}[0-9A-F]{4}$/);
+    // No key, no number.
+    const alanCard = await card('Alan Turing');
+    await within(alanCard).findByText('Unverified');
+    expect(within(alanCard).queryByLabelText('Safety number')).toBeNull();
+  });
+
+  it('shows look-alike addresses exactly as stored, in full', async () => {
+    const plus = contact({ name: 'Boss', email: 'ceo+billing@corp.example' });
+    const longer = contact({ name: 'Boss too', email: 'ceo@corp.example.login-check.example' });
+    const idn = contact({ name: 'Boss three', email: 'ceo@xn--crp-tdd.example' });
+    const hidden = contact({ name: 'Boss four', email: 'ceo\u200b@corp.example' });
+    const cyrillic = contact({ name: 'Boss five', email: 'c\u0435o@corp.example' });
+    const list = [plus, longer, idn, hidden, cyrillic];
+    const api = createFakeApi({
+      'GET /users/contacts': () => ({ contacts: list }),
+      'GET /users/stats': () => stats({ contacts: list.length }),
+    });
+    for (const entry of list) api.on(keyOf(entry.email), noKey);
+    renderScreen(<ContactsPage />, { api });
+    expect(within(await card('Boss')).getByText('ceo+billing@corp.example')).toBeTruthy();
+    expect(within(await card('Boss too')).getByText('ceo@corp.example.login-check.example')).toBeTruthy();
+    expect(within(await card('Boss three')).getByText('ceo@xn--crp-tdd.example')).toBeTruthy();
+    expect(within(await card('Boss four')).getByText('ceo[U+200B]@corp.example')).toBeTruthy();
+    const fifth = await card('Boss five');
+    expect(within(fifth).getByText('c\u0435o@corp.example')).toBeTruthy();
+    expect(within(fifth).getByText(/mixes letters from different alphabets/)).toBeTruthy();
+    expect(within(await card('Boss')).queryByText(/mixes letters/)).toBeNull();
+  });
+
   it('reports a failed update', async () => {
     const api = apiWith().on(`PATCH /users/contacts/${encodeURIComponent(ada.email)}`, () => {
       throw apiError(500, 'INTERNAL');
@@ -282,7 +317,7 @@ describe('Contacts page', () => {
   });
 
   it("opens the file screens' share-files modal for a verified contact", async () => {
-    const api = apiWith().on('GET /users/files', () => ({ files: [], count: 0 }));
+    const api = apiWith().on('GET /users/files?limit=500', () => ({ files: [], count: 0 }));
     renderScreen(<ContactsPage />, { api, route: '/contacts' });
     await user.click(await within(await card('Ada Lovelace')).findByRole('button', { name: 'Share files' }));
     const dialog = await screen.findByRole('dialog', { name: 'Share files with Ada Lovelace' });

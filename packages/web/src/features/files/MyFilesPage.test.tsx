@@ -24,7 +24,7 @@ const notes = fileItem('notes.txt', { uploadedAt: new Date(2023, 11, 24, 18, 0, 
 
 function apiWith(files = [report, photo, notes]): FakeApi {
   const api = createFakeApi({
-    'GET /users/files': () => ({ files, count: files.length }),
+    'GET /users/files?limit=500': () => ({ files, count: files.length }),
     'GET /users/stats': () => ({}),
   });
   for (const file of files) api.on(`GET /users/files/${file.fileId}/shares`, () => ({ shares: [] }));
@@ -63,7 +63,7 @@ describe('My Files', () => {
 
   it('says so when the files cannot be loaded', async () => {
     const api = createFakeApi({
-      'GET /users/files': () => {
+      'GET /users/files?limit=500': () => {
         throw apiError(500, 'INTERNAL', 'boom');
       },
     });
@@ -212,5 +212,25 @@ describe('My Files', () => {
     await user.click(await screen.findByRole('button', { name: 'Share legacy.txt' }));
     expect(await findSnackbar('This file is not encrypted and cannot be shared securely.')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('My Files: signatures (issue 13)', () => {
+  it('labels a file uploaded before signatures as Unsigned, and still offers its download', async () => {
+    const api = apiWith([report]);
+    api.on(`GET /users/files/${report.fileId}`, () => ({
+      fileId: report.fileId,
+      name: report.name,
+      originalFilename: report.name,
+      contentType: report.contentType,
+      size: report.size,
+      isEncrypted: true,
+      uploadedAt: report.uploadedAt,
+      encryptionInfo: { version: 'key-1', algorithm: 'AES-GCM', iv: '', encryptedFileKey: 'AAAA' },
+    }));
+    renderFilesScreen(<MyFilesPage />, { api, session });
+    const card = await screen.findByRole('article', { name: report.name });
+    expect(await within(card).findByText('Unsigned')).toBeTruthy();
+    expect(within(card).getByRole('button', { name: `Download ${report.name}` })).toBeTruthy();
   });
 });

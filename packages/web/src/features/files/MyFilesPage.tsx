@@ -14,6 +14,7 @@ import { snackbar } from '../../lib/snackbar';
 import { ShareFilesModal } from '../share/ShareFilesModal';
 import { DeleteFileModal } from './DeleteFileModal';
 import { FileCard } from './FileCard';
+import { OwnFileSignature } from './OwnFileSignature';
 import { FileListControls } from './FileListControls';
 import { FilesGrid, FilesSkeleton } from './FilesGrid';
 import { SharedWithList } from './SharedWithList';
@@ -121,7 +122,12 @@ export function MyFilesPage(): ReactElement {
                     </Tooltip>
                   </>
                 }
-                footer={<SharedWithList file={file} />}
+                footer={
+                  <>
+                    <OwnFileSignature fileId={file.id} />
+                    <SharedWithList file={file} />
+                  </>
+                }
               />
             </div>
           ))}

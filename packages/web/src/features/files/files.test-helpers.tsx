@@ -25,6 +25,8 @@ import type {
   UploadTicket,
 } from '../../lib/transfers';
 import { TransferManagerContext } from './use-transfers';
+import { CurrentUserContext } from '../../app/session/current-user';
+import { testUser } from '../contacts/screen.test-helpers';
 
 export { apiError, createFakeApi };
 export type { FakeApi, RecordedCall };
@@ -228,10 +230,12 @@ export function renderFilesScreen(ui: ReactElement, options: RenderFilesOptions)
         <ApiClientContext.Provider value={options.api}>
           <AppSessionContext.Provider value={options.session}>
             <TransferManagerContext.Provider value={options.manager ?? createFakeTransferManager()}>
-              <ModalsProvider>
-                <Notifications />
-                <RouterProvider router={router} />
-              </ModalsProvider>
+              <CurrentUserContext.Provider value={testUser}>
+                <ModalsProvider>
+                  <Notifications />
+                  <RouterProvider router={router} />
+                </ModalsProvider>
+              </CurrentUserContext.Provider>
             </TransferManagerContext.Provider>
           </AppSessionContext.Provider>
         </ApiClientContext.Provider>

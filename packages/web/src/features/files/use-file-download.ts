@@ -2,10 +2,16 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { downloadFailedSnackbarText, downloadMessages } from '@coffer/contracts';
 import { useNavigate } from 'react-router';
 import { paths } from '../../app/router/paths';
-import { useEncryptionState } from '../../app/session/session-context';
+import { useAuthSnapshot, useEncryptionState } from '../../app/session/session-context';
 import { useApiClient } from '../../lib/api/context';
-import type { DownloadSource, TransferItem } from '../../lib/transfers';
+import {
+  TransferError,
+  type DownloadSource,
+  type RawDownloadMetadata,
+  type TransferItem,
+} from '../../lib/transfers';
 import { snackbar } from '../../lib/snackbar';
+import { checkOwnFile, signatureBadge } from '../../lib/trust/signed-files';
 import { useTransferManager } from './use-transfers';
 
 /** The file fields a download needs (FileView and SharedFileView fit). */
@@ -16,8 +22,11 @@ export interface DownloadableFile {
 }
 
 export interface FileDownloads {
-  /** Starts a download; call it straight from the click handler (the save dialog needs the click). */
-  start: (file: DownloadableFile) => void;
+  /**
+   * Starts a download; call it straight from the click handler (the save dialog needs the click).
+   * `checked`: the metadata answer a signature check accepted; the download uses exactly it.
+   */
+  start: (file: DownloadableFile, checked?: RawDownloadMetadata) => void;
   /** Cancels a running download: 'Download cancelled'. */
   cancel: (transferId: string) => void;
 }
@@ -39,9 +48,12 @@ export function useFileDownloads(source: DownloadSource): FileDownloads {
   const encryption = useEncryptionState();
   const navigate = useNavigate();
   const privateKey = encryption.status === 'unlocked' ? encryption.keys.privateKey : null;
+  const signingKey = encryption.status === 'unlocked' ? encryption.keys.signingPublicKeyB64 : undefined;
+  // The same source as the email the encryption session bound the signing key to.
+  const email = useAuthSnapshot().user?.email ?? null;
 
   const start = useCallback(
-    (file: DownloadableFile) => {
+    (file: DownloadableFile, checked?: RawDownloadMetadata) => {
       if (privateKey === null) {
         // Spec section 5: keys must be unlocked, otherwise the user is sent to /unlock.
         snackbar.danger(downloadFailureText(source, downloadMessages.notUnlocked));
@@ -51,7 +63,14 @@ export function useFileDownloads(source: DownloadSource): FileDownloads {
       let ticket;
       try {
         ticket = manager.startDownload(
-          { fileId: file.id, source, fileName: file.title, size: file.sizeBytes },
+          {
+            fileId: file.id,
+            source,
+            fileName: file.title,
+            size: file.sizeBytes,
+            ...(checked === undefined ? {} : { checked }),
+            ...(source === 'own' && email !== null ? { verify: ownFileVerifier(email, signingKey) } : {}),
+          },
           { api, privateKey },
         );
       } catch (error) {
@@ -65,7 +84,7 @@ export function useFileDownloads(source: DownloadSource): FileDownloads {
         manager.dismiss(item.id);
       });
     },
-    [api, manager, navigate, privateKey, source],
+    [api, manager, navigate, privateKey, source, email, signingKey],
   );
 
   const cancel = useCallback(
@@ -83,6 +102,19 @@ export function useFileDownloads(source: DownloadSource): FileDownloads {
   );
 
   return { start, cancel };
+}
+
+/**
+ * My own file's manifest, checked on the very metadata answer the download uses (issue 13): a
+ * file the server changed after I signed it (its key, name, size or layout) is not opened. Files
+ * from before signatures ("Unsigned") keep downloading.
+ */
+function ownFileVerifier(email: string, signingKey: string | undefined) {
+  return async (raw: RawDownloadMetadata): Promise<void> => {
+    if (raw.source !== 'own') return;
+    const badge = signatureBadge(await checkOwnFile(raw.file, email, signingKey), 'you');
+    if (!badge.canOpen) throw new TransferError('SIGNATURE', badge.text);
+  };
 }
 
 /**

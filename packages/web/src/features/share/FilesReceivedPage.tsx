@@ -10,6 +10,8 @@ import { FileTypeIcon } from '../files/FileTypeIcon';
 import { useActiveDownload, useFileDownloads } from '../files/use-file-download';
 import { useSharedFiles } from '../shared/use-shared-files';
 import { LoadError } from '../../app/layout/LoadError';
+import { SharedFileSignature } from '../shared/SharedFileSignature';
+import { useSharedFileCheck } from '../shared/use-shared-file-check';
 
 /** Received-file page (/share/{id}): who sent the file, its title, upload date and size, and Download. */
 export function FilesReceivedPage(): ReactElement {
@@ -76,6 +78,9 @@ function Detail({ label, value }: { label: string; value: string }): ReactElemen
 function ReceivedFile({ file }: { file: SharedFileView }): ReactElement {
   const downloads = useFileDownloads('shared');
   const active = useActiveDownload(file.id);
+  const check = useSharedFileCheck(file.id, file.owner);
+  // Offered only once the owner's signature checked out, or the share is a legacy unsigned one.
+  const checked = check.data?.canOpen === true ? check.data.metadata : null;
   return (
     <Card withBorder radius="lg" padding="xl" component="article" aria-label={file.title}>
       <Stack gap="lg">
@@ -95,14 +100,22 @@ function ReceivedFile({ file }: { file: SharedFileView }): ReactElement {
           <Detail label="Uploaded" value={file.datetime} />
           <Detail label="Size" value={file.size} />
         </SimpleGrid>
+        <SharedFileSignature check={check} />
+        {check.data?.askFirst === true && (
+          <Text size="sm" c="dimmed">
+            This file has no signature (files shared before signatures have none). Open it only if you
+            expected it from {file.owner}.
+          </Text>
+        )}
         <Text size="sm" c="dimmed">
           Encrypted for your key alone: it is decrypted in this browser as it downloads.
         </Text>
-        {active === undefined ? (
+        {checked === null ? null : active === undefined ? (
           <Button
             leftSection={<IconDownload size={18} aria-hidden />}
             onClick={() => {
-              downloads.start(file);
+              // Exactly the answer that was checked, never a fresh one (issue 13).
+              downloads.start(file, { source: 'shared', shared: checked });
             }}
             style={{ alignSelf: 'flex-start' }}
           >

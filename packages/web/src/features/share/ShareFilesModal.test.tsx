@@ -7,6 +7,7 @@ import { exportPublicKeyB64, generateFileKey, unwrapFileKey, wrapFileKey } from 
 import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
 import type { ContactView } from '../../lib/contacts/contact-status';
 import { recipientKeyPair } from '../../lib/transfers/testing/keys';
+import { makeTrustIdentity, servedKeyOf } from '../../lib/trust/testing/trust-identities';
 import {
   apiError,
   contact,
@@ -67,7 +68,7 @@ function metadata(file: typeof report, encrypted = true): FileMetadata {
 /** Ada and Alan are verified (Alan already has report.pdf); Eve has no key. */
 function apiWith(): FakeApi {
   const api = createFakeApi({
-    'GET /users/files': () => ({ files: [report, photo, legacy], count: 3 }),
+    'GET /users/files?limit=500': () => ({ files: [report, photo, legacy], count: 3 }),
     'GET /users/contacts': () => ({ contacts: [ada, alan, eve] }),
     [keyPath(ada.email)]: () => ({ publicKey: recipientPublicKeyB64, keyId: 'ada-key' }),
     [keyPath(alan.email)]: () => ({ publicKey: recipientPublicKeyB64, keyId: 'alan-key' }),
@@ -97,11 +98,15 @@ async function openFor(fileIds: string[], api = apiWith()): Promise<{ api: FakeA
   });
   const dialog = await screen.findByRole('dialog', { name: 'Share files' });
   await within(dialog).findByRole('checkbox', { name: 'Ada Lovelace' });
-  // Wait for the key lookups and share lists to settle.
-  await waitFor(() => {
-    expect((checkbox('Ada Lovelace') as HTMLInputElement).disabled).toBe(false);
-    expect(within(dialog).getByText('eve@example.com · Unverified')).toBeTruthy();
-  });
+  // Wait for the key lookups, key checks (pinning on first sight) and share lists to settle; the
+  // timeout is a ceiling for a busy machine.
+  await waitFor(
+    () => {
+      expect((checkbox('Ada Lovelace') as HTMLInputElement).disabled).toBe(false);
+      expect(within(dialog).getByText('eve@example.com · Unverified')).toBeTruthy();
+    },
+    { timeout: 10_000 },
+  );
   if (fileIds.includes(report.fileId)) {
     await waitFor(() => {
       expect((checkbox('Alan Turing') as HTMLInputElement).disabled).toBe(true);
@@ -122,18 +127,24 @@ describe('Share files modal', () => {
     // No contact chosen: Share is disabled.
     expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Share' }).disabled).toBe(true);
 
-    // With photo.png chosen too, Alan has something new and can be picked.
+    // With photo.png chosen too, Alan has something new and can be picked (once his key is checked).
     await user.click(checkbox('photo.png'));
-    await waitFor(() => {
-      expect((checkbox('Alan Turing') as HTMLInputElement).disabled).toBe(false);
-    });
+    await waitFor(
+      () => {
+        expect((checkbox('Alan Turing') as HTMLInputElement).disabled).toBe(false);
+      },
+      { timeout: 10_000 },
+    );
   });
 
   it('re-wraps the file key to the contact and posts it with the contact key id', async () => {
     const { api, dialog } = await openFor([report.fileId]);
     await user.click(checkbox('Ada Lovelace'));
     await user.click(within(dialog).getByRole('button', { name: 'Share' }));
-    expect(await findSnackbar('report.pdf shared successfully with Ada Lovelace', 'status')).toBeTruthy();
+    // A ceiling only: RSA re-wrapping on a busy machine can take more than the default second.
+    expect(
+      await findSnackbar('report.pdf shared successfully with Ada Lovelace', 'status', 5000),
+    ).toBeTruthy();
 
     const [post] = api.callsTo(`POST /users/files/${report.fileId}/share`);
     const body = post?.body as ShareFileRequest;
@@ -187,6 +198,24 @@ describe('Share files modal', () => {
     expect(api.callsTo(`POST /users/files/${report.fileId}/share`)).toEqual([]);
   });
 
+  it('from a contact: shows the exact address and the safety number of the key it encrypts for', async () => {
+    const alanView: ContactView = {
+      ...alan,
+      email: 'alan+work@example.com',
+      status: 'verified',
+      publicKey: recipientPublicKeyB64,
+      keyId: 'alan-key',
+    };
+    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={alanView} />, {
+      api: apiWith(),
+      session,
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Share files with Alan Turing' });
+    expect(within(dialog).getByText('alan+work@example.com')).toBeTruthy();
+    const safetyNumber = await within(dialog).findByLabelText('Safety number');
+    expect(safetyNumber.textContent).toMatch(/^([0-9A-F]{4} ){15}[0-9A-F]{4}$/);
+  });
+
   it('shares with several contacts one at a time', async () => {
     const { api, dialog } = await openFor([photo.fileId]);
     const order: string[] = [];
@@ -211,5 +240,77 @@ describe('Share files modal', () => {
       session,
     });
     expect(await screen.findByText('Cannot share with unverified contact: Eve Unverified')).toBeTruthy();
+  });
+
+  it('does not offer a contact whose key changed (not accepted), saying why; once accepted, it is', async () => {
+    const bob = contact({ name: 'Bob Changed', email: 'bob.changed@example.com' });
+    // Bob was pinned with another key; the server now serves a different one.
+    const earlier = await makeTrustIdentity(bob.email);
+    await session.trust.pin(bob.email, servedKeyOf(earlier), 'verified');
+    const served = { publicKey: recipientPublicKeyB64, keyId: 'bob-new-key' };
+    const api = apiWith()
+      .on('GET /users/contacts', () => ({ contacts: [ada, alan, eve, bob] }))
+      .on(keyPath(bob.email), () => served);
+    const first = renderFilesScreen(
+      <ShareFilesModal opened onClose={() => undefined} initialFileIds={[photo.fileId]} />,
+      { api, session },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Share files' });
+    // Ceilings only: each key check pins (RSA and signing work), slow on a busy machine.
+    expect(
+      await within(dialog).findByText(
+        'bob.changed@example.com · Key changed: accept it on the Contacts page first',
+        {},
+        { timeout: 10_000 },
+      ),
+    ).toBeTruthy();
+    expect((checkbox('Bob Changed') as HTMLInputElement).disabled).toBe(true);
+    // Others stay available.
+    await waitFor(
+      () => {
+        expect((checkbox('Ada Lovelace') as HTMLInputElement).disabled).toBe(false);
+      },
+      { timeout: 10_000 },
+    );
+    first.unmount();
+
+    // Accepted on the Contacts page: offered again.
+    await session.trust.pin(bob.email, served, 'key-changed-accepted');
+    renderFilesScreen(<ShareFilesModal opened onClose={() => undefined} initialFileIds={[photo.fileId]} />, {
+      api,
+      session,
+    });
+    const reopened = await screen.findByRole('dialog', { name: 'Share files' });
+    await within(reopened).findByRole('checkbox', { name: 'Bob Changed' }, { timeout: 10_000 });
+    await waitFor(
+      () => {
+        expect((checkbox('Bob Changed') as HTMLInputElement).disabled).toBe(false);
+      },
+      { timeout: 10_000 },
+    );
+    expect(within(reopened).getByText('bob.changed@example.com')).toBeTruthy();
+  });
+
+  it('from a contact whose key changed: says why, and Share stays disabled', async () => {
+    const carol = contact({ name: 'Carol Changed', email: 'carol.changed@example.com' });
+    const earlier = await makeTrustIdentity(carol.email);
+    await session.trust.pin(carol.email, servedKeyOf(earlier), 'tofu');
+    const carolView: ContactView = {
+      ...carol,
+      status: 'verified',
+      publicKey: recipientPublicKeyB64,
+      keyId: 'carol-new-key',
+    };
+    const api = apiWith();
+    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={carolView} />, {
+      api,
+      session,
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Share files with Carol Changed' });
+    const alert = await within(dialog).findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert.textContent).toContain('The key of carol.changed@example.com has changed');
+    await user.click(checkbox('photo.png'));
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Share' }).disabled).toBe(true);
+    expect(api.callsTo(`POST /users/files/${photo.fileId}/share`)).toEqual([]);
   });
 });

@@ -9,7 +9,11 @@ import { sortFiles } from '../../lib/files/file-list';
 import { snackbar } from '../../lib/snackbar';
 import { canShare, contactAvailability, isVerified, planShares } from '../../lib/files/share-plan';
 import { useMyFiles } from '../files/use-files';
+import { ContactSafetyNumber } from '../contacts/ContactSafetyNumber';
+import { ExactEmail } from '../contacts/ExactEmail';
+import { useContactTrusts } from '../contacts/use-contact-trust';
 import { ContactPicker, FilePicker } from './SharePickers';
+import { trustHold, type TrustHold } from './share-trust';
 import { useExistingShares, useShareRunner } from './use-share-files';
 import { useShareContacts } from './use-share-contacts';
 
@@ -91,6 +95,14 @@ function ShareFilesForm({
   const runner = useShareRunner();
 
   const candidates = contact === null ? allContacts : [contact];
+  // Each verified contact's key against the pins: a changed key (not accepted) is not offered.
+  const trusts = useContactTrusts(candidates);
+  const holds = new Map(
+    candidates.flatMap((candidate) => {
+      const hold = isVerified(candidate) ? trustHold(trusts.get(candidate.email)) : null;
+      return hold === null ? [] : [[candidate.email, hold] as const];
+    }),
+  );
   const chosenFiles = files.filter((file) => file.isEncrypted && selectedFiles.includes(file.id));
   const chosenFileIds = chosenFiles.map((file) => file.id);
   // A chosen contact that became unavailable (e.g. already has every chosen file) does not count.
@@ -99,9 +111,10 @@ function ShareFilesForm({
       ? candidates.filter(
           (candidate) =>
             selectedContacts.includes(candidate.email) &&
+            !holds.has(candidate.email) &&
             contactAvailability(candidate, chosenFileIds, existing) === 'selectable',
         )
-      : isVerified(contact)
+      : isVerified(contact) && !holds.has(contact.email)
         ? [contact]
         : [];
   const enabled = canShare(chosenContacts, chosenFiles) && !running && !pending;
@@ -131,7 +144,7 @@ function ShareFilesForm({
   return (
     <Stack gap="lg">
       {contact !== null ? (
-        <LockedContact contact={contact} />
+        <LockedContact contact={contact} hold={holds.get(contact.email) ?? null} />
       ) : (
         <ContactPicker
           contacts={candidates}
@@ -140,6 +153,7 @@ function ShareFilesForm({
           selected={selectedContacts}
           fileIds={chosenFileIds}
           existing={existing}
+          holds={holds}
           onToggle={toggle(setSelectedContacts)}
         />
       )}
@@ -184,7 +198,7 @@ function ShareFilesForm({
   );
 }
 
-function LockedContact({ contact }: { contact: ContactView }): ReactElement {
+function LockedContact({ contact, hold }: { contact: ContactView; hold: TrustHold | null }): ReactElement {
   if (!isVerified(contact)) {
     return (
       <Alert color="yellow" variant="light">
@@ -192,22 +206,33 @@ function LockedContact({ contact }: { contact: ContactView }): ReactElement {
       </Alert>
     );
   }
+  // Checking: the Share button waits. Refused: say why, as the contact's card does.
+  if (hold !== null && hold.kind === 'refused') {
+    return (
+      <Alert color="red" variant="light" role="alert" title={hold.note}>
+        {hold.reason}
+      </Alert>
+    );
+  }
   return (
-    <Group gap="sm" wrap="nowrap">
-      <Avatar radius="xl" color={contact.color} variant="filled" autoContrast aria-hidden>
-        {contactInitials(contact.name, contact.email)}
-      </Avatar>
-      <Stack gap={0} miw={0} flex={1}>
-        <Text fw={600} truncate="end">
-          {contact.name}
-        </Text>
-        <Text size="sm" c="dimmed" truncate="end">
-          {contact.email}
-        </Text>
-      </Stack>
-      <Badge variant="light" color="green" leftSection={<IconShieldCheck size={14} aria-hidden />}>
-        Verified
-      </Badge>
-    </Group>
+    <Stack gap="sm">
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        <Avatar radius="xl" color={contact.color} variant="filled" autoContrast aria-hidden>
+          {contactInitials(contact.name, contact.email)}
+        </Avatar>
+        <Stack gap={0} miw={0} flex={1}>
+          <Text fw={600} truncate="end">
+            {contact.name}
+          </Text>
+          <ExactEmail email={contact.email} />
+        </Stack>
+        <Badge variant="light" color="green" leftSection={<IconShieldCheck size={14} aria-hidden />}>
+          Verified
+        </Badge>
+      </Group>
+      {contact.publicKey !== null && (
+        <ContactSafetyNumber name={contact.name} publicKey={contact.publicKey} compact />
+      )}
+    </Stack>
   );
 }

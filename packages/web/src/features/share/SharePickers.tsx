@@ -6,10 +6,12 @@ import { Link } from 'react-router';
 import { paths } from '../../app/router/paths';
 import { contactInitials } from '../../lib/contacts/contact-search';
 import type { ContactView } from '../../lib/contacts/contact-status';
+import { revealHiddenCharacters } from '../../lib/contacts/exact-email';
 import { searchFiles } from '../../lib/files/file-list';
 import type { FileView } from '../../lib/files/file-views';
 import { contactAvailability, isShared, type ExistingShares } from '../../lib/files/share-plan';
 import { FileTypeIcon } from '../files/FileTypeIcon';
+import type { TrustHold } from './share-trust';
 
 function PickerSection({ title, children }: { title: string; children: ReactNode }): ReactElement {
   return (
@@ -32,15 +34,24 @@ function LoadingRows(): ReactElement {
 }
 
 /** Why a contact cannot be picked, as shown under its name. */
-function contactNote(contact: ContactView, availability: ReturnType<typeof contactAvailability>): string {
-  if (contact.status === 'checking') return `${contact.email} · Checking key…`;
+function contactNote(
+  contact: ContactView,
+  availability: ReturnType<typeof contactAvailability>,
+  hold: TrustHold | undefined,
+): string {
+  // The exact address, hidden characters drawn (see `exact-email.ts`).
+  const email = revealHiddenCharacters(contact.email);
+  if (contact.status === 'checking') return `${email} · Checking key…`;
+  // A refused key (changed, not accepted) outranks "already shared": it is why nothing more goes.
+  if (hold?.kind === 'refused' && availability !== 'unverified') return `${email} · ${hold.note}`;
+  if (hold !== undefined && availability === 'selectable') return `${email} · ${hold.note}`;
   switch (availability) {
     case 'selectable':
-      return contact.email;
+      return email;
     case 'unverified':
-      return `${contact.email} · Unverified`;
+      return `${email} · Unverified`;
     case 'already-shared':
-      return `${contact.email} · Already shared`;
+      return `${email} · Already shared`;
   }
 }
 
@@ -51,12 +62,15 @@ interface ContactPickerProps {
   selected: readonly string[];
   fileIds: readonly string[];
   existing: ExistingShares;
+  /** Contacts whose key is being checked, or was refused (e.g. changed and not accepted). */
+  holds: ReadonlyMap<string, TrustHold>;
   onToggle: (email: string, checked: boolean) => void;
 }
 
 /**
  * The contacts to share with: only verified ones (with a public key) can be picked, and a contact that
- * already has every chosen file cannot be selected again (spec section 5).
+ * already has every chosen file cannot be selected again (spec section 5). A contact whose key changed
+ * since it was pinned (and the change is not accepted) is shown disabled, saying so (issue 13).
  */
 export function ContactPicker({
   contacts,
@@ -65,6 +79,7 @@ export function ContactPicker({
   selected,
   fileIds,
   existing,
+  holds,
   onToggle,
 }: ContactPickerProps): ReactElement {
   return (
@@ -88,14 +103,15 @@ export function ContactPicker({
           <Stack gap="sm" py={2}>
             {contacts.map((contact) => {
               const availability = contactAvailability(contact, fileIds, existing);
-              const selectable = availability === 'selectable';
+              const hold = holds.get(contact.email);
+              const selectable = availability === 'selectable' && hold === undefined;
               return (
                 <Group key={contact.email} gap="sm" wrap="nowrap" align="flex-start">
                   <Checkbox
                     flex={1}
                     miw={0}
                     label={contact.name}
-                    description={contactNote(contact, availability)}
+                    description={contactNote(contact, availability, hold)}
                     checked={selectable && selected.includes(contact.email)}
                     disabled={!selectable}
                     onChange={(event) => {

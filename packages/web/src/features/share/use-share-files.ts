@@ -1,14 +1,23 @@
 import { useCallback, useState } from 'react';
 import { sharedSuccessText, shareMessages } from '@coffer/contracts';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { useEncryptionState } from '../../app/session/session-context';
+import type { FileMetadata, ShareFileRequest } from '@coffer/contracts';
+import { useCurrentUser } from '../../app/session/current-user';
+import { useAppSession, useEncryptionState } from '../../app/session/session-context';
+import { keysApi } from '../../lib/api/endpoints';
+import { signedShareRequest } from '../../lib/trust/signed-files';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
 import { retryUnlessClientError } from '../../lib/contacts/contact-errors';
 import { statsQueryKey } from '../../lib/contacts/query-keys';
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { existingSharesOf, type ExistingShares, type SharePlan } from '../../lib/files/share-plan';
-import { rewrapForRecipient, runSharePlan, type ShareRunResult } from '../../lib/files/share-run';
+import {
+  rewrapForRecipient,
+  runSharePlan,
+  SharePreconditionError,
+  type ShareRunResult,
+} from '../../lib/files/share-run';
 import { snackbar } from '../../lib/snackbar';
 import { track } from '../../lib/analytics';
 
@@ -63,6 +72,9 @@ export function useShareRunner(): ShareRunner {
   const queryClient = useQueryClient();
   const encryption = useEncryptionState();
   const privateKey = encryption.status === 'unlocked' ? encryption.keys.privateKey : null;
+  const signingPrivateKey = encryption.status === 'unlocked' ? encryption.keys.signingPrivateKey : undefined;
+  const { trust } = useAppSession();
+  const ownerEmail = useCurrentUser()?.email ?? null;
   const [progress, setProgress] = useState<ShareProgress | null>(null);
 
   const run = useCallback(
@@ -77,14 +89,49 @@ export function useShareRunner(): ShareRunner {
       }
       let done = 0;
       setProgress({ done, total: plan.pairCount, text: '' });
+      // One metadata read per file: the owner's key copy and the manifest the grant names.
+      const metadata = new Map<string, Promise<FileMetadata>>();
+      const metadataOf = (fileId: string): Promise<FileMetadata> => {
+        let entry = metadata.get(fileId);
+        if (entry === undefined) {
+          entry = filesApi.get(api, fileId);
+          metadata.set(fileId, entry);
+        }
+        return entry;
+      };
       try {
         const result = await runSharePlan(
           plan,
           {
             privateKey,
-            ownerFileKey: async (fileId) =>
-              (await filesApi.get(api, fileId)).encryptionInfo?.encryptedFileKey,
+            ownerFileKey: async (fileId) => (await metadataOf(fileId)).encryptionInfo?.encryptedFileKey,
             rewrap: rewrapForRecipient,
+            // The key wrapped to is the key checked against the pins, fetched now (issue 13).
+            resolveRecipient: async (contact) => {
+              const served = await keysApi.publicKeyOf(api, contact.email);
+              const check = await trust.checkContact(contact.email, served);
+              if (!check.canShare) {
+                throw new SharePreconditionError(check.reason ?? `Cannot share with ${contact.name}.`);
+              }
+              return served;
+            },
+            ...(signingPrivateKey === undefined || ownerEmail === null
+              ? {}
+              : {
+                  sign: async (fileId: string, body: ShareFileRequest, recipientPublicKeyB64: string) =>
+                    signedShareRequest(
+                      {
+                        fileId,
+                        file: await metadataOf(fileId),
+                        recipientEmail: body.email,
+                        recipientKeyId: body.keyVersion,
+                        recipientPublicKeyB64,
+                        encryptedFileKeyB64: body.encryptedFileKey,
+                      },
+                      ownerEmail,
+                      signingPrivateKey,
+                    ),
+                }),
             post: (fileId, body) => filesApi.share(api, fileId, body),
           },
           (event) => {
@@ -120,7 +167,7 @@ export function useShareRunner(): ShareRunner {
         ]);
       }
     },
-    [api, privateKey, queryClient],
+    [api, privateKey, signingPrivateKey, ownerEmail, trust, queryClient],
   );
 
   return { run, progress };

@@ -20,7 +20,39 @@ const song = sharedItem('song.mp3', 'ada@example.com', {
 const slides = sharedItem('slides.pptx', 'alan@example.com', {
   uploadedAt: new Date(2024, 6, 1).toISOString(),
 });
-const apiWith = (files = [song, slides]) => createFakeApi({ 'GET /users/files/shared': () => ({ files }) });
+/** The received file's metadata as the server answers it: an unsigned share (from before signatures). */
+const sharedMetadata = (item: typeof song) => ({
+  file: {
+    fileId: item.fileId,
+    name: item.file.name,
+    originalFilename: item.file.name,
+    contentType: item.file.contentType,
+    size: item.file.size,
+    isEncrypted: true,
+    encryptionInfo: null,
+    uploadedAt: item.file.uploadedAt,
+  },
+  owner: item.owner,
+  encryptedFileKey: 'd3JhcHBlZA==',
+});
+
+/** The list, and what the signature check reads before a file is offered: its metadata, the sender's key. */
+const apiWith = (files = [song, slides]) => {
+  const routes: Parameters<typeof createFakeApi>[0] = {
+    'GET /users/files/shared?limit=500': () => ({ files }),
+    // The pins the check reads, and writes when it pins a sender on first sight.
+    'GET /users/pins': () => ({ pinSet: null }),
+    'PUT /users/pins': () => ({ ok: true }),
+  };
+  for (const item of files) {
+    routes[`GET /users/files/shared/${encodeURIComponent(item.fileId)}`] = () => sharedMetadata(item);
+    routes[`GET /users/keys/public/${encodeURIComponent(item.owner)}`] = () => ({
+      publicKey: 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA',
+      keyId: `key-of-${item.owner}`,
+    });
+  }
+  return createFakeApi(routes);
+};
 
 let session: TestAppSession;
 let user: ReturnType<typeof userEvent.setup>;
@@ -46,7 +78,7 @@ describe('Shared With Me', () => {
 
   it('says so when the list cannot be loaded', async () => {
     const api = createFakeApi({
-      'GET /users/files/shared': () => {
+      'GET /users/files/shared?limit=500': () => {
         throw apiError(500, 'INTERNAL');
       },
     });
@@ -75,7 +107,10 @@ describe('Shared With Me', () => {
   it('downloads a shared file and reports a failure as Download failed', async () => {
     const manager = createFakeTransferManager();
     renderFilesScreen(<SharedWithMePage />, { api: apiWith(), session, manager });
-    await user.click(await screen.findByRole('button', { name: 'Download song.mp3' }));
+    const card = await screen.findByRole('article', { name: 'song.mp3' });
+    // Offered once the signature check has run: a share from before signatures is labelled so.
+    expect(await within(card).findByText(/Unsigned/)).toBeTruthy();
+    await user.click(within(card).getByRole('button', { name: 'Download song.mp3' }));
     expect(manager.downloadTargets).toEqual([{ fileId: song.fileId, source: 'shared' }]);
     act(() => {
       manager.finish(manager.getSnapshot().downloads[0]?.id ?? '', 'failed', 'Error downloading file!');
@@ -99,7 +134,7 @@ describe('Received-file page', () => {
     expect(within(card).getAllByText('ada@example.com').length).toBeGreaterThan(0);
     expect(within(card).getByText('02/01/2024 03:04:05')).toBeTruthy();
     expect(within(card).getByText('3.00 MB')).toBeTruthy();
-    await user.click(within(card).getByRole('button', { name: 'Download' }));
+    await user.click(await within(card).findByRole('button', { name: 'Download' }));
     expect(within(card).getByText('Starting download...')).toBeTruthy();
     act(() => {
       manager.finish(manager.getSnapshot().downloads[0]?.id ?? '', 'complete');

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactElement } from 'react';
+import { useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { sharedWithMeMessages } from '@coffer/contracts';
 import { Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { IconFolder, IconInbox, IconUser } from '@tabler/icons-react';
@@ -15,6 +15,11 @@ import { FilesGrid, FilesSkeleton } from '../files/FilesGrid';
 import { useFileDownloads } from '../files/use-file-download';
 import { useSharedFiles } from './use-shared-files';
 import { LoadError } from '../../app/layout/LoadError';
+import type { SharedFileView } from '../../lib/files/file-views';
+import type { RawDownloadMetadata } from '../../lib/transfers';
+import { snackbar } from '../../lib/snackbar';
+import { CHECK_FAILED_TEXT, SharedFileSignature } from './SharedFileSignature';
+import { useSharedFileCheck } from './use-shared-file-check';
 
 /** The sender line of a shared file's card. */
 export function SenderLine({ owner }: { owner: string }): ReactElement {
@@ -85,12 +90,11 @@ export function SharedWithMePage(): ReactElement {
         <FilesGrid label="Files shared with me">
           {visible.map((file) => (
             <div role="listitem" key={file.id}>
-              <FileCard
+              <SharedFileCard
                 file={file}
-                titleHref={paths.share(file.id)}
                 subtitle={<SenderLine owner={file.owner} />}
-                onDownload={() => {
-                  downloads.start(file);
+                onDownload={(checked) => {
+                  downloads.start(file, checked);
                 }}
                 onCancelDownload={downloads.cancel}
               />
@@ -99,5 +103,34 @@ export function SharedWithMePage(): ReactElement {
         </FilesGrid>
       )}
     </Stack>
+  );
+}
+
+/** A shared file's card with who signed it; a refused share is not downloaded (issue 13). */
+function SharedFileCard({
+  file,
+  subtitle,
+  onDownload,
+  onCancelDownload,
+}: {
+  file: SharedFileView;
+  subtitle: ReactNode;
+  onDownload: (checked: RawDownloadMetadata) => void;
+  onCancelDownload: (transferId: string) => void;
+}): ReactElement {
+  const check = useSharedFileCheck(file.id, file.owner);
+  return (
+    <FileCard
+      file={file}
+      titleHref={paths.share(file.id)}
+      subtitle={subtitle}
+      onDownload={() => {
+        // Exactly the answer that was checked, never a fresh one (issue 13).
+        if (check.data?.canOpen === true) onDownload({ source: 'shared', shared: check.data.metadata });
+        else snackbar.danger(check.data?.text ?? CHECK_FAILED_TEXT);
+      }}
+      onCancelDownload={onCancelDownload}
+      footer={<SharedFileSignature check={check} compact />}
+    />
   );
 }

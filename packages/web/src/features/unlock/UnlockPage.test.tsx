@@ -158,3 +158,24 @@ describe('unlock screen: forgotten key', () => {
     );
   });
 });
+
+describe('unlock screen: keys you can check (issue 13)', () => {
+  it('refuses a key record whose public key is not the user’s, and says why', async () => {
+    const { session, rendered } = await openUnlock({ hasKeys: true });
+    const { generateUserKeyPair, exportPublicKeyB64 } = await import('@coffer/crypto');
+    const record = session.keysServer.records.at(-1);
+    if (record === undefined) throw new Error('no key record');
+    record.publicKey = await exportPublicKeyB64((await generateUserKeyPair()).publicKey);
+    const u = user();
+    await u.type(await keyField(), TEST_MASTER_KEY);
+    await u.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(
+      await screen.findByText(/The server returned keys that do not belong to you/, {
+        selector: '[role="alert"] *',
+      }),
+    ).toBeTruthy();
+    expect(screen.getByText('Coffer refused to unlock')).toBeTruthy();
+    expect(rendered.router.state.location.pathname).toBe('/unlock');
+    expect(session.encryption.isUnlocked()).toBe(false);
+  });
+});

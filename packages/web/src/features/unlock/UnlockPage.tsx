@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { sessionStorageKeys, unlockMessages } from '@coffer/contracts';
 import {
   Alert,
@@ -13,7 +13,15 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { IconKey, IconLock, IconLogout, IconRefresh, IconShieldLock } from '@tabler/icons-react';
+import {
+  IconKey,
+  IconLock,
+  IconLogout,
+  IconMailCheck,
+  IconRefresh,
+  IconShieldLock,
+  IconShieldX,
+} from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
 import { LogoMark } from '../../app/layout/Logo';
@@ -24,11 +32,19 @@ import {
   InvalidPasswordError,
   KeysAlreadyExistError,
   KeysNotFoundError,
+  KeysTamperedError,
   UnlockFailedError,
 } from '../../lib/encryption/encryption.errors';
 import { snackbar } from '../../lib/snackbar';
 import { setFlashMessage } from '../../lib/storage/flash-message';
+import {
+  isEmailNotVerified,
+  needsVerification,
+  verifyEmailMessages,
+} from '../../lib/auth/email-verification';
 import { ResetConfirmation } from './ResetConfirmation';
+import { useMe } from './use-email-verification';
+import { VerifyEmailPanel } from './VerifyEmailPanel';
 import { UnlockForm } from './UnlockForm';
 import { unlockTitle, type UnlockView } from './unlock-form';
 import { track } from '../../lib/analytics';
@@ -45,9 +61,13 @@ const INTRO: Record<UnlockView, string> = {
   reset: 'Set up encryption again with a new master unlock key.',
 };
 
-const ICONS = { 'set-up': IconShieldLock, unlock: IconLock, reset: IconKey } as const;
+const ICONS = { 'set-up': IconShieldLock, unlock: IconLock, reset: IconKey, verify: IconMailCheck } as const;
 
-/** Unlock Encryption (/unlock): set up, unlock, or reset a forgotten master unlock key (spec section 2). */
+/**
+ * Unlock Encryption (/unlock): set up, unlock, or reset a forgotten master unlock key (spec section 2).
+ * Before any of that, a signed-in person whose email the server does not count as verified
+ * (`GET /users/me`, or an EMAIL_NOT_VERIFIED answer to the keys call) gets "Verify your email".
+ */
 export function UnlockPage(): ReactElement {
   const session = useAppSession();
   const { encryption, flags } = session;
@@ -58,27 +78,55 @@ export function UnlockPage(): ReactElement {
   const logout = useLogout();
   const [confirmingReset, setConfirmingReset] = useState(false);
   const [finishing, setFinishing] = useState(false);
+  /** Why the last unlock was refused because the served keys were tampered with (issue 13). */
+  const [tampered, setTampered] = useState<string | null>(null);
 
+  const me = useMe();
   const status = useQuery({
     queryKey: setupStatusQueryKey,
     queryFn: () => encryption.getSetupStatus(),
+    // An unverified caller has no keys to ask for: the server would refuse with EMAIL_NOT_VERIFIED.
+    enabled: me.data?.emailVerified === true,
     staleTime: 0,
     gcTime: 0,
-    retry: 1,
+    retry: (failureCount, error) => !isEmailNotVerified(error) && failureCount < 1,
   });
+  const verifying = needsVerification(me.data) || isEmailNotVerified(status.error);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  // The verify screen has no field to start in: move focus to its title, so it is announced.
+  useEffect(() => {
+    if (verifying) titleRef.current?.focus();
+  }, [verifying]);
 
   const nextPath = (): string => afterUnlockPath(flags.get(sessionStorageKeys.redirectAfterUnlock));
 
   // Spec: if encryption is already initialised, the screen redirects on.
   if (encryptionState.status === 'unlocked' && !finishing) return <Navigate to={nextPath()} replace />;
 
-  const view: UnlockView | null = confirmingReset ? 'reset' : (status.data ?? null);
-  const title = view === null ? unlockMessages.unlockTitle : unlockTitle(view);
-  const Icon = ICONS[view ?? 'unlock'];
+  const view: UnlockView | null = verifying ? null : confirmingReset ? 'reset' : (status.data ?? null);
+  const title = verifying
+    ? verifyEmailMessages.title
+    : view === null
+      ? unlockMessages.unlockTitle
+      : unlockTitle(view);
+  const Icon = ICONS[verifying ? 'verify' : (view ?? 'unlock')];
+  const checking = me.isPending || (!verifying && !me.isError && status.isPending);
+  const checkFailed = me.isError || (!verifying && status.isError);
+
+  const retryChecks = (): void => {
+    void me.refetch();
+    void queryClient.invalidateQueries({ queryKey: setupStatusQueryKey });
+  };
+
+  const verified = (): void => {
+    // The keys call may have been refused while unverified; ask again with the new token.
+    void queryClient.resetQueries({ queryKey: setupStatusQueryKey });
+  };
 
   const submit = async (password: string): Promise<string | null> => {
     const mode = status.data ?? 'unlock';
     setFinishing(true);
+    setTampered(null);
     try {
       if (mode === 'set-up') {
         await encryption.setUp(password);
@@ -97,6 +145,11 @@ export function UnlockPage(): ReactElement {
         return unlockMessages.unlockFailed;
       }
       if (error instanceof InvalidPasswordError) return error.message;
+      if (error instanceof KeysTamperedError) {
+        // The server served keys that are not this user's (issue 13): stop, and say why.
+        setTampered(error.message);
+        return null;
+      }
       if (error instanceof KeysAlreadyExistError || error instanceof KeysNotFoundError) {
         snackbar.warning(error.message);
         await queryClient.invalidateQueries({ queryKey: setupStatusQueryKey });
@@ -137,7 +190,14 @@ export function UnlockPage(): ReactElement {
               <ThemeIcon size={52} radius="xl" variant="light" color={view === 'reset' ? 'red' : 'coffer'}>
                 <Icon size={26} stroke={1.7} aria-hidden />
               </ThemeIcon>
-              <Title order={1} fz={26} id="unlock-title">
+              <Title
+                order={1}
+                fz={26}
+                id="unlock-title"
+                ref={titleRef}
+                tabIndex={-1}
+                style={{ outline: 'none' }}
+              >
                 {title}
               </Title>
               {view !== null && (
@@ -147,12 +207,13 @@ export function UnlockPage(): ReactElement {
               )}
             </Stack>
 
-            {status.isPending && (
+            {verifying && me.data !== undefined && <VerifyEmailPanel me={me.data} onVerified={verified} />}
+            {checking && (
               <Center py="lg" role="status" aria-label="Checking your encryption keys">
                 <Loader />
               </Center>
             )}
-            {status.isError && (
+            {checkFailed && (
               <Alert color="red" variant="light" title="Your encryption keys could not be checked">
                 <Stack gap="sm" align="flex-start">
                   <Text size="sm">Check your connection and try again.</Text>
@@ -161,11 +222,22 @@ export function UnlockPage(): ReactElement {
                     variant="light"
                     color="red"
                     leftSection={<IconRefresh size={14} aria-hidden />}
-                    onClick={() => void status.refetch()}
+                    onClick={retryChecks}
                   >
                     Try again
                   </Button>
                 </Stack>
+              </Alert>
+            )}
+            {tampered !== null && (
+              <Alert
+                color="red"
+                variant="light"
+                role="alert"
+                title="Coffer refused to unlock"
+                icon={<IconShieldX size={20} aria-hidden />}
+              >
+                <Text size="sm">{tampered}</Text>
               </Alert>
             )}
             {view === 'reset' && (

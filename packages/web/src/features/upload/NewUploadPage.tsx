@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { MAX_FILES_PER_DROP, uploadMessages } from '@coffer/contracts';
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconUpload } from '@tabler/icons-react';
+import { UnfinishedUploads } from './UnfinishedUploads';
 import { UploadDropzone } from './UploadDropzone';
 import { UploadRow } from './UploadRow';
 import { useUploadList } from './use-upload-list';
@@ -26,6 +27,8 @@ export function NewUploadPage(): ReactElement {
       )}
 
       <UploadDropzone onFiles={list.add} busy={list.busy} full={full && !list.busy} />
+
+      {list.ready && <UnfinishedUploads busy={list.busy} />}
 
       {list.entries.length > 0 && (
         <Stack gap="sm">

@@ -9,7 +9,8 @@ import { statsQueryKey } from '../../lib/contacts/query-keys';
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { addToSelection, selectionMessages } from '../../lib/files/upload-selection';
 import { snackbar } from '../../lib/snackbar';
-import type { TransferItem } from '../../lib/transfers';
+import type { TransferItem, UploadKeys } from '../../lib/transfers';
+import { useCurrentUser } from '../../app/session/current-user';
 import { useTransferManager, useTransfers } from '../files/use-transfers';
 
 /** A file in the upload list. */
@@ -51,6 +52,7 @@ export function useUploadList(): UploadList {
   const api = useApiClient();
   const queryClient = useQueryClient();
   const encryption = useEncryptionState();
+  const ownerEmail = useCurrentUser()?.email ?? null;
   const [entries, setEntries] = useState<readonly UploadEntry[]>([]);
   const entriesRef = useRef(entries);
   entriesRef.current = entries;
@@ -107,9 +109,15 @@ export function useUploadList(): UploadList {
   const start = (): void => {
     const waiting = entriesRef.current.filter((entry) => entry.transferId === null);
     if (waiting.length === 0 || busy) return;
-    const keys =
+    const keys: UploadKeys =
       encryption.status === 'unlocked'
-        ? { publicKey: encryption.keys.publicKey, keyVersion: encryption.keys.keyVersion }
+        ? {
+            publicKey: encryption.keys.publicKey,
+            keyVersion: encryption.keys.keyVersion,
+            ...(encryption.keys.signingPrivateKey === undefined || ownerEmail === null
+              ? {}
+              : { signing: { ownerEmail, signingPrivateKey: encryption.keys.signingPrivateKey } }),
+          }
         : { publicKey: null, keyVersion: null };
     let tickets;
     try {

@@ -4,6 +4,10 @@
  */
 import type {
   AddContactRequest,
+  AddSigningKeyRequest,
+  PinSetResponse,
+  PutPinSetRequest,
+  RewrapKeyRequest,
   CheckoutRequest,
   Contact,
   ContactsResponse,
@@ -11,6 +15,7 @@ import type {
   FeedbackListResponse,
   KeyRecord,
   KeysResponse,
+  MeResponse,
   OkResponse,
   PortalRequest,
   PublicKeyResponse,
@@ -36,10 +41,17 @@ export const keysApi = {
   list: async (api: ApiClient) => (await api.request<KeysResponse>('GET', '/users/keys')).keys,
   active: (api: ApiClient) => api.request<KeyRecord>('GET', '/users/keys/active'),
   delete: (api: ApiClient, keyId: string) => api.request<OkResponse>('DELETE', `/users/keys/${seg(keyId)}`),
-  rewrap: (api: ApiClient, keyId: string, encryptedPrivateKey: string) =>
-    api.request<KeyRecord>('PUT', `/users/keys/${seg(keyId)}`, { body: { encryptedPrivateKey } }),
+  rewrap: (api: ApiClient, keyId: string, body: RewrapKeyRequest) =>
+    api.request<KeyRecord>('PUT', `/users/keys/${seg(keyId)}`, { body }),
+  addSigningKey: (api: ApiClient, keyId: string, body: AddSigningKeyRequest) =>
+    api.request<KeyRecord>('PUT', `/users/keys/${seg(keyId)}/signing`, { body }),
   publicKeyOf: (api: ApiClient, email: string) =>
     api.request<PublicKeyResponse>('GET', `/users/keys/public/${seg(email)}`),
+};
+
+export const pinsApi = {
+  get: async (api: ApiClient) => (await api.request<PinSetResponse>('GET', '/users/pins')).pinSet,
+  put: (api: ApiClient, body: PutPinSetRequest) => api.request<OkResponse>('PUT', '/users/pins', { body }),
 };
 
 export const contactsApi = {
@@ -51,6 +63,14 @@ export const contactsApi = {
     api.request<OkResponse>('DELETE', `/users/contacts/${seg(email)}`),
   invite: (api: ApiClient, to: string) =>
     api.request<OkResponse>('POST', '/users/invitations', { body: { to } }),
+};
+
+export const usersApi = {
+  /** Who the server takes the caller to be, from the access token: email, verified, admin. */
+  me: (api: ApiClient) => api.request<MeResponse>('GET', '/users/me'),
+  /** Sends the verification mail again (429 RATE_LIMITED when asked too often). */
+  resendVerificationEmail: (api: ApiClient) =>
+    api.request<OkResponse>('POST', '/users/me/verification-email'),
 };
 
 export const statsApi = {

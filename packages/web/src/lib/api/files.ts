@@ -12,14 +12,34 @@ import {
   type ShareFileRequest,
   type SharedFileItem,
   type SharedFileMetadata,
-  type SharedFilesResponse,
   type UploadsResponse,
 } from '@coffer/contracts';
 import { seg, type ApiClient } from './http';
 
+/**
+ * Lists are read a page at a time: a user with tens of thousands of files gets them in answers of a
+ * bounded size, and the page stays responsive while they arrive.
+ */
+export const LIST_PAGE_SIZE = 500;
+
+async function allPages<T>(api: ApiClient, path: string): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const query = `?limit=${LIST_PAGE_SIZE}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+    const page = await api.request<{ files: T[]; nextCursor?: string }>('GET', `${path}${query}`);
+    items.push(...page.files);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return items;
+}
+
 export const filesApi = {
-  /** GET /users/files: my files and their count. */
-  list: (api: ApiClient): Promise<FileListResponse> => api.request<FileListResponse>('GET', '/users/files'),
+  /** GET /users/files, page by page: all my files and their count. */
+  list: async (api: ApiClient): Promise<FileListResponse> => {
+    const files = await allPages<FileListResponse['files'][number]>(api, '/users/files');
+    return { files, count: files.length };
+  },
   /** GET /users/files/{id}: metadata with the owner's encryption info. */
   get: (api: ApiClient, fileId: string): Promise<FileMetadata> =>
     api.request<FileMetadata>('GET', `/users/files/${seg(fileId)}`),
@@ -34,13 +54,16 @@ export const filesApi = {
   /** DELETE /users/files/{id}/share/{email}. */
   revoke: (api: ApiClient, fileId: string, email: string): Promise<OkResponse> =>
     api.request<OkResponse>('DELETE', `/users/files/${seg(fileId)}/share/${seg(email)}`),
-  /** GET /users/files/shared: the files others shared with me. */
-  listShared: async (api: ApiClient): Promise<SharedFileItem[]> =>
-    (await api.request<SharedFilesResponse>('GET', '/users/files/shared')).files,
+  /** GET /users/files/shared, page by page: the files others shared with me. */
+  listShared: (api: ApiClient): Promise<SharedFileItem[]> =>
+    allPages<SharedFileItem>(api, '/users/files/shared'),
   /** GET /users/files/shared/{id}: a shared file's metadata with my copy of its key. */
   getShared: (api: ApiClient, fileId: string): Promise<SharedFileMetadata> =>
     api.request<SharedFileMetadata>('GET', `/users/files/shared/${seg(fileId)}`),
   /** GET /users/uploads?limit=20: my recent uploads. */
   listUploads: (api: ApiClient, limit: number = RECENT_UPLOADS_LIMIT): Promise<UploadsResponse> =>
     api.request<UploadsResponse>('GET', `/users/uploads?limit=${limit}`),
+  /** DELETE /users/uploads/multipart/{id}: abort an unfinished upload; its parts are discarded. */
+  cancelUpload: (api: ApiClient, uploadId: string): Promise<OkResponse> =>
+    api.request<OkResponse>('DELETE', `/users/uploads/multipart/${seg(uploadId)}`),
 };

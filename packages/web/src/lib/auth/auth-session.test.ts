@@ -209,6 +209,35 @@ describe('auth session', () => {
     expect(onFailure).toHaveBeenCalledOnce();
   });
 
+  it('renews on request while the token is still valid (a confirmed email shows in the new one)', async () => {
+    const { auth, um } = setup((fake) => {
+      fake.user = makeUser();
+    });
+    await auth.ready();
+    await expect(auth.renewTokens()).resolves.toBe(true);
+    expect(um.signinSilent).toHaveBeenCalledWith({ extraTokenParams: { resource: CONFIG.resource } });
+  });
+
+  it('a refused renewal on request (e.g. after a password reset) reports the token failure', async () => {
+    const onFailure = vi.fn();
+    const { auth } = setup((fake) => {
+      fake.user = makeUser();
+      fake.renewed = null;
+    });
+    await auth.ready();
+    auth.onTokenFailure(onFailure);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await expect(auth.renewTokens()).resolves.toBe(false);
+    expect(onFailure).toHaveBeenCalledOnce();
+  });
+
+  it('has nothing to renew when signed out', async () => {
+    const { auth, um } = setup();
+    await auth.ready();
+    await expect(auth.renewTokens()).resolves.toBe(false);
+    expect(um.signinSilent).not.toHaveBeenCalled();
+  });
+
   it('ignores a 401 once signed out (a request still in flight)', async () => {
     const onFailure = vi.fn();
     const { auth, um } = setup();

@@ -64,6 +64,12 @@ export interface AuthSession {
   getAccessToken(): Promise<string | null>;
   /** Called on a 401 answer: renew once; if that fails, the token failure handler runs. */
   handleUnauthorized(): void;
+  /**
+   * Renews the tokens now with the refresh token, whether or not they are about to expire, so the
+   * new ones carry what changed at the provider (e.g. `email_verified` after the address was
+   * confirmed). False when it failed; the token failure handler (logout) has then run.
+   */
+  renewTokens(): Promise<boolean>;
   /** Forgets the signed-in user here and returns what the end-session redirect needs. */
   forgetUser(): Promise<{ idToken: string | null }>;
   /**
@@ -265,6 +271,11 @@ export function createAuthSession(deps: AuthSessionDeps): AuthSession {
       // Signed out already: the request went without a token, and there is nothing to renew.
       if (manager === null || snapshot.status !== 'signed-in') return;
       void renewOrFail(manager);
+    },
+
+    async renewTokens() {
+      if (snapshot.status !== 'signed-in') return false;
+      return (await renewOrFail(await userManager())) !== null;
     },
 
     async forgetUser() {

@@ -1,6 +1,18 @@
 import type { Contact } from '@coffer/contracts';
 import { ErrorCode } from '@coffer/contracts';
 import { ApiRequestError } from '../api/http';
+import type { ServedKey } from '../trust/key-trust';
+
+/** The served keys of a contact with a public key, as the trust check takes them. */
+export function servedKeyOf(view: ContactView): ServedKey | null {
+  if (view.publicKey === null || view.keyId === null) return null;
+  return {
+    publicKey: view.publicKey,
+    keyId: view.keyId,
+    ...(view.signingPublicKey === undefined ? {} : { signingPublicKey: view.signingPublicKey }),
+    ...(view.keyBinding === undefined ? {} : { keyBinding: view.keyBinding }),
+  };
+}
 
 /**
  * Where a contact stands (spec section 4): `checking` while its public key is looked up,
@@ -14,12 +26,15 @@ export interface ContactView extends Contact {
   /** base64 SPKI; present only when verified. */
   publicKey: string | null;
   keyId: string | null;
+  /** The signing key and key binding served with the public key (issue 13), when it has them. */
+  signingPublicKey?: string;
+  keyBinding?: string;
 }
 
 /** The outcome of one `GET /users/keys/public/{email}` as the contact list sees it. */
 export type KeyLookup =
   | { state: 'pending' }
-  | { state: 'found'; publicKey: string; keyId: string }
+  | { state: 'found'; publicKey: string; keyId: string; signingPublicKey?: string; keyBinding?: string }
   | { state: 'missing' }
   | { state: 'failed' };
 
@@ -32,11 +47,24 @@ export function isKeyNotFound(error: unknown): boolean {
 
 /** Reads a TanStack query's state into a {@link KeyLookup}; no query yet counts as pending. */
 export function keyLookupOf(
-  query: { data?: { publicKey: string; keyId: string } | undefined; error: unknown } | undefined,
+  query:
+    | {
+        data?:
+          { publicKey: string; keyId: string; signingPublicKey?: string; keyBinding?: string } | undefined;
+        error: unknown;
+      }
+    | undefined,
 ): KeyLookup {
   if (query === undefined) return { state: 'pending' };
   if (query.data !== undefined) {
-    return { state: 'found', publicKey: query.data.publicKey, keyId: query.data.keyId };
+    const { publicKey, keyId, signingPublicKey, keyBinding } = query.data;
+    return {
+      state: 'found',
+      publicKey,
+      keyId,
+      ...(signingPublicKey === undefined ? {} : { signingPublicKey }),
+      ...(keyBinding === undefined ? {} : { keyBinding }),
+    };
   }
   if (query.error !== null && query.error !== undefined) {
     return isKeyNotFound(query.error) ? { state: 'missing' } : { state: 'failed' };
@@ -60,7 +88,14 @@ export function toContactView(contact: Contact, lookup: KeyLookup, invitedNow = 
     case 'pending':
       return { ...contact, status: 'checking', publicKey: null, keyId: null };
     case 'found':
-      return { ...contact, status: 'verified', publicKey: lookup.publicKey, keyId: lookup.keyId };
+      return {
+        ...contact,
+        status: 'verified',
+        publicKey: lookup.publicKey,
+        keyId: lookup.keyId,
+        ...(lookup.signingPublicKey === undefined ? {} : { signingPublicKey: lookup.signingPublicKey }),
+        ...(lookup.keyBinding === undefined ? {} : { keyBinding: lookup.keyBinding }),
+      };
     case 'missing':
       return {
         ...contact,

@@ -21,6 +21,7 @@ import {
   InvalidPasswordError,
   KeysAlreadyExistError,
   KeysNotFoundError,
+  KeysTamperedError,
   UnlockFailedError,
   WrongOldPasswordError,
 } from './encryption.errors';
@@ -28,8 +29,8 @@ import { FakeKeysServer, MemoryStorage } from './testing/fake-keys-server';
 
 const PASSWORD = 'Correct-Horse-1';
 const OTHER_PASSWORD = 'Wrong-Horse-22';
-/** Low iterations keep the tests fast; production uses 600000. */
-const TEST_ITERATIONS = 1000;
+/** The fewest iterations @coffer/crypto accepts (fewer is a KDF downgrade); production uses 600000. */
+const TEST_ITERATIONS = 100_000;
 
 interface Harness {
   server: FakeKeysServer;
@@ -207,6 +208,29 @@ describe('encryption session', () => {
       await expect(session.unlock(PASSWORD)).rejects.toThrow(/API request failed/);
       expect(h.sleeps).toEqual([100, 200]);
       expect(session.isUnlocked()).toBe(false);
+    });
+
+    it('refuses a record whose public key the server swapped, and says why', async () => {
+      const record = h.server.records[0];
+      if (record === undefined) throw new Error('no record');
+      record.publicKey = await exportPublicKeyB64((await generateUserKeyPair()).publicKey);
+      const session = h.open();
+      const attempt = session.unlock(PASSWORD);
+      await expect(attempt).rejects.toBeInstanceOf(KeysTamperedError);
+      await expect(attempt).rejects.toThrow(/do not belong to you/);
+      expect(session.isUnlocked()).toBe(false);
+    });
+
+    it('refuses a record whose KDF the server downgraded, before deriving', async () => {
+      const record = h.server.records[0];
+      if (record === undefined) throw new Error('no record');
+      record.encryptedPrivateKey = JSON.stringify({
+        ...(JSON.parse(record.encryptedPrivateKey) as object),
+        kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 1000 },
+      });
+      const attempt = h.open().unlock(PASSWORD);
+      await expect(attempt).rejects.toBeInstanceOf(KeysTamperedError);
+      await expect(attempt).rejects.toThrow(/weaker password protection/);
     });
 
     it('says so when there is no key to unlock', async () => {

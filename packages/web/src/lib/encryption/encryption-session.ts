@@ -3,15 +3,21 @@ import {
   POST_UNLOCK_WAIT_MS,
   sessionStorageKeys,
   validateMasterKey,
+  type AddSigningKeyRequest,
   type CreateKeyRequest,
   type KeyRecord,
+  type RewrapKeyRequest,
 } from '@coffer/contracts';
 import {
+  createKeyBinding,
+  createSigningKeys,
   createUserKeys,
   importPublicKeyB64,
+  KdfDowngradeError,
+  KeyMismatchError,
   parsePrivateKeyRecord,
-  rewrapPrivateKey,
-  unlockPrivateKey,
+  rewrapUserKeys,
+  unlockUserKeys,
   WrongPasswordError,
 } from '@coffer/crypto';
 import type { SessionFlags } from '../storage/session-flags';
@@ -25,9 +31,11 @@ import {
   InvalidPasswordError,
   KeysAlreadyExistError,
   KeysNotFoundError,
+  KeysTamperedError,
   UnlockFailedError,
   WrongOldPasswordError,
 } from './encryption.errors';
+import { assertOwnKeyRecord, trustErrorMessage } from '../trust/own-keys';
 import { realSleep, withRetry, type Sleep } from './retry';
 
 /** The server calls the session makes (spec section 7, key rows). `keysPortFrom` adapts the API client. */
@@ -37,7 +45,10 @@ export interface KeysPort {
   active(): Promise<KeyRecord>;
   create(body: CreateKeyRequest): Promise<KeyRecord>;
   delete(keyId: string): Promise<unknown>;
-  rewrap(keyId: string, encryptedPrivateKey: string): Promise<KeyRecord>;
+  /** Password change or KDF upgrade: both records re-wrapped (PUT /users/keys/{keyId}). */
+  rewrap(keyId: string, body: RewrapKeyRequest): Promise<KeyRecord>;
+  /** Gives a record made before signing keys its signing key, once (409 when it has one). */
+  addSigningKey(keyId: string, body: AddSigningKeyRequest): Promise<KeyRecord>;
 }
 
 /** What file work needs once encryption is unlocked. */
@@ -49,6 +60,13 @@ export interface UnlockedKeys {
   readonly publicKeyB64: string;
   /** The key record's id (`keyId`), written as `encryptionInfo.version`. */
   readonly keyVersion: string;
+  /**
+   * Non-extractable signing key (`sign`): signs manifests, share grants and the pin set. Absent
+   * only when no email was known to bind it to (the key record then stays without one).
+   */
+  readonly signingPrivateKey?: CryptoKey;
+  /** base64 SPKI of the signing public key, as the (checked) key record has it. */
+  readonly signingPublicKeyB64?: string;
 }
 
 /** Spec section 4: not initialised, then unlocked (keys in memory, key version set). */
@@ -64,6 +82,8 @@ export interface EncryptionSessionDeps {
   flags: SessionFlags;
   /** Subject of the signed-in user; a stored key is only restored for the user that unlocked it. */
   owner?: () => string | null;
+  /** Email of the signed-in user (ID token): what the key binding names and the unlock check expects. */
+  email?: () => string | null;
   /** PBKDF2 iterations for new and re-wrapped records; default 600000. Lower only in tests. */
   pbkdf2Iterations?: number;
   sleep?: Sleep;
@@ -131,6 +151,7 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
   const newHandle = deps.randomHandle ?? defaultRandomHandle;
   const idleTimeoutMs = deps.idleTimeoutMs ?? UNLOCKED_KEY_IDLE_TIMEOUT_MS;
   const owner = deps.owner ?? (() => null);
+  const email = deps.email ?? (() => null);
   const onBackgroundError =
     deps.onBackgroundError ??
     ((error: unknown) => {
@@ -192,27 +213,72 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
     }
   }
 
+  /**
+   * Opens the record with the password, then proves the served keys are the private keys' own
+   * halves, bound to this email and key id (issue 13): a server must not make the user wrap file keys
+   * to a key it holds, nor trust a signing key it made up.
+   */
   async function keysFromRecord(record: KeyRecord, password: string): Promise<UnlockedKeys> {
-    let privateKey: CryptoKey;
+    const userEmail = email();
+    let opened;
     try {
-      privateKey = await unlockPrivateKey(record.encryptedPrivateKey, password);
+      opened = await unlockUserKeys(password, record.encryptedPrivateKey, record.encryptedSigningKey);
+      await assertOwnKeyRecord(record, userEmail ?? '', opened);
     } catch (error) {
-      if (error instanceof WrongPasswordError) throw new UnlockFailedError({ cause: error });
-      throw error;
+      throw tamperedOr(error);
     }
     return {
-      privateKey,
+      privateKey: opened.privateKey,
       publicKey: await importPublicKeyB64(record.publicKey),
       publicKeyB64: record.publicKey,
       keyVersion: record.keyId,
+      ...(opened.signingPrivateKey === undefined || record.signingPublicKey === undefined
+        ? {}
+        : { signingPrivateKey: opened.signingPrivateKey, signingPublicKeyB64: record.signingPublicKey }),
     };
+  }
+
+  /**
+   * A record made before signing keys gets one now, while the password is at hand: created under
+   * the same salt and KDF, bound to this email and key id, and added once (PUT …/signing). When
+   * another device added one first (409), that one is opened instead.
+   */
+  async function withSigningKey(record: KeyRecord, password: string): Promise<KeyRecord> {
+    const userEmail = email();
+    if (record.encryptedSigningKey !== undefined || userEmail === null) return record;
+    const created = await createSigningKeys(password, record.encryptedPrivateKey);
+    const keyBinding = await createKeyBinding(
+      {
+        email: userEmail,
+        keyId: record.keyId,
+        publicKeyB64: record.publicKey,
+        signingPublicKeyB64: created.signingPublicKeyB64,
+      },
+      created.signingPrivateKey,
+    );
+    try {
+      return await deps.keys.addSigningKey(record.keyId, {
+        signingPublicKey: created.signingPublicKeyB64,
+        encryptedSigningKey: created.encryptedSigningKeyJson,
+        keyBinding,
+      });
+    } catch (error) {
+      if ((error as { status?: unknown } | null)?.status === 409) return fetchActiveKey();
+      throw error;
+    }
   }
 
   /** Records wrapped with fewer iterations than today's (the spec's 100000) are re-wrapped once opened. */
   async function upgradeRecord(record: KeyRecord, password: string): Promise<void> {
     if (parsePrivateKeyRecord(record.encryptedPrivateKey).iterations >= iterations) return;
-    const upgraded = await rewrapPrivateKey(record.encryptedPrivateKey, password, password, { iterations });
-    await deps.keys.rewrap(record.keyId, upgraded);
+    const upgraded = await rewrapUserKeys(
+      password,
+      password,
+      record.encryptedPrivateKey,
+      record.encryptedSigningKey,
+      { iterations },
+    );
+    await deps.keys.rewrap(record.keyId, rewrapBody(upgraded));
   }
 
   const session: EncryptionSession = {
@@ -266,10 +332,32 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
         throw new KeysAlreadyExistError();
       }
       const created = await createUserKeys(password, { iterations });
-      const record = await deps.keys.create({
+      const userEmail = email();
+      let body: CreateKeyRequest = {
         publicKey: created.publicKeyB64,
         encryptedPrivateKey: created.encryptedPrivateKeyJson,
-      });
+      };
+      if (userEmail !== null) {
+        // The binding names the key id, so the client chooses it (a lower-case UUID).
+        const keyId = crypto.randomUUID().toLowerCase();
+        const keyBinding = await createKeyBinding(
+          {
+            email: userEmail,
+            keyId,
+            publicKeyB64: created.publicKeyB64,
+            signingPublicKeyB64: created.signingPublicKeyB64,
+          },
+          created.signingPrivateKey,
+        );
+        body = {
+          ...body,
+          keyId,
+          signingPublicKey: created.signingPublicKeyB64,
+          encryptedSigningKey: created.encryptedSigningKeyJson,
+          keyBinding,
+        };
+      }
+      const record = await deps.keys.create(body);
       flags.remove(sessionStorageKeys.needsNewEncryption);
       await becomeUnlocked(
         {
@@ -277,6 +365,12 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
           publicKey: created.publicKey,
           publicKeyB64: created.publicKeyB64,
           keyVersion: record.keyId,
+          ...(userEmail === null
+            ? {}
+            : {
+                signingPrivateKey: created.signingPrivateKey,
+                signingPublicKeyB64: created.signingPublicKeyB64,
+              }),
         },
         startedAt,
       );
@@ -284,8 +378,21 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
 
     async unlock(password) {
       const startedAt = generation;
-      const record = await fetchActiveKey();
-      const keys = await keysFromRecord(record, password);
+      const served = await fetchActiveKey();
+      // The password is checked (and the KDF guarded) before anything is added to the record.
+      const servedKeys = await keysFromRecord(served, password);
+      let record = served;
+      try {
+        record = await withSigningKey(served, password);
+      } catch (error) {
+        // Unlocking must not fail because the upgrade did; the next unlock tries again.
+        onBackgroundError(error);
+      }
+      // A record that gained a signing key is opened and checked again, binding and all.
+      const keys =
+        servedKeys.signingPrivateKey === undefined && record.encryptedSigningKey !== undefined
+          ? await keysFromRecord(record, password)
+          : servedKeys;
       await becomeUnlocked(keys, startedAt);
       background(upgradeRecord(record, password));
       // Spec section 4: a wait of 100 ms follows unlock.
@@ -318,12 +425,22 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
         if (currentOwner === null) return false;
         if (entry.owner !== currentOwner) return forget();
         // The key may have been reset in another tab: it must still be the newest key on the server.
+        let active: KeyRecord | null = null;
         try {
-          const active = await deps.keys.active();
+          active = await deps.keys.active();
           if (active.keyId !== entry.keyVersion) return await forget();
         } catch (error) {
           if (isKeysNotFound(error)) return forget();
           // Offline or a server hiccup: the stored key is still ours; keep working with it.
+        }
+        if (active !== null) {
+          try {
+            await assertOwnKeyRecord(active, email() ?? '', entry);
+          } catch {
+            // The served record no longer matches the stored keys: unlock again, where the check
+            // runs with the password and the screen says why it refuses.
+            return forget();
+          }
         }
         if (startedAt !== generation) return false;
         lastTouch = now();
@@ -336,6 +453,12 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
             publicKey: entry.publicKey,
             publicKeyB64: entry.publicKeyB64,
             keyVersion: entry.keyVersion,
+            ...(entry.signingPrivateKey === undefined || entry.signingPublicKeyB64 === undefined
+              ? {}
+              : {
+                  signingPrivateKey: entry.signingPrivateKey,
+                  signingPublicKeyB64: entry.signingPublicKeyB64,
+                }),
           },
         });
         return true;
@@ -373,11 +496,15 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
       const active = await fetchActiveKey();
       const ordered = [active, ...keys.filter((key) => key.keyId !== active.keyId)];
       for (const [index, record] of ordered.entries()) {
-        let rewrapped: string;
+        let rewrapped;
         try {
-          rewrapped = await rewrapPrivateKey(record.encryptedPrivateKey, oldPassword, newPassword, {
-            iterations,
-          });
+          rewrapped = await rewrapUserKeys(
+            oldPassword,
+            newPassword,
+            record.encryptedPrivateKey,
+            record.encryptedSigningKey,
+            { iterations },
+          );
         } catch (error) {
           // The newest key must open; an older leftover under another password is left as it is.
           if (error instanceof WrongPasswordError) {
@@ -386,11 +513,32 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
           }
           throw error;
         }
-        await deps.keys.rewrap(record.keyId, rewrapped);
+        await deps.keys.rewrap(record.keyId, rewrapBody(rewrapped));
       }
     },
   };
   return session;
+}
+
+function rewrapBody(rewrapped: {
+  encryptedPrivateKeyJson: string;
+  encryptedSigningKeyJson?: string;
+}): RewrapKeyRequest {
+  return rewrapped.encryptedSigningKeyJson === undefined
+    ? { encryptedPrivateKey: rewrapped.encryptedPrivateKeyJson }
+    : {
+        encryptedPrivateKey: rewrapped.encryptedPrivateKeyJson,
+        encryptedSigningKey: rewrapped.encryptedSigningKeyJson,
+      };
+}
+
+/** Wrong password → the spec's unlock failure; a tampered record → KeysTamperedError saying why. */
+function tamperedOr(error: unknown): unknown {
+  if (error instanceof WrongPasswordError) return new UnlockFailedError({ cause: error });
+  if (error instanceof KdfDowngradeError || error instanceof KeyMismatchError) {
+    return new KeysTamperedError(trustErrorMessage(error) ?? error.message, { cause: error });
+  }
+  return error;
 }
 
 /** `KEYS_NOT_FOUND` answers (no key on the server), recognised by the error's `code`. */

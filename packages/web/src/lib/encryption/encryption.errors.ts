@@ -6,7 +6,8 @@ export type EncryptionErrorCode =
   | 'WRONG_OLD_PASSWORD'
   | 'INVALID_PASSWORD'
   | 'KEYS_NOT_FOUND'
-  | 'KEYS_ALREADY_EXIST';
+  | 'KEYS_ALREADY_EXIST'
+  | 'KEYS_TAMPERED';
 
 /** Base class of the encryption session's errors; `code` is stable, the message user-facing. */
 export abstract class EncryptionSessionError extends Error {
@@ -61,4 +62,13 @@ export class KeysAlreadyExistError extends EncryptionSessionError {
   constructor() {
     super('Encryption is already set up for this account. Unlock it with your master unlock key.');
   }
+}
+
+/**
+ * The server's key record was tampered with: its public key is not the half of the private key the
+ * password opened, or it asks for a weaker key derivation than Coffer allows. The message says so
+ * in the user's words; `cause` is the @coffer/crypto error (`KeyMismatchError`, `KdfDowngradeError`).
+ */
+export class KeysTamperedError extends EncryptionSessionError {
+  override readonly code = 'KEYS_TAMPERED';
 }

@@ -9,6 +9,7 @@ export function keysPortFrom(api: ApiClient): KeysPort {
     active: () => keysApi.active(api),
     create: (body) => keysApi.create(api, body),
     delete: (keyId) => keysApi.delete(api, keyId),
-    rewrap: (keyId, encryptedPrivateKey) => keysApi.rewrap(api, keyId, encryptedPrivateKey),
+    rewrap: (keyId, body) => keysApi.rewrap(api, keyId, body),
+    addSigningKey: (keyId, body) => keysApi.addSigningKey(api, keyId, body),
   };
 }

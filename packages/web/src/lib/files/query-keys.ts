@@ -10,4 +10,6 @@ export const fileQueryKeys = {
   shares: (fileId: string) => ['files', 'shares', fileId] as const,
   /** GET /users/files/shared. */
   shared: ['shared-files'] as const,
+  /** GET /users/uploads: unfinished uploads on the upload screen. */
+  uploads: ['files', 'uploads'] as const,
 };

@@ -58,6 +58,18 @@ export interface ShareRunDeps {
     privateKey: CryptoKey,
     publicKeyB64: string,
   ) => Promise<string>;
+  /**
+   * The recipient's key to wrap to, fetched and checked against the pins now (issue 13); throws a
+   * {@link SharePreconditionError} saying why when sharing with them is blocked (key changed).
+   * Without it, the contact's looked-up key is used as is.
+   */
+  readonly resolveRecipient?: (contact: ShareContact) => Promise<{ publicKey: string; keyId: string }>;
+  /** Adds the owner's signed share grant to the request body (issue 13). */
+  readonly sign?: (
+    fileId: string,
+    body: ShareFileRequest,
+    recipientPublicKeyB64: string,
+  ) => Promise<ShareFileRequest>;
   /** POST /users/files/{id}/share. */
   readonly post: (fileId: string, body: ShareFileRequest) => Promise<unknown>;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -108,8 +120,16 @@ async function shareOne(deps: ShareRunDeps, contact: ShareContact, file: ShareFi
   if (ownerKey === null || ownerKey === undefined || ownerKey === '') {
     throw new SharePreconditionError(shareMessages.fileKeyMissing);
   }
-  const encryptedFileKey = await deps.rewrap(ownerKey, deps.privateKey, contact.publicKey);
-  await deps.post(file.id, { email: contact.email, encryptedFileKey, keyVersion: contact.keyId });
+  const recipient =
+    deps.resolveRecipient === undefined
+      ? { publicKey: contact.publicKey, keyId: contact.keyId }
+      : await deps.resolveRecipient(contact);
+  const encryptedFileKey = await deps.rewrap(ownerKey, deps.privateKey, recipient.publicKey);
+  const body: ShareFileRequest = { email: contact.email, encryptedFileKey, keyVersion: recipient.keyId };
+  await deps.post(
+    file.id,
+    deps.sign === undefined ? body : await deps.sign(file.id, body, recipient.publicKey),
+  );
 }
 
 /**

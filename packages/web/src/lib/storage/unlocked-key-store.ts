@@ -16,6 +16,9 @@ export interface StoredUnlockedKey {
   readonly publicKeyB64: string;
   /** The key record's id: the key version that file encryption info names. */
   readonly keyVersion: string;
+  /** Non-extractable signing key (`sign`), when the key record has one. */
+  readonly signingPrivateKey?: CryptoKey;
+  readonly signingPublicKeyB64?: string;
   /** Subject of the signed-in user that unlocked it; another user never gets it back. */
   readonly owner: string | null;
   /** Epoch milliseconds of the last use; an entry unused for 12 hours expires. */

@@ -27,30 +27,53 @@ export const UNSUPPORTED_FORMAT_TEXT = 'This file is stored in a format this ver
 const BASE64_SHAPE = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
- * GET /users/files/{id} (owner) or /users/files/shared/{id} (recipient), checked per spec section 5:
- * the file must be encrypted, a shared file's key must be a string. A key that does not look like
- * base64 only warns (the unwrap fails anyway if it is bad).
+ * The metadata answer a download starts from: the owner's (`GET /users/files/{id}`) or the
+ * recipient's (`GET /users/files/shared/{id}`).
  */
-export async function fetchDownloadMetadata(
+export type RawDownloadMetadata =
+  | { readonly source: 'own'; readonly file: FileMetadata }
+  | { readonly source: 'shared'; readonly shared: SharedFileMetadata };
+
+/** GET /users/files/{id} (owner) or /users/files/shared/{id} (recipient). */
+export async function fetchRawDownloadMetadata(
   api: ApiClient,
   source: DownloadSource,
   fileId: string,
-  chunkSize: number,
   signal: AbortSignal,
-): Promise<DownloadMetadata> {
+): Promise<RawDownloadMetadata> {
+  if (source === 'own') {
+    return {
+      source,
+      file: await api.request<FileMetadata>('GET', `/users/files/${seg(fileId)}`, { signal }),
+    };
+  }
+  return {
+    source,
+    shared: await api.request<SharedFileMetadata>('GET', `/users/files/shared/${seg(fileId)}`, { signal }),
+  };
+}
+
+/**
+ * What the download needs from a metadata answer, checked per spec section 5: the file must be
+ * encrypted, a shared file's key must be a string. A key that does not look like base64 only warns
+ * (the unwrap fails anyway if it is bad).
+ */
+export function toDownloadMetadata(
+  raw: RawDownloadMetadata,
+  fileId: string,
+  chunkSize: number,
+): DownloadMetadata {
+  const { source } = raw;
   let file: FileMetadata;
   let encryptedFileKey: unknown;
   let downloadPath: string;
-  if (source === 'own') {
-    file = await api.request<FileMetadata>('GET', `/users/files/${seg(fileId)}`, { signal });
+  if (raw.source === 'own') {
+    file = raw.file;
     encryptedFileKey = file.encryptionInfo?.encryptedFileKey;
     downloadPath = `/users/files/${seg(fileId)}/download`;
   } else {
-    const shared = await api.request<SharedFileMetadata>('GET', `/users/files/shared/${seg(fileId)}`, {
-      signal,
-    });
-    file = shared.file;
-    encryptedFileKey = (shared as { encryptedFileKey?: unknown }).encryptedFileKey;
+    file = raw.shared.file;
+    encryptedFileKey = (raw.shared as { encryptedFileKey?: unknown }).encryptedFileKey;
     downloadPath = `/users/files/shared/${seg(fileId)}/download`;
   }
   if (!file.isEncrypted || (source === 'own' && file.encryptionInfo === null)) {

@@ -1,5 +1,5 @@
 import { decryptingChunkText, downloadMessages } from '@coffer/contracts';
-import { IntegrityError, wrapFileKey } from '@coffer/crypto';
+import { generateFileKey, IntegrityError, wrapFileKey } from '@coffer/crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInProcessChunkCipher, type ChunkCipher } from '../crypto-worker';
 import { downloadFile, type DownloadOptions } from './download';
@@ -10,7 +10,7 @@ import { ownerKeyPair, recipientKeyPair } from './testing/keys';
 import { MemorySink } from './testing/memory-sink';
 import { ProgressLog } from './testing/progress-log';
 import { encryptForStorage } from './testing/stored-file';
-import { TransferAbortedError } from './transfer-errors';
+import { TransferAbortedError, TransferError } from './transfer-errors';
 
 const chunkSize = 1024;
 const testFormat = { chunkSize };
@@ -49,6 +49,8 @@ function options(
     saveCapabilities: { fsAccess: false, serviceWorker: true },
     openSink: () => Promise.resolve(sink),
     fetchImpl: server.fetch as typeof fetch,
+    // Reconnections happen at once in tests.
+    retryDelaysMs: [0, 0, 0],
     testFormat,
     ...extra,
   };
@@ -107,6 +109,62 @@ describe('download', () => {
     ]);
   });
 
+  it('uses the metadata a check already accepted, and does not ask the server again', async () => {
+    const server = new FakeCofferServer();
+    const content = patternBytes(3000, 7);
+    const { item, fileKey } = await storedFile(server, content);
+    const stored = server.files.get(item.fileId);
+    if (stored === undefined) throw new Error('not stored');
+    stored.sharedKey = await wrapFileKey(fileKey, recipient.publicKey);
+    const checked = {
+      source: 'shared' as const,
+      shared: { file: stored.metadata, owner: 'owner@example.com', encryptedFileKey: stored.sharedKey },
+    };
+    // From now on the server answers the metadata with another key: the download must not see it.
+    stored.sharedKey = await wrapFileKey(await generateFileKey(), recipient.publicKey);
+    const sink = new MemorySink();
+    await downloadFile({
+      ...options(server, item.fileId, 3000, sink),
+      target: { fileId: item.fileId, source: 'shared', fileName: 'report.pdf', size: 3000, checked },
+      privateKey: recipient.privateKey,
+    });
+    expect(concat(sink.chunks)).toEqual(content);
+    expect(server.log).toEqual([`GET /api/users/files/shared/${item.fileId}/download`]);
+    // A checked answer of the other kind is refused rather than misread.
+    await expect(
+      downloadFile({
+        ...options(server, item.fileId, 3000, new MemorySink()),
+        target: { fileId: item.fileId, source: 'own', fileName: 'report.pdf', size: 3000, checked },
+      }),
+    ).rejects.toBeInstanceOf(TransferError);
+  });
+
+  it('runs the verify hook on the metadata it uses, and stops before any content when it throws', async () => {
+    const server = new FakeCofferServer();
+    const { item } = await storedFile(server, patternBytes(2000, 3));
+    const seen: unknown[] = [];
+    const sink = new MemorySink();
+    const openSink = vi.fn<SaveSinkOpener>(() => Promise.resolve(sink));
+    const refusal = new TransferError('SIGNATURE', 'Changed after you signed it (name)');
+    const error = await downloadFile({
+      ...options(server, item.fileId, 2000, sink, { openSink }),
+      target: {
+        fileId: item.fileId,
+        source: 'own',
+        fileName: 'report.pdf',
+        size: 2000,
+        verify: (raw) => {
+          seen.push(raw);
+          return Promise.reject(refusal);
+        },
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBe(refusal);
+    expect(seen).toEqual([{ source: 'own', file: server.files.get(item.fileId)?.metadata }]);
+    expect(server.log).toEqual([`GET /api/users/files/${item.fileId}`]);
+    expect(openSink).not.toHaveBeenCalled();
+  });
+
   it('writes each chunk before the next one is decrypted (order, two chunks in flight)', async () => {
     const server = new FakeCofferServer();
     const { item } = await storedFile(server, patternBytes(4000));
@@ -155,6 +213,94 @@ describe('download', () => {
       expect(sink.chunks.length).toBeLessThan(5);
     },
   );
+
+  describe('a connection that breaks', () => {
+    // 5000 bytes in 1024-byte chunks: five encrypted chunks of 1052 bytes (the last 932).
+    const encryptedChunk = 1024 + 28;
+
+    it.each(['error', 'end'] as const)(
+      'mid-chunk (%s) resumes with a Range request from that chunk’s first byte',
+      async (how) => {
+        const server = new FakeCofferServer();
+        const content = patternBytes(5000, 5);
+        const { item } = await storedFile(server, content);
+        server.downloadCuts = [{ at: 2 * encryptedChunk + 500, how }];
+        const sink = new MemorySink();
+        await downloadFile(options(server, item.fileId, 5000, sink));
+        expect(server.downloadRanges).toEqual([null, `bytes=${2 * encryptedChunk}-`]);
+        expect(sink.state).toBe('closed');
+        expect(concat(sink.chunks)).toEqual(content);
+      },
+    );
+
+    it('before the first byte, and again after the resume, still ends with the original bytes', async () => {
+      const server = new FakeCofferServer();
+      const content = patternBytes(5000, 6);
+      const { item } = await storedFile(server, content);
+      server.downloadCuts = [
+        { at: 0, how: 'error' },
+        { at: encryptedChunk + 10, how: 'end' },
+        { at: 4 * encryptedChunk + 1, how: 'error' },
+      ];
+      const sink = new MemorySink();
+      await downloadFile(options(server, item.fileId, 5000, sink));
+      expect(server.downloadRanges).toEqual([
+        null,
+        null,
+        `bytes=${encryptedChunk}-`,
+        `bytes=${4 * encryptedChunk}-`,
+      ]);
+      expect(concat(sink.chunks)).toEqual(content);
+    });
+
+    it('at the same place every time fails after the retries, leaving no complete file', async () => {
+      const server = new FakeCofferServer();
+      const { item } = await storedFile(server, patternBytes(5000, 7));
+      const at = 3 * encryptedChunk + 100;
+      server.downloadCuts = [1, 2, 3, 4].map(() => ({ at, how: 'end' as const }));
+      const sink = new MemorySink();
+      await expect(downloadFile(options(server, item.fileId, 5000, sink))).rejects.toBeInstanceOf(
+        IntegrityError,
+      );
+      expect(server.downloadRanges).toHaveLength(4);
+      expect(sink.state).toBe('aborted');
+      expect(sink.chunks.length).toBeLessThanOrEqual(3);
+    });
+
+    it('fails instead of resuming when the server answers a Range request with the whole object', async () => {
+      const server = new FakeCofferServer();
+      const { item } = await storedFile(server, patternBytes(5000, 8));
+      server.downloadCuts = [{ at: 2 * encryptedChunk + 1, how: 'error' }];
+      const ignoringRange = ((url: string, init: RequestInit = {}) => {
+        const headers = new Headers(init.headers);
+        headers.delete('Range');
+        return server.fetch(url, { ...init, headers });
+      }) as typeof fetch;
+      const sink = new MemorySink();
+      await expect(
+        downloadFile(options(server, item.fileId, 5000, sink, { fetchImpl: ignoringRange })),
+      ).rejects.toMatchObject({ code: 'HTTP', message: downloadMessages.defaultError });
+      expect(sink.state).toBe('aborted');
+    });
+
+    it('stops waiting to reconnect when the download is cancelled', async () => {
+      const server = new FakeCofferServer();
+      const { item } = await storedFile(server, patternBytes(5000, 9));
+      server.downloadCuts = [{ at: encryptedChunk + 1, how: 'error' }];
+      const controller = new AbortController();
+      const sink = new MemorySink();
+      const download = downloadFile(
+        options(server, item.fileId, 5000, sink, { signal: controller.signal, retryDelaysMs: [60_000] }),
+      );
+      await vi.waitFor(() => {
+        expect(sink.chunks.length).toBe(1);
+      });
+      controller.abort();
+      await expect(download).rejects.toBeInstanceOf(TransferAbortedError);
+      expect(server.downloadRanges).toEqual([null]);
+      expect(sink.state).toBe('aborted');
+    });
+  });
 
   it('stops and aborts the sink when cancelled mid-stream', async () => {
     const server = new FakeCofferServer();

@@ -16,8 +16,14 @@ import {
   downloadHttpErrorMessage,
   fromApiRequestError,
 } from './error-mapping';
-import { fetchDownloadMetadata, type DownloadMetadata, type DownloadSource } from './download-metadata';
-import { ExactReader } from './exact-reader';
+import {
+  fetchRawDownloadMetadata,
+  toDownloadMetadata,
+  type DownloadMetadata,
+  type DownloadSource,
+  type RawDownloadMetadata,
+} from './download-metadata';
+import { ResumableReader, type OpenedStream } from './resumable-reader';
 import { transferFormat, type TestFormatOverrides } from './format-overrides';
 import { createProgressReporter, type ProgressReporter } from './progress';
 import { openSaveSink } from './save/open-save-sink';
@@ -35,6 +41,17 @@ export interface DownloadTarget {
   readonly fileName: string;
   /** Plaintext size: picks the save method before the metadata arrives. */
   readonly size: number;
+  /**
+   * The metadata answer a check already read and accepted (a shared file's signatures, issue 13):
+   * the download uses exactly it and does not ask the server again, so a server cannot answer the
+   * check with one file key and the download with another. Its `source` must be the target's.
+   */
+  readonly checked?: RawDownloadMetadata;
+  /**
+   * Checks the metadata answer the download is about to use (and fetched itself), before any key
+   * is unwrapped or content fetched: e.g. my own file's manifest. Throwing stops the download.
+   */
+  readonly verify?: (raw: RawDownloadMetadata) => Promise<void>;
 }
 
 export interface DownloadOptions {
@@ -51,15 +68,21 @@ export interface DownloadOptions {
   readonly saveCapabilities?: SaveCapabilities;
   readonly fetchImpl?: typeof fetch;
   readonly apiBaseUrl?: string;
+  /** The waits before reconnecting after a broken download (default {@link DEFAULT_RESUME_DELAYS_MS}). */
+  readonly retryDelaysMs?: readonly number[];
   /** Tests only. */
   readonly testFormat?: TestFormatOverrides;
 }
+
+/** A broken connection is picked up again up to three times per chunk, after 1, 3 and 6 seconds. */
+export const DEFAULT_RESUME_DELAYS_MS: readonly number[] = [1000, 3000, 6000];
 
 /**
  * Downloads, decrypts and saves one file: metadata → unwrap the file key with the private key →
  * stream the ciphertext → cut it into encrypted chunks → decrypt each in the worker → write its
  * plaintext only once it verified. Chunk i + 1 downloads while chunk i decrypts and is written:
- * at most two chunks in flight, whatever the file size.
+ * at most two chunks in flight, whatever the file size. A connection that breaks is picked up
+ * again with a `Range` request from the first byte of the chunk that was being read.
  *
  * With `fs-access` the save dialog opens synchronously, inside the click's user activation.
  * @throws {TransferAbortedError} 'Download was aborted' (signal, dialog closed, download cancelled
@@ -103,20 +126,30 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
   // Closing the dialog cancels at once, even while the metadata is still loading.
   sinkOpening?.catch(fail);
   let sink: SaveSink | null = null;
-  let input: ExactReader | null = null;
+  let input: ResumableReader | null = null;
 
   try {
     if (signal.aborted) throw new TransferAbortedError(downloadMessages.aborted);
-    const metadata = await guard(
-      fetchDownloadMetadata(options.api, target.source, target.fileId, chunkSize, internal.signal),
-      internal.signal,
-    );
+    if (target.checked !== undefined && target.checked.source !== target.source) {
+      throw new TransferError('PRECONDITION', downloadMessages.defaultError);
+    }
+    const raw =
+      target.checked ??
+      (await guard(
+        fetchRawDownloadMetadata(options.api, target.source, target.fileId, internal.signal),
+        internal.signal,
+      ));
+    if (target.verify !== undefined) await guard(target.verify(raw), internal.signal);
+    const metadata = toDownloadMetadata(raw, target.fileId, chunkSize);
     const fileKey = await guard(unwrap(metadata.encryptedFileKey, privateKey), internal.signal);
-    const response = await fetchContent(options, metadata, internal.signal);
-    if (response.body === null) throw new TransferError('HTTP', downloadMessages.defaultError);
     const total = encryptedSize(metadata.size, chunkSize);
-    input = new ExactReader(response.body, (received) => {
-      reporter.fraction(received, total);
+    input = await ResumableReader.open({
+      open: (offset) => fetchContent(options, metadata, offset, internal.signal),
+      onReceived: (received) => {
+        reporter.fraction(received, total);
+      },
+      retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RESUME_DELAYS_MS,
+      signal: internal.signal,
     });
     sinkOpening ??= openSink(method, {
       fileName: metadata.name,
@@ -146,7 +179,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
 interface StreamContext {
   readonly cipher: ChunkCipher;
   readonly reporter: ProgressReporter;
-  readonly input: ExactReader;
+  readonly input: ResumableReader;
   readonly sink: SaveSink;
   readonly fileKey: CryptoKey;
   readonly metadata: DownloadMetadata;
@@ -202,18 +235,28 @@ async function unwrap(encryptedFileKey: string, privateKey: CryptoKey): Promise<
   }
 }
 
-/** GET …/download with the bearer header; a non-ok answer becomes the spec's text. */
+/**
+ * GET …/download with the bearer header, from `offset` on (a `Range` request, answered 206) when
+ * resuming; a non-ok answer becomes the spec's text.
+ */
 async function fetchContent(
   options: DownloadOptions,
   metadata: DownloadMetadata,
+  offset: number,
   signal: AbortSignal,
-): Promise<Response> {
+): Promise<OpenedStream> {
   const doFetch = options.fetchImpl ?? ((input: string, init?: RequestInit) => fetch(input, init));
-  const headers = await options.api.authHeaders();
-  const response = await doFetch(`${options.apiBaseUrl ?? API_PREFIX}${metadata.downloadPath}`, {
-    headers,
-    signal,
-  });
+  const headers: Record<string, string> = { ...(await options.api.authHeaders()) };
+  if (offset > 0) headers.Range = `bytes=${offset}-`;
+  let response: Response;
+  try {
+    response = await doFetch(`${options.apiBaseUrl ?? API_PREFIX}${metadata.downloadPath}`, {
+      headers,
+      signal,
+    });
+  } catch (error) {
+    throw toDownloadError(error);
+  }
   if (!response.ok) {
     const text = await response.text().catch(() => '');
     if (response.status === 401) options.api.reportUnauthorized();
@@ -221,7 +264,14 @@ async function fetchContent(
       status: response.status,
     });
   }
-  return response;
+  if (response.body === null) throw new TransferError('HTTP', downloadMessages.defaultError);
+  return { body: response.body, offset: response.status === 206 ? rangeStart(response) : 0 };
+}
+
+/** The first byte of a 206 answer (`Content-Range: bytes <start>-<end>/<size>`); NaN if unreadable. */
+function rangeStart(response: Response): number {
+  const match = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers.get('Content-Range') ?? '');
+  return match === null ? Number.NaN : Number(match[1]);
 }
 
 function toDownloadError(error: unknown): unknown {

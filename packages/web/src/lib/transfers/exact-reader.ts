@@ -1,6 +1,17 @@
 import { IntegrityError } from '@coffer/crypto';
 
 /**
+ * The stream ended before the piece asked for was complete. An integrity failure if it stays that
+ * way, but also what a dropped connection can look like: a download may resume from the piece start.
+ */
+export class TruncatedStreamError extends IntegrityError {
+  constructor() {
+    super();
+    this.name = 'TruncatedStreamError';
+  }
+}
+
+/**
  * Cuts a byte stream into pieces of exact, known lengths (the encrypted chunks), each in a fresh
  * buffer of its own so it can be transferred to the crypto worker. A stream that ends early is
  * truncated, one with bytes after the last piece was extended: both are integrity failures.
@@ -29,7 +40,7 @@ export class ExactReader {
     return this.#byob !== null;
   }
 
-  /** The next `length` bytes. @throws {IntegrityError} the stream ended first. */
+  /** The next `length` bytes. @throws {TruncatedStreamError} the stream ended first. */
   async read(length: number): Promise<ArrayBuffer> {
     return this.#byob === null ? this.#readPieces(length) : this.#readInPlace(this.#byob, length);
   }
@@ -60,7 +71,7 @@ export class ExactReader {
     while (filled < length) {
       // The buffer is transferred into the stream and comes back as `value.buffer`.
       const { done, value } = await reader.read(new Uint8Array(buffer, filled, length - filled));
-      if (done || value.byteLength === 0) throw new IntegrityError();
+      if (done || value.byteLength === 0) throw new TruncatedStreamError();
       buffer = value.buffer;
       filled += value.byteLength;
       this.#count(value.byteLength);
@@ -83,7 +94,7 @@ export class ExactReader {
 
   async #next(): Promise<Uint8Array> {
     const { done, value } = await this.#defaultReader().read();
-    if (done) throw new IntegrityError();
+    if (done) throw new TruncatedStreamError();
     this.#count(value.length);
     return value;
   }

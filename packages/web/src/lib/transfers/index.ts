@@ -22,7 +22,7 @@ export {
   type UploadTicket,
 } from './transfer-manager';
 export { downloadFile, type DownloadOptions, type DownloadTarget } from './download';
-export type { DownloadSource } from './download-metadata';
+export type { DownloadSource, RawDownloadMetadata } from './download-metadata';
 export { uploadFile, type UploadKeys, type UploadOptions } from './upload';
 export { installLeaveWarning } from './leave-warning';
 export { TransferAbortedError, TransferError, type TransferErrorCode } from './transfer-errors';

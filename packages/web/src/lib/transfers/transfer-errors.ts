@@ -15,7 +15,9 @@ export type TransferErrorCode =
   /** A shared file's key is missing, or the key does not decrypt with the user's private key. */
   | 'FILE_KEY'
   /** The browser offers no way to save a file this large, or saving could not start. */
-  | 'SAVE_UNAVAILABLE';
+  | 'SAVE_UNAVAILABLE'
+  /** The metadata is not what its owner signed (issue 13): the file is not opened. */
+  | 'SIGNATURE';
 
 /** A transfer failed; `message` is the user-facing text (spec section 8 where the spec has one). */
 export class TransferError extends Error {
@@ -51,4 +53,27 @@ export class TransferAbortedError extends TransferError {
 /** True for the DOMException fetch, streams and pickers throw when aborted or cancelled. */
 export function isAbortError(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/** A lost connection or a server-side hiccup (5xx, 429) is worth another try; a 4xx answer is not. */
+export function isRetryableTransferError(error: unknown): boolean {
+  if (!(error instanceof TransferError)) return false;
+  if (error.code === 'NETWORK') return true;
+  return error.code === 'HTTP' && error.status !== null && (error.status >= 500 || error.status === 429);
+}
+
+/** Waits `ms` before a retry; rejects with a {@link TransferAbortedError} (`abortedText`) on abort. */
+export function waitBeforeRetry(ms: number, signal: AbortSignal, abortedText: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new TransferAbortedError(abortedText));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -14,6 +14,8 @@ export interface UploadContext {
   readonly contentType: string;
   readonly fileKey: CryptoKey;
   readonly encryptionInfo: NewEncryptionInfo;
+  /** The owner's signed manifest (JSON text), sent with the upload. */
+  readonly manifest?: string;
   readonly cipher: ChunkCipher;
   readonly signal: AbortSignal;
   readonly reporter: ProgressReporter;

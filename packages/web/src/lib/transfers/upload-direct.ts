@@ -31,6 +31,7 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
   form.append('size', String(context.file.size));
   form.append('isEncrypted', 'true');
   form.append('encryptionInfo', JSON.stringify(context.encryptionInfo));
+  if (context.manifest !== undefined) form.append('manifest', context.manifest);
   form.append('file', new Blob(pieces, { type: 'application/octet-stream' }), context.file.name);
 
   const expectedBytes = encryptedSize(context.file.size, context.chunkSize);

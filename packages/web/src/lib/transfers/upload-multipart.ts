@@ -10,7 +10,13 @@ import {
 import { encryptedSize } from '@coffer/crypto';
 import { ApiRequestError, seg } from '../api/http';
 import { fromApiRequestError } from './error-mapping';
-import { TransferAbortedError, TransferError, isAbortError } from './transfer-errors';
+import {
+  TransferAbortedError,
+  TransferError,
+  isAbortError,
+  isRetryableTransferError,
+  waitBeforeRetry,
+} from './transfer-errors';
 import {
   createUploadPhase,
   encryptFileChunk,
@@ -36,6 +42,7 @@ export async function uploadMultipart(context: UploadContext): Promise<FileListI
     parts: context.chunkCount,
     isEncrypted: true,
     encryptionInfo: context.encryptionInfo,
+    ...(context.manifest === undefined ? {} : { manifest: context.manifest }),
   } satisfies CreateMultipartUploadRequest);
 
   let nextChunk: Promise<Blob> | null = null;
@@ -124,8 +131,8 @@ async function putPart(
       return etag;
     } catch (error) {
       const delay = context.retryDelaysMs[attempt];
-      if (delay === undefined || !isRetryable(error)) throw error;
-      await sleep(delay, context.signal);
+      if (delay === undefined || !isRetryableTransferError(error)) throw error;
+      await waitBeforeRetry(delay, context.signal, uploadMessages.aborted);
     }
   }
 }
@@ -139,28 +146,6 @@ function readEtag(responseText: string, header: string | null): string | null {
   }
   if (typeof etag === 'string' && etag !== '') return etag;
   return header !== null && header !== '' ? header : null;
-}
-
-/** A lost connection or a server-side hiccup is worth another try; a 4xx answer is not. */
-function isRetryable(error: unknown): boolean {
-  if (!(error instanceof TransferError)) return false;
-  if (error.code === 'NETWORK') return true;
-  return error.code === 'HTTP' && error.status !== null && (error.status >= 500 || error.status === 429);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new TransferAbortedError(uploadMessages.aborted));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 async function callJson<T>(context: UploadContext, method: string, path: string, body: unknown): Promise<T> {

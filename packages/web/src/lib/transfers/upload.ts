@@ -15,6 +15,7 @@ import type { ProgressListener } from './transfer-types';
 import { throwIfAborted, type UploadContext } from './upload-context';
 import { uploadDirect } from './upload-direct';
 import { uploadMultipart } from './upload-multipart';
+import { signUploadManifest } from '../trust/signed-files';
 import { createBrowserXhr, type XhrFactory } from './upload-xhr';
 
 /**
@@ -26,6 +27,8 @@ export interface UploadKeys {
   readonly publicKey: CryptoKey | null | undefined;
   /** Id of that key pair (`encryptionInfo.version`). */
   readonly keyVersion: string | null | undefined;
+  /** Signs the file's manifest (issue 13); absent for a key record without a signing key. */
+  readonly signing?: { readonly ownerEmail: string; readonly signingPrivateKey: CryptoKey };
 }
 
 export interface UploadOptions {
@@ -79,15 +82,26 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
     keyVersion,
     await wrapFileKey(fileKey, publicKey),
   );
+  const contentType = options.file.type === '' ? DEFAULT_CONTENT_TYPE : options.file.type;
+  // What identifies the file, signed before any byte leaves: the recipient's app checks it later.
+  const manifest =
+    options.keys.signing === undefined
+      ? undefined
+      : await signUploadManifest(
+          { name: options.file.name, contentType, size: options.file.size, encryptionInfo },
+          options.keys.signing.ownerEmail,
+          options.keys.signing.signingPrivateKey,
+        );
   throwIfAborted(options.signal);
 
   const context: UploadContext = {
     api: options.api,
     apiBaseUrl: options.apiBaseUrl ?? API_PREFIX,
     file: options.file,
-    contentType: options.file.type === '' ? DEFAULT_CONTENT_TYPE : options.file.type,
+    contentType,
     fileKey,
     encryptionInfo,
+    ...(manifest === undefined ? {} : { manifest }),
     cipher: options.cipher,
     signal: options.signal,
     reporter,

@@ -1,6 +1,9 @@
 import type { Migration } from 'kysely';
 import { m0001Initial } from './0001-initial.js';
 import { m0002IdpFederation } from './0002-idp-federation.js';
+import { m0003VerifiedIdentities } from './0003-verified-identities.js';
+import { m0004SignedRecords } from './0004-signed-records.js';
+import { m0006ListIndexes } from './0006-list-indexes.js';
 
 /**
  * Every migration, by name. Kysely applies them in name order and records each name once applied, so
@@ -10,4 +13,8 @@ import { m0002IdpFederation } from './0002-idp-federation.js';
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': m0001Initial,
   '0002_idp_federation': m0002IdpFederation,
+  '0003_verified_identities': m0003VerifiedIdentities,
+  '0004_signed_records': m0004SignedRecords,
+  // 0005 is taken by a change made at the same time (server secrets).
+  '0006_list_indexes': m0006ListIndexes,
 };

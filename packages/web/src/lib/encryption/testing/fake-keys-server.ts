@@ -1,4 +1,4 @@
-import type { CreateKeyRequest, KeyRecord } from '@coffer/contracts';
+import type { AddSigningKeyRequest, CreateKeyRequest, KeyRecord, RewrapKeyRequest } from '@coffer/contracts';
 import type { KeysPort } from '../encryption-session';
 
 /** An error shaped like `ApiRequestError` (status and code), without the HTTP layer. */
@@ -21,6 +21,8 @@ export class FakeKeysServer implements KeysPort {
   readonly calls: string[] = [];
   /** `active()` throws this many times before answering. */
   failActive = 0;
+  /** `addSigningKey()` answers 500 this many times before storing. */
+  failAddSigningKey = 0;
   private nextId = 1;
   private clock = Date.parse('2026-01-01T00:00:00Z');
 
@@ -44,10 +46,10 @@ export class FakeKeysServer implements KeysPort {
   create(body: CreateKeyRequest): Promise<KeyRecord> {
     this.calls.push('POST /users/keys');
     this.clock += 1000;
+    const { keyId, ...fields } = body;
     const record: KeyRecord = {
-      keyId: `key-${this.nextId++}`,
-      publicKey: body.publicKey,
-      encryptedPrivateKey: body.encryptedPrivateKey,
+      keyId: keyId ?? `key-${this.nextId++}`,
+      ...fields,
       createdAt: new Date(this.clock).toISOString(),
     };
     this.records.push(record);
@@ -63,11 +65,25 @@ export class FakeKeysServer implements KeysPort {
       : Promise.resolve({ ok: true });
   }
 
-  rewrap(keyId: string, encryptedPrivateKey: string): Promise<KeyRecord> {
+  rewrap(keyId: string, body: RewrapKeyRequest): Promise<KeyRecord> {
     this.calls.push(`PUT /users/keys/${keyId}`);
     const record = this.records.find((candidate) => candidate.keyId === keyId);
     if (record === undefined) return Promise.reject(new FakeApiError(404, 'KEYS_NOT_FOUND'));
-    record.encryptedPrivateKey = encryptedPrivateKey;
+    record.encryptedPrivateKey = body.encryptedPrivateKey;
+    if (body.encryptedSigningKey !== undefined) record.encryptedSigningKey = body.encryptedSigningKey;
+    return Promise.resolve(record);
+  }
+
+  addSigningKey(keyId: string, body: AddSigningKeyRequest): Promise<KeyRecord> {
+    this.calls.push(`PUT /users/keys/${keyId}/signing`);
+    if (this.failAddSigningKey > 0) {
+      this.failAddSigningKey -= 1;
+      return Promise.reject(new FakeApiError(500, 'INTERNAL'));
+    }
+    const record = this.records.find((candidate) => candidate.keyId === keyId);
+    if (record === undefined) return Promise.reject(new FakeApiError(404, 'KEYS_NOT_FOUND'));
+    if (record.signingPublicKey !== undefined) return Promise.reject(new FakeApiError(409, 'CONFLICT'));
+    Object.assign(record, body);
     return Promise.resolve(record);
   }
 }

@@ -52,6 +52,13 @@ export class FakeCofferServer {
   partBehaviour: (partNumber: number) => PartBehaviour | Promise<PartBehaviour> = () => 'ok';
   directBehaviour: () => FakeXhrAnswer | null = () => null;
   downloadBehaviour: DownloadBehaviour = 'ok';
+  /**
+   * Breaks the next download answers: each entry cuts one answer after that many bytes of the
+   * object, by a network error (`error`) or by ending the body early (`end`).
+   */
+  downloadCuts: { at: number; how: 'error' | 'end' }[] = [];
+  /** The `Range` header of every download request (null: none). */
+  readonly downloadRanges: (string | null)[] = [];
   /** Bytes per piece of a download stream. */
   pieceSize = 1000;
   #sequence = 0;
@@ -122,9 +129,17 @@ export class FakeCofferServer {
     if ((match = /^\/api\/users\/files\/(shared\/)?([^/]+)\/download$/.exec(path)) && method === 'GET') {
       const file = this.files.get(match[2] ?? '');
       if (file === undefined) return json(404, { code: 'FILE_NOT_FOUND', message: 'gone' });
-      return new Response(this.#downloadStream(file.ciphertext, init.signal ?? null), {
-        status: 200,
-        headers: { 'Content-Type': 'application/octet-stream' },
+      const range = new Headers(init.headers).get('Range');
+      this.downloadRanges.push(range);
+      const start = range === null ? 0 : Number(/^bytes=(\d+)-$/.exec(range)?.[1] ?? Number.NaN);
+      const size = file.ciphertext.length;
+      if (!(start >= 0 && start < size)) return new Response(null, { status: 416 });
+      return new Response(this.#downloadStream(file.ciphertext, init.signal ?? null, start), {
+        status: range === null ? 200 : 206,
+        headers: {
+          'Content-Type': 'application/octet-stream',
+          ...(range === null ? {} : { 'Content-Range': `bytes ${start}-${size - 1}/${size}` }),
+        },
       });
     }
     if ((match = /^\/api\/users\/files\/([^/]+)$/.exec(path)) && method === 'GET') {
@@ -205,7 +220,11 @@ export class FakeCofferServer {
     return { kind: 'response', status: 404, body: '{"code":"NOT_FOUND","message":"no route"}' };
   }
 
-  #downloadStream(ciphertext: Uint8Array, signal: AbortSignal | null): ReadableStream<Uint8Array> {
+  #downloadStream(
+    ciphertext: Uint8Array,
+    signal: AbortSignal | null,
+    start: number,
+  ): ReadableStream<Uint8Array> {
     let bytes = ciphertext;
     if (this.downloadBehaviour === 'truncate') bytes = bytes.subarray(0, bytes.length - 10);
     if (this.downloadBehaviour === 'extend') bytes = concat([bytes, new Uint8Array([1, 2, 3])]);
@@ -215,7 +234,9 @@ export class FakeCofferServer {
       bytes[at] = (bytes[at] ?? 0) ^ 0xff;
     }
     const stall = this.downloadBehaviour === 'stall';
-    let offset = 0;
+    const cut = this.downloadCuts.shift();
+    if (cut !== undefined) bytes = bytes.subarray(0, Math.max(start, cut.at));
+    let offset = start;
     const pieceSize = this.pieceSize;
     return new ReadableStream<Uint8Array>({
       start(controller) {
@@ -228,7 +249,8 @@ export class FakeCofferServer {
         if (signal?.aborted === true) return;
         if (stall && offset >= pieceSize) return new Promise<void>(() => undefined);
         if (offset >= bytes.length) {
-          controller.close();
+          if (cut?.how === 'error') controller.error(new TypeError('network error'));
+          else controller.close();
           return;
         }
         controller.enqueue(bytes.slice(offset, offset + pieceSize));

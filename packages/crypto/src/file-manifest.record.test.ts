@@ -1,0 +1,138 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateFileKey, wrapFileKey } from './file-key.wrap.js';
+import { CHUNK_SIZE } from './format.constants.js';
+import { importPublicKeyB64 } from './key-pair.rsa.js';
+import {
+  fileManifestSha256Hex,
+  parseFileManifest,
+  signFileManifest,
+  verifyFileManifest,
+  type ServedFileFields,
+} from './file-manifest.record.js';
+import { makeIdentity, type TestIdentity } from './testing/identities.js';
+
+let alice: TestIdentity;
+let mallory: TestIdentity;
+let encryptedFileKeyB64: string;
+let manifestJson: string;
+let served: ServedFileFields;
+
+beforeAll(async () => {
+  [alice, mallory] = await Promise.all([
+    makeIdentity('alice@example.com'),
+    makeIdentity('mallory@example.com'),
+  ]);
+  encryptedFileKeyB64 = await wrapFileKey(
+    await generateFileKey(),
+    await importPublicKeyB64(alice.publicKeyB64),
+  );
+  served = {
+    ownerEmail: alice.email,
+    name: 'report.pdf',
+    contentType: 'application/pdf',
+    size: 2 * CHUNK_SIZE + 1,
+    chunkSize: CHUNK_SIZE,
+    ownerKeyId: alice.keyId,
+    ownerEncryptedFileKeyB64: encryptedFileKeyB64,
+  };
+  manifestJson = await signFileManifest(
+    {
+      ownerEmail: alice.email,
+      ownerKeyId: alice.keyId,
+      ownerEncryptedFileKeyB64: encryptedFileKeyB64,
+      name: served.name,
+      contentType: served.contentType,
+      size: served.size,
+    },
+    alice.signingPrivateKey,
+  );
+});
+
+describe('file manifest', () => {
+  it('records the layout: size, chunk size and chunk count', () => {
+    expect(parseFileManifest(manifestJson)).toMatchObject({
+      size: 2 * CHUNK_SIZE + 1,
+      chunkSize: CHUNK_SIZE,
+      chunkCount: 3,
+    });
+  });
+
+  it('verifies for the owner (all fields) and for a recipient (without the owner key fields)', async () => {
+    expect(await verifyFileManifest(manifestJson, served, alice.signingPublicKeyB64)).toEqual({
+      status: 'valid',
+    });
+    const recipientView = { ...served, ownerKeyId: undefined, ownerEncryptedFileKeyB64: undefined };
+    expect(await verifyFileManifest(manifestJson, recipientView, alice.signingPublicKeyB64)).toEqual({
+      status: 'valid',
+    });
+  });
+
+  it('is unsigned when absent', async () => {
+    expect(await verifyFileManifest(undefined, served, alice.signingPublicKeyB64)).toEqual({
+      status: 'unsigned',
+    });
+  });
+
+  it.each([
+    ['name', { name: 'invoice.pdf' }],
+    ['contentType', { contentType: 'text/html' }],
+    ['size', { size: 5 }],
+    ['chunkSize', { chunkSize: 1024 }],
+    ['ownerEmail', { ownerEmail: 'mallory@example.com' }],
+    ['ownerKeyId', { ownerKeyId: 'key-9' }],
+  ])('reports a served %s that differs as a mismatch', async (field, change) => {
+    expect(
+      await verifyFileManifest(manifestJson, { ...served, ...change }, alice.signingPublicKeyB64),
+    ).toEqual({
+      status: 'mismatch',
+      fields: [field],
+    });
+  });
+
+  it('reports a swapped owner file key as a mismatch', async () => {
+    const other = await wrapFileKey(await generateFileKey(), await importPublicKeyB64(alice.publicKeyB64));
+    expect(
+      await verifyFileManifest(
+        manifestJson,
+        { ...served, ownerEncryptedFileKeyB64: other },
+        alice.signingPublicKeyB64,
+      ),
+    ).toEqual({ status: 'mismatch', fields: ['ownerWrappedKeySha256Hex'] });
+  });
+
+  it('is invalid under another key, or with an edited member (even if the server edits both sides)', async () => {
+    expect((await verifyFileManifest(manifestJson, served, mallory.signingPublicKeyB64)).status).toBe(
+      'invalid-signature',
+    );
+    const edited = JSON.stringify({ ...(JSON.parse(manifestJson) as object), name: 'invoice.pdf' });
+    expect(
+      await verifyFileManifest(edited, { ...served, name: 'invoice.pdf' }, alice.signingPublicKeyB64),
+    ).toEqual({ status: 'invalid-signature', reason: 'the file manifest signature does not verify' });
+  });
+
+  it('is invalid when a manifest signed by the server claims to be the owner’s', async () => {
+    const forged = await signFileManifest(
+      {
+        ownerEmail: alice.email,
+        ownerKeyId: alice.keyId,
+        ownerEncryptedFileKeyB64: encryptedFileKeyB64,
+        name: served.name,
+        contentType: served.contentType,
+        size: served.size,
+      },
+      mallory.signingPrivateKey,
+    );
+    expect((await verifyFileManifest(forged, served, alice.signingPublicKeyB64)).status).toBe(
+      'invalid-signature',
+    );
+  });
+
+  it('hashes the signed bytes, not the JSON text', async () => {
+    const manifest = parseFileManifest(manifestJson);
+    if (manifest === null) throw new Error('unparsable');
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(manifest).reverse()));
+    const again = parseFileManifest(reordered);
+    if (again === null) throw new Error('unparsable');
+    expect(await fileManifestSha256Hex(again)).toBe(await fileManifestSha256Hex(manifest));
+  });
+});

@@ -1,0 +1,183 @@
+import { base64ToBytes, bytesToBase64 } from './base64.codec.js';
+import { hexToBytes } from './bytes.util.js';
+import { InvalidArgumentError } from './crypto.errors.js';
+import { encodeSignedMessage, SIGNED_LABELS } from './signed-message.encoding.js';
+import {
+  canonicalEmail,
+  FieldReader,
+  parseObject,
+  sha256HexOfB64,
+  type SignatureCheck,
+} from './signed-record.util.js';
+import {
+  importSigningPublicKeyB64,
+  signBytes,
+  signingAlgorithmOf,
+  SIGNING_ALGORITHMS,
+  verifyBytes,
+  type SigningAlgorithm,
+} from './signing-key.pair.js';
+
+/**
+ * The key binding: a user's signing key vouching for their RSA-OAEP key, their email and key id.
+ * Published beside the key record as the JSON text `keyBindingJson`, members in this order.
+ */
+export interface KeyBinding {
+  v: 1;
+  type: 'key-binding';
+  /** Canonical (lower-case) email of the key's owner. */
+  email: string;
+  /** The key record's id (`keyId`). */
+  keyId: string;
+  /** Lowercase hex SHA-256 of the RSA-OAEP public key's SPKI bytes. */
+  publicKeySha256Hex: string;
+  /** Lowercase hex SHA-256 of the signing public key's SPKI bytes. */
+  signingKeySha256Hex: string;
+  signingAlgorithm: SigningAlgorithm;
+  /** ISO 8601 UTC, `Date#toISOString` form (whole milliseconds). */
+  createdAt: string;
+  /** base64 of the signature of {@link keyBindingMessage} by the signing key. */
+  signatureB64: string;
+}
+
+const MEMBERS = [
+  'v',
+  'type',
+  'email',
+  'keyId',
+  'publicKeySha256Hex',
+  'signingKeySha256Hex',
+  'signingAlgorithm',
+  'createdAt',
+  'signatureB64',
+] as const;
+
+/** What a key binding states, before signing. */
+export interface KeyBindingFields {
+  email: string;
+  keyId: string;
+  /** The key record's `publicKey` (base64 SPKI, RSA-OAEP). */
+  publicKeyB64: string;
+  /** The key record's `signingPublicKey` (base64 SPKI). */
+  signingPublicKeyB64: string;
+}
+
+/**
+ * The signed bytes of a key binding: label `coffer-v1/key-binding`, then email (UTF-8), keyId
+ * (UTF-8), SHA-256 of the RSA SPKI (32 bytes), SHA-256 of the signing SPKI (32 bytes), the signing
+ * algorithm's name (ASCII) and createdAt (u64 milliseconds since 1970).
+ */
+export function keyBindingMessage(binding: Omit<KeyBinding, 'signatureB64'>): Uint8Array<ArrayBuffer> {
+  return encodeSignedMessage(SIGNED_LABELS.keyBinding, [
+    binding.email,
+    binding.keyId,
+    hexToBytes(binding.publicKeySha256Hex),
+    hexToBytes(binding.signingKeySha256Hex),
+    binding.signingAlgorithm,
+    Date.parse(binding.createdAt),
+  ]);
+}
+
+/**
+ * Signs a key binding with the user's signing private key (at set-up, or when a user who had only
+ * an RSA key gets a signing key). Returns its JSON text.
+ */
+export async function createKeyBinding(
+  fields: KeyBindingFields,
+  signingPrivateKey: CryptoKey,
+  createdAt: Date = new Date(),
+): Promise<string> {
+  const publicKeySha256Hex = await sha256HexOfB64(fields.publicKeyB64);
+  const signingKeySha256Hex = await sha256HexOfB64(fields.signingPublicKeyB64);
+  if (publicKeySha256Hex === null || signingKeySha256Hex === null) {
+    throw new InvalidArgumentError('public keys must be base64');
+  }
+  const unsigned: Omit<KeyBinding, 'signatureB64'> = {
+    v: 1,
+    type: 'key-binding',
+    email: canonicalEmail(fields.email),
+    keyId: fields.keyId,
+    publicKeySha256Hex,
+    signingKeySha256Hex,
+    signingAlgorithm: signingAlgorithmOf(signingPrivateKey),
+    createdAt: createdAt.toISOString(),
+  };
+  const signature = await signBytes(signingPrivateKey, keyBindingMessage(unsigned));
+  const binding: KeyBinding = { ...unsigned, signatureB64: bytesToBase64(signature) };
+  return JSON.stringify(binding);
+}
+
+/** Parses a key binding's JSON text strictly; null when it is not one. */
+export function parseKeyBinding(keyBindingJson: string): KeyBinding | null {
+  const object = parseObject(keyBindingJson);
+  if (object === null) return null;
+  const read = new FieldReader(object);
+  read.onlyMembers(MEMBERS);
+  const binding: KeyBinding = {
+    v: 1,
+    type: 'key-binding',
+    email: read.text('email'),
+    keyId: read.text('keyId'),
+    publicKeySha256Hex: read.sha256Hex('publicKeySha256Hex'),
+    signingKeySha256Hex: read.sha256Hex('signingKeySha256Hex'),
+    signingAlgorithm: read.text('signingAlgorithm') as SigningAlgorithm,
+    createdAt: read.text('createdAt'),
+    signatureB64: read.text('signatureB64'),
+  };
+  read.iso('createdAt');
+  read.base64('signatureB64');
+  const valid =
+    read.ok &&
+    object.v === 1 &&
+    object.type === 'key-binding' &&
+    SIGNING_ALGORITHMS.includes(binding.signingAlgorithm) &&
+    binding.email === canonicalEmail(binding.email);
+  return valid ? binding : null;
+}
+
+/**
+ * Checks a served key binding against the served key record: signed by the served signing key,
+ * and stating exactly this email, key id, RSA key and signing key.
+ *
+ * `valid` proves the binding was made by whoever holds the signing private key; that this is the
+ * contact at all is what pinning (or comparing safety numbers) establishes.
+ */
+export async function verifyKeyBinding(
+  keyBindingJson: string | undefined,
+  expected: KeyBindingFields,
+): Promise<SignatureCheck> {
+  if (keyBindingJson === undefined) return { status: 'unsigned' };
+  const binding = parseKeyBinding(keyBindingJson);
+  if (binding === null) return { status: 'invalid-signature', reason: 'the key binding is malformed' };
+  let signingPublicKey: CryptoKey;
+  try {
+    signingPublicKey = await importSigningPublicKeyB64(expected.signingPublicKeyB64);
+  } catch {
+    return { status: 'invalid-signature', reason: 'the signing public key is not valid' };
+  }
+  const { signatureB64, ...unsigned } = binding;
+  const signed = await verifyBytes(
+    signingPublicKey,
+    base64ToBytes(signatureB64),
+    keyBindingMessage(unsigned),
+  );
+  if (!signed) return { status: 'invalid-signature', reason: 'the key binding signature does not verify' };
+  const fields: string[] = [];
+  if (binding.email !== canonicalEmail(expected.email)) fields.push('email');
+  if (binding.keyId !== expected.keyId) fields.push('keyId');
+  if (binding.publicKeySha256Hex !== (await sha256HexOfB64(expected.publicKeyB64))) {
+    fields.push('publicKeySha256Hex');
+  }
+  if (binding.signingKeySha256Hex !== (await sha256HexOfB64(expected.signingPublicKeyB64))) {
+    fields.push('signingKeySha256Hex');
+  }
+  if (binding.signingAlgorithm !== signingAlgorithmOf(signingPublicKey)) fields.push('signingAlgorithm');
+  return fields.length === 0 ? { status: 'valid' } : { status: 'mismatch', fields };
+}
+
+/** Lowercase hex SHA-256 of SPKI bytes given as base64 (a key's identity in signed records). */
+export async function keySha256Hex(publicKeyB64: string): Promise<string> {
+  const hex = await sha256HexOfB64(publicKeyB64);
+  if (hex === null) throw new InvalidArgumentError('public key is not valid base64');
+  return hex;
+}

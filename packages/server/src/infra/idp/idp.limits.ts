@@ -1,0 +1,48 @@
+import type { RateLimitRule } from '../rate-limit/rate-limiter.js';
+
+/**
+ * The embedded provider's attempt limits. They live in the database (see rate-limiter.ts), so every
+ * server instance enforces the same counts. Keys are the client IP as Fastify reports it, which honours
+ * X-Forwarded-For only from the proxies TRUST_PROXY names.
+ */
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+
+/** Every form post (sign-in, sign-up, resend, reset, confirm) from one client IP. */
+export function ipRule(attemptsPer15Min: number): RateLimitRule {
+  return { name: 'idp-ip', limit: attemptsPer15Min, windowMs: 15 * MINUTE };
+}
+
+/**
+ * Password attempts on one account from one IP: after 5, one attempt per growing delay (30 s, 1 min, …,
+ * at most 15 min). Someone guessing from one address never slows the owner down elsewhere.
+ */
+export const SIGN_IN_ACCOUNT_IP: RateLimitRule = {
+  name: 'idp-account-ip',
+  limit: 5,
+  windowMs: HOUR,
+  backoff: { baseMs: 30 * 1000, maxMs: 15 * MINUTE },
+};
+
+/**
+ * Password attempts on one account from anywhere: a guesser with many addresses is slowed to one
+ * attempt per growing delay (at most 15 minutes apart). The owner is never locked out for longer than
+ * that, and a password reset by mail clears the count at once.
+ */
+export const SIGN_IN_ACCOUNT: RateLimitRule = {
+  name: 'idp-account',
+  limit: 20,
+  windowMs: HOUR,
+  backoff: { baseMs: 10 * 1000, maxMs: 15 * MINUTE },
+};
+
+/** Mails (confirmation, reset, "you already have an account") to one address. */
+export const MAILS_PER_ADDRESS: RateLimitRule = { name: 'idp-mail-address', limit: 5, windowMs: HOUR };
+
+/** "2 minutes", "45 seconds". */
+export function waitText(retryAfterSec: number): string {
+  if (retryAfterSec < 60) return `${retryAfterSec} second${retryAfterSec === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(retryAfterSec / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
