@@ -153,6 +153,26 @@ export async function serverUploadStatuses(page: Page): Promise<string[]> {
   return (body as { uploads: { status: string }[] }).uploads.map((upload) => upload.status);
 }
 
+/**
+ * The fs blob store's open multipart uploads (`blobs/uploads/<id>/upload.json` names the object key,
+ * `u/<owner>/<file>`) that belong to uploads of mine: other specs may be uploading at the same time.
+ */
+export async function myOpenMultipartUploads(page: Page): Promise<string[]> {
+  const { status, body } = await apiCall(page, 'GET', '/users/uploads?limit=100');
+  expect(status).toBe(200);
+  const mine = new Set(
+    (body as { uploads: { objectKey: string }[] }).uploads.map((upload) => upload.objectKey),
+  );
+  const root = join(e2eDataDir(), 'blobs', 'uploads');
+  const open: string[] = [];
+  for (const path of await filesUnder(root)) {
+    if (!path.endsWith('upload.json')) continue;
+    const meta = JSON.parse(await readFile(path, 'utf8').catch(() => '{}')) as { key?: unknown };
+    if (typeof meta.key === 'string' && mine.has(meta.key)) open.push(path);
+  }
+  return open;
+}
+
 /** The server's data folder (set by e2e/playwright.config.ts for the server it starts). */
 export function e2eDataDir(): string {
   const dir = process.env.COFFER_E2E_DATA_DIR;

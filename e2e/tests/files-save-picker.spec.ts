@@ -74,8 +74,6 @@ test.afterAll(async () => {
 });
 
 test('uploads two files; a part whose connection is cut is sent again', async () => {
-  // A ceiling: a sign-up and 101 MiB to encrypt on a busy two-core machine.
-  test.setTimeout(240_000);
   await signUpReady(page, person);
   await expect(page).toHaveURL(/\/new$/);
   // The network drops as the first part of the big file goes out (DevTools' offline switch, as a
@@ -118,7 +116,6 @@ test('uploads two files; a part whose connection is cut is sent again', async ()
 });
 
 test('saves a download through the File System Access API with identical bytes, resuming a cut connection', async () => {
-  test.setTimeout(120_000);
   // The first answer ends early, in the middle of the second encrypted chunk (the request is sent
   // on asking for the first 97 MiB only, so the bytes still come from the server). The app asks
   // again from that chunk's first byte: 95 MiB of plaintext + 28 bytes of IV and tag before it.

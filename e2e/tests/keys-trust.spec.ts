@@ -167,7 +167,6 @@ async function sharedIds(page: Page): Promise<Map<string, string>> {
 }
 
 test('B checks A’s signature and refuses an injected or forged share', async () => {
-  test.setTimeout(180_000);
   const ids = await sharedIds(b);
   const firstId = ids.get(first.name) ?? '';
   const secondId = ids.get(second.name) ?? '';
@@ -216,7 +215,6 @@ test('B checks A’s signature and refuses an injected or forged share', async (
 });
 
 test('A’s pins rolled back by the server after a logout and login are refused', async () => {
-  test.setTimeout(180_000);
   // Since the last test the server serves B's genuine key again: A accepts it (a new pin set version).
   await a.goto('/contacts');
   const card = a.getByRole('article', { name: bob.name });

@@ -68,7 +68,6 @@ async function backOnProfile(page: Page, person: TestPerson): Promise<void> {
 test('a free user at the contact limit upgrades through the demo checkout, then cancels in the portal', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const person = newPerson('upgrade');
   await signUpReady(page, person);
 

@@ -41,7 +41,6 @@ const pendingUploads = async (page: Page) => {
 test('an interrupted upload is listed and cancelled, and a new large upload starts at once', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const person = newPerson('unfinished');
   const context = await browser.newContext();
   const first = await context.newPage();

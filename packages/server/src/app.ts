@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -142,7 +142,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     // report and the lines of every instance behind a proxy can be tied together.
     requestIdHeader: false,
     genReqId: requestIdOf,
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     // X-Forwarded-* only from the proxies TRUST_PROXY names (none by default): rate limits key on the IP.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // What Node's HTTP parser refuses is answered in the API's error shape too.
