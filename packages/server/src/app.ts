@@ -261,7 +261,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   });
   const payments = createPayments({
     db,
-    provider: overrides.paymentProvider ?? createPaymentProvider(config, { now }),
+    provider: overrides.paymentProvider ?? (await createPaymentProvider(config, db, { now })),
     config,
     logger: app.log,
     now,
