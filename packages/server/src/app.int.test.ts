@@ -119,6 +119,19 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
     expect(config.publicUrl).toBe('http://localhost:8080');
     expect(config.dataDir).toMatch(/data$/);
+    expect(config.metrics).toBeNull();
+    expect(config.databasePoolSize).toBe(10);
+  });
+
+  it('serves metrics on their own port only when METRICS_PORT is set', () => {
+    expect(loadConfig({ HOST: '10.0.0.2', METRICS_PORT: '9100' }).metrics).toEqual({
+      port: 9100,
+      host: '10.0.0.2',
+    });
+    expect(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '127.0.0.1' }).metrics?.host).toBe('127.0.0.1');
+    expect(() => loadConfig({ PORT: '9100', METRICS_PORT: '9100' })).toThrow(/METRICS_PORT must differ/);
+    expect(() => loadConfig({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
   it('rejects bad values with a clear message', () => {

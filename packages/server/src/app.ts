@@ -62,6 +62,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createPinsRepo } from './modules/pins/pins.repo.js';
 import { pinsRoutes } from './modules/pins/pins.routes.js';
+import { registerAppMetrics } from './infra/metrics/app-metrics.js';
 import { createRateLimiter } from './infra/rate-limit/rate-limiter.js';
 import { SERVER_VERSION } from './version.js';
 import { requestLogFields } from './http/request-log.js';
@@ -156,7 +157,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const database =
     overrides.database ??
     (await (async () => {
-      const opened = createDatabase({ url: config.databaseUrl, dataDir: config.dataDir, logger: app.log });
+      const opened = createDatabase({
+        url: config.databaseUrl,
+        dataDir: config.dataDir,
+        poolSize: config.databasePoolSize,
+        logger: app.log,
+      });
       await migrateToLatest(opened.db);
       app.addHook('onClose', () => opened.destroy());
       return opened;
@@ -261,11 +267,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   });
   const payments = createPayments({
     db,
-    provider: overrides.paymentProvider ?? createPaymentProvider(config, { now }),
+    provider: overrides.paymentProvider ?? (await createPaymentProvider(config, db, { now })),
     config,
     logger: app.log,
     now,
   });
+  const metrics = config.metrics === null ? undefined : registerAppMetrics(app, config.metrics, database);
   const uploadSweeper = createUploadSweeper({
     repo: uploadsRepo,
     blobStore,
@@ -273,6 +280,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     idleMinutes: config.uploadIdleMinutes,
     logger: app.log,
     now,
+    ...(metrics === undefined ? {} : { onSweep: metrics.onSweep }),
   });
   app.addHook('onReady', async () => {
     await blobStore.open?.();

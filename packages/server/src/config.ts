@@ -17,6 +17,10 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `postgres://…` for PostgreSQL; undefined for the SQLite file in the data dir. */
   databaseUrl: string | undefined;
+  /** Connections a PostgreSQL pool may open (`DATABASE_POOL_SIZE`); SQLite has one. */
+  databasePoolSize: number;
+  /** Prometheus metrics on their own port; null (off) unless `METRICS_PORT` is set. */
+  metrics: MetricsConfig | null;
   /** Users whose verified email is listed here are admins (feedback admin page). */
   adminEmails: string[];
   plans: Record<Tier, PlanLimits>;
@@ -57,6 +61,11 @@ export interface Config {
   payments: PaymentsConfig;
   /** Product analytics (PostHog) for the web app; null (off) unless `POSTHOG_KEY` is set. */
   analytics: AnalyticsConfig | null;
+}
+
+export interface MetricsConfig {
+  port: number;
+  host: string;
 }
 
 export type Tier = 'Free' | 'Personal';
@@ -129,13 +138,25 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-function parsePort(raw: string | undefined, fallback: number): number {
+function parsePort(raw: string | undefined, fallback: number, name = 'PORT'): number {
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
+    throw new ConfigError(`${name} must be an integer from 0 to 65535, got "${raw}"`);
   }
   return port;
+}
+
+/** `METRICS_PORT`: unset or empty turns the metrics endpoint off; it never shares the app's port. */
+function parseMetrics(
+  env: Record<string, string | undefined>,
+  port: number,
+  host: string,
+): MetricsConfig | null {
+  const metricsPort = parsePort(env.METRICS_PORT, -1, 'METRICS_PORT');
+  if (metricsPort === -1) return null;
+  if (metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
+  return { port: metricsPort, host: env.METRICS_HOST ?? host };
 }
 
 function parseLogLevel(raw: string | undefined): Config['logLevel'] {
@@ -240,14 +261,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const bucket = env.S3_BUCKET ?? '';
   // Kept exactly as given: the issuer must match the tokens' `iss` to the character (trailing slash too).
   const issuer = env.OIDC_ISSUER ? (parseUrl('OIDC_ISSUER', env.OIDC_ISSUER), env.OIDC_ISSUER) : undefined;
+  const host = env.HOST ?? '0.0.0.0';
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    host,
     publicUrl,
     dataDir,
     webDistDir: resolve(env.WEB_DIST_DIR ?? defaultWebDist),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     databaseUrl,
+    databasePoolSize: parsePositiveInt('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
+    metrics: parseMetrics(env, port, host),
     adminEmails: parseEmailList(env.ADMIN_EMAILS),
     plans: {
       Free: parsePlan('PLAN_LIMITS_FREE', env.PLAN_LIMITS_FREE, DEFAULT_PLANS.Free),

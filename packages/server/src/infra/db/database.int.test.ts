@@ -50,6 +50,7 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
       'idp_accounts',
       'idp_payloads',
       'idp_keys',
+      'server_secrets',
     ];
     expect(tables).toEqual(expect.arrayContaining(expected));
   });
@@ -93,6 +94,20 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
     // Kysely itself wraps PostgreSQL migrations; on SQLite nothing does.
     expect(inTransactionSeen).toBe(name === 'postgres');
     await sql`delete from kysely_migration where name = '9997_marked'`.execute(t.db);
+  });
+
+  it('applies 0005 to a database that already has 0006 (0005 was released after it)', async () => {
+    const fresh = await open({ migrate: false });
+    try {
+      const { '0005_server_secrets': later, ...released } = migrations;
+      expect(later).toBeDefined();
+      expect(await migrateToLatest(fresh.db, released)).toContain('0006_list_indexes');
+      expect(await migrateToLatest(fresh.db)).toEqual(['0005_server_secrets']);
+      const tables = (await fresh.db.introspection.getTables()).map((table) => table.name);
+      expect(tables).toContain('server_secrets');
+    } finally {
+      await fresh.destroy();
+    }
   });
 
   it('enforces the unique constraints the services rely on', async () => {

@@ -14,7 +14,18 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: DatabaseDialect;
+  /** The PostgreSQL pool's connections now (for metrics); absent for SQLite and injected dialects. */
+  poolStats?: () => DatabasePoolStats;
   destroy(): Promise<void>;
+}
+
+export interface DatabasePoolStats {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection: above zero for long, the pool is too small. */
+  waiting: number;
+  max: number;
 }
 
 /** The subset of a pino logger the database uses. */
@@ -29,6 +40,8 @@ export interface CreateDatabaseOptions {
   /** Data folder; the default SQLite file is `<dataDir>/coffer.db`. */
   dataDir: string;
   logger?: DatabaseLogger;
+  /** `DATABASE_POOL_SIZE`: connections a PostgreSQL pool may open (default 10, as pg's). */
+  poolSize?: number;
   /** Use this Kysely dialect instead of one built from `url` (tests: PGlite in-process). */
   dialect?: { kind: DatabaseDialect; dialect: Dialect };
 }
@@ -145,9 +158,10 @@ const getTypeParser: pg.CustomTypesConfig['getTypeParser'] = (oid, format) =>
     ? parseInt8
     : (pg.types.getTypeParser(oid, format) as (value: string) => unknown);
 
-function openPostgres(connectionString: string, logger: DatabaseLogger | undefined): pg.Pool {
+function openPostgres(connectionString: string, max: number, logger: DatabaseLogger | undefined): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
+    max,
     application_name: 'coffer',
     // Per pool, not in pg's global registry, so no other pg user in the process is affected.
     types: { getTypeParser },
@@ -167,16 +181,21 @@ export function createDatabase(opts: CreateDatabaseOptions): Database {
   const log = opts.logger === undefined ? undefined : logFunction(opts.logger);
   let kind: DatabaseDialect;
   let dialect: Dialect;
+  let poolStats: (() => DatabasePoolStats) | undefined;
   if (opts.dialect !== undefined) {
     kind = opts.dialect.kind;
     dialect = opts.dialect.dialect;
   } else {
     const target = parseDatabaseUrl(opts.url, opts.dataDir);
     kind = target.kind;
-    dialect =
-      target.kind === 'postgres'
-        ? new PostgresDialect({ pool: openPostgres(target.connectionString, opts.logger) })
-        : new SqliteDialect({ database: openSqlite(target) });
+    if (target.kind === 'postgres') {
+      const max = opts.poolSize ?? 10;
+      const pool = openPostgres(target.connectionString, max, opts.logger);
+      poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
+      dialect = new PostgresDialect({ pool });
+    } else {
+      dialect = new SqliteDialect({ database: openSqlite(target) });
+    }
   }
   const db = new Kysely<DB>({
     dialect,
@@ -187,6 +206,7 @@ export function createDatabase(opts: CreateDatabaseOptions): Database {
   return {
     db,
     dialect: kind,
+    ...(poolStats === undefined ? {} : { poolStats }),
     destroy: () => db.destroy(),
   };
 }

@@ -76,6 +76,9 @@ export async function migrateToLatest(
   const migrator = new Migrator({
     db,
     provider: staticProvider(set),
+    // 0005 was numbered before 0006 but released after it: a database that already has 0006 must still
+    // get 0005, where Kysely would otherwise refuse to run at all. Migrations stay independent of order.
+    allowUnorderedMigrations: true,
     ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
   });
   const { error, results } = await migrator.migrateToLatest();

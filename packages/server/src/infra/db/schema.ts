@@ -253,6 +253,15 @@ export interface IdpKeysTable {
   created_at: IsoTimestamp;
 }
 
+/** Secrets a server makes on first start and every instance on the database shares (one row each). */
+export interface ServerSecretsTable {
+  /** What the secret is for, e.g. `billing-demo`. */
+  name: string;
+  /** base64url of the secret's bytes. */
+  value: string;
+  created_at: IsoTimestamp;
+}
+
 export interface DB {
   users: UsersTable;
   user_keys: UserKeysTable;
@@ -271,6 +280,7 @@ export interface DB {
   idp_email_tokens: IdpEmailTokensTable;
   user_pin_sets: UserPinSetsTable;
   rate_limits: RateLimitsTable;
+  server_secrets: ServerSecretsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

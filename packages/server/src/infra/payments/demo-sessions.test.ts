@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  createDemoSessionTokens,
-  DEMO_SECRET_FILE,
-  DEMO_SESSION_TTL_MS,
-  loadOrCreateDemoSecret,
-} from './demo-sessions.js';
+import { createDemoSessionTokens, DEMO_SESSION_TTL_MS } from './demo-sessions.js';
 
 const checkout = {
   kind: 'checkout',
@@ -64,19 +56,5 @@ describe('demo session tokens', () => {
 
   it('needs a strong secret', () => {
     expect(() => createDemoSessionTokens(randomBytes(16))).toThrow(/32 bytes/);
-  });
-
-  it('keeps its secret in the data folder, readable only by the server', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'coffer-demo-secret-'));
-    try {
-      const first = loadOrCreateDemoSecret(join(dir, 'nested'));
-      expect(first.byteLength).toBe(32);
-      expect(Buffer.from(loadOrCreateDemoSecret(join(dir, 'nested')))).toEqual(Buffer.from(first));
-      const file = join(dir, 'nested', DEMO_SECRET_FILE);
-      expect(readFileSync(file, 'utf8').trim()).toBe(Buffer.from(first).toString('base64url'));
-      expect(statSync(file).mode & 0o077).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

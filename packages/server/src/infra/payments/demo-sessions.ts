@@ -1,6 +1,4 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 /** How long a demo checkout or portal link works. */
 export const DEMO_SESSION_TTL_MS = 30 * 60 * 1000;
@@ -115,26 +113,5 @@ export function createDemoSessionTokens(
   };
 }
 
-/** Name of the file in the data folder that holds the demo's signing secret. */
-export const DEMO_SECRET_FILE = 'billing-demo.key';
-
-/**
- * The demo's HMAC secret, made on first start and kept in the data folder so links survive a restart.
- * (The demo is the single-server embedded setup; several servers would need a shared data folder.)
- */
-export function loadOrCreateDemoSecret(dataDir: string): Uint8Array {
-  const file = join(dataDir, DEMO_SECRET_FILE);
-  try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    // `wx`: when two processes start at once, one writes and the other reads that one's secret.
-    writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
-}
+/** The demo's HMAC secret in `server_secrets`: every instance on the database signs with it. */
+export const DEMO_SECRET_NAME = 'billing-demo';

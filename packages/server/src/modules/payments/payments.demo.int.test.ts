@@ -62,8 +62,13 @@ describe.each(dialectsUnderTest)('payments with the demo provider ($name)', ({ o
   };
   /** What a browser does: GET the page without any token, then submit its form. */
   const page = (url: string) => t.app.inject({ method: 'GET', url: local(url) });
-  const submit = (url: string, action: string, session = sessionOf(url)): Promise<LightMyRequestResponse> =>
-    t.app.inject({
+  const submit = (
+    url: string,
+    action: string,
+    session = sessionOf(url),
+    on: PaymentsTestApp = t,
+  ): Promise<LightMyRequestResponse> =>
+    on.app.inject({
       method: 'POST',
       url: new URL(url).pathname,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -150,6 +155,19 @@ describe.each(dialectsUnderTest)('payments with the demo provider ($name)', ({ o
       clock.set(saved);
     }
     expect((await stats('dan')).subscription.tier).toBe('Free');
+  });
+
+  it('confirms on another instance a link this one signed: the demo secret is in the database', async () => {
+    // A second instance on the same database, with its own data folder, behind the same proxy.
+    const other = await startPaymentsTestApp({ database, clock });
+    try {
+      const url = await startCheckout('kit');
+      expect((await other.app.inject({ method: 'GET', url: local(url) })).statusCode).toBe(200);
+      expect((await submit(url, 'confirm', sessionOf(url), other)).statusCode).toBe(303);
+      expect((await stats('kit')).subscription.tier).toBe('Personal');
+    } finally {
+      await other.close();
+    }
   });
 
   it('cancelling the checkout changes nothing and spends the link', async () => {

@@ -111,7 +111,7 @@ export async function startPaymentsTestApp(options: {
   });
   const payments = createPayments({
     db,
-    provider: options.provider ?? createPaymentProvider(config, { now }),
+    provider: options.provider ?? (await createPaymentProvider(config, db, { now })),
     config,
     logger: app.log,
     now,

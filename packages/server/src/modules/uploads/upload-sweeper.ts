@@ -30,7 +30,11 @@ export interface UploadSweeperDeps {
   idleMinutes: number;
   logger: SweeperLogger;
   now: () => Date;
+  /** Told the outcome of every sweep (metrics): how many uploads it aborted, or that it failed. */
+  onSweep?: (outcome: SweepOutcome) => void;
 }
+
+export type SweepOutcome = { ok: true; swept: number } | { ok: false };
 
 /**
  * Aborts uploads left pending: a client that gave up without aborting, a browser closed mid-upload, a
@@ -74,9 +78,20 @@ export function createUploadSweeper(deps: UploadSweeperDeps): UploadSweeper {
   const sweeper: UploadSweeper = {
     sweep() {
       // One sweep at a time: a timer tick during a long sweep joins it.
-      running ??= sweepOnce().finally(() => {
-        running = undefined;
-      });
+      running ??= sweepOnce()
+        .then(
+          (swept) => {
+            deps.onSweep?.({ ok: true, swept });
+            return swept;
+          },
+          (err: unknown) => {
+            deps.onSweep?.({ ok: false });
+            throw err;
+          },
+        )
+        .finally(() => {
+          running = undefined;
+        });
       return running;
     },
     start(intervalMs) {

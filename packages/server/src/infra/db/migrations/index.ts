@@ -3,6 +3,7 @@ import { m0001Initial } from './0001-initial.js';
 import { m0002IdpFederation } from './0002-idp-federation.js';
 import { m0003VerifiedIdentities } from './0003-verified-identities.js';
 import { m0004SignedRecords } from './0004-signed-records.js';
+import { m0005ServerSecrets } from './0005-server-secrets.js';
 import { m0006ListIndexes } from './0006-list-indexes.js';
 
 /**
@@ -15,6 +16,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0002_idp_federation': m0002IdpFederation,
   '0003_verified_identities': m0003VerifiedIdentities,
   '0004_signed_records': m0004SignedRecords,
-  // 0005 is taken by a change made at the same time (server secrets).
+  // Added after 0006 had shipped: migrateToLatest applies a missing earlier name too.
+  '0005_server_secrets': m0005ServerSecrets,
   '0006_list_indexes': m0006ListIndexes,
 };

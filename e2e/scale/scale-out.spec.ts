@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { newPerson, signUpReady } from '../helpers/auth.js';
+import {
+  apiCall,
+  downloadAndHash,
+  fileCard,
+  forceServiceWorkerSave,
+  snackbar,
+  startUpload,
+  writeTextFile,
+} from '../helpers/files.js';
+import { startScaleStack } from './stack.js';
+import type { ScaleStack } from './stack.js';
+
+/**
+ * Issue 16: several identical instances behind a real proxy. A two-person journey (sign-up, keys,
+ * upload, share, download, revoke) through nginx's round robin lands on both instances; then one
+ * instance is stopped, and the rest of the journey completes on the other.
+ */
+
+let stack: ScaleStack;
+let dir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dir = await mkdtemp(join(tmpdir(), 'coffer-e2e-scale-files-'));
+  const dataDir = process.env.COFFER_E2E_SCALE_DATA_DIR ?? '';
+  stack = await startScaleStack(Number(process.env.E2E_SCALE_PORT), dataDir, {
+    // Both people sign up from the same loopback address.
+    IDP_ATTEMPTS_PER_IP: '1000',
+  });
+});
+
+test.afterAll(async () => {
+  await stack.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a journey through the proxy lands on both instances and survives one stopping', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const file = await writeTextFile(dir, 'team-plan.txt', `SCALE-${Date.now().toString(36)}`);
+  const alice = newPerson('alice');
+  const bob = newPerson('bob');
+  const a = await (await browser.newContext()).newPage();
+  const b = await (await browser.newContext()).newPage();
+  await forceServiceWorkerSave(b);
+
+  await signUpReady(a, alice);
+  await startUpload(a, [file]);
+  await expect(snackbar(a, 'File uploaded successfully!')).toBeVisible();
+  await signUpReady(b, bob);
+
+  await a.getByRole('link', { name: 'Contacts' }).first().click();
+  await a.getByRole('button', { name: 'Add Contact', exact: true }).click();
+  const dialog = a.getByRole('dialog', { name: 'Add contact' });
+  await dialog.getByLabel(/^Name/).fill(bob.name);
+  await dialog.getByLabel(/^Email/).fill(bob.email);
+  await dialog.getByRole('button', { name: 'Add contact' }).click();
+  await expect(snackbar(a, 'Contact added successfully!')).toBeVisible();
+  await a.getByRole('link', { name: 'My Files' }).first().click();
+  await a.getByRole('button', { name: `Share ${file.name}` }).click();
+  const share = a.getByRole('dialog', { name: 'Share files' });
+  await share.getByRole('checkbox', { name: bob.name }).check();
+  await share.getByRole('button', { name: 'Share', exact: true }).click();
+  await expect(snackbar(a, `${file.name} shared successfully with ${bob.name}`)).toBeVisible();
+
+  // Round robin without sticky sessions: both instances have served this journey.
+  const served = [await stack.requestsServed(0), await stack.requestsServed(1)];
+  expect(served[0]).toBeGreaterThan(10);
+  expect(served[1]).toBeGreaterThan(10);
+
+  // One instance goes away (a deploy, a crash); nginx sends everything to the other.
+  await stack.stopInstance(0);
+
+  await b.getByRole('link', { name: 'Shared With Me' }).first().click();
+  const received = fileCard(b, file.name);
+  await expect(received.getByText(`From ${alice.email}`)).toBeVisible();
+  const { sha256 } = await downloadAndHash(b, () =>
+    received.getByRole('button', { name: `Download ${file.name}` }).click(),
+  );
+  expect(sha256).toBe(file.sha256);
+
+  await a.reload();
+  await fileCard(a, file.name)
+    .getByRole('button', { name: `Revoke access for ${bob.name}` })
+    .click();
+  await expect(snackbar(a, `Access revoked for ${bob.name}`)).toBeVisible();
+  const { body } = await apiCall(b, 'GET', '/users/files/shared');
+  expect((body as { files: { name: string }[] }).files.map((f) => f.name)).not.toContain(file.name);
+
+  expect(await stack.requestsServed(1)).toBeGreaterThan(served[1] ?? 0);
+});

@@ -1,0 +1,67 @@
+/**
+ * The backup folder `npm run backup` writes and `npm run restore` reads:
+ *
+ *   manifest.json          format, creation time, migrations applied, tables and row counts, blobs
+ *   tables/<table>.jsonl   one JSON object per row, read in one database snapshot
+ *   blobs/<sha256(key)>    each object a snapshot's file refers to, byte for byte (ciphertext)
+ *
+ * Rows are dialect-neutral JSON, so a backup of SQLite restores into PostgreSQL and back.
+ */
+
+export const BACKUP_FORMAT = 'coffer-backup-v1';
+
+/**
+ * Tables in the order they were created, so every row's parent is inserted before it. A table a later
+ * migration adds goes at the end of this list (tables missing here are restored last, in name order).
+ */
+export const TABLE_ORDER = [
+  'users',
+  'user_keys',
+  'contacts',
+  'invitations',
+  'feedback',
+  'transfer_events',
+  'files',
+  'uploads',
+  'upload_parts',
+  'shares',
+  'payment_events',
+  'idp_accounts',
+  'idp_payloads',
+  'idp_keys',
+  'idp_federated_identities',
+  'idp_email_tokens',
+  'rate_limits',
+  'user_pin_sets',
+  'server_secrets',
+] as const;
+
+/** Kysely's own bookkeeping: the manifest records the migrations instead. */
+export const SKIPPED_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
+
+export interface BackupBlob {
+  key: string;
+  /** Name of its file under `blobs/`: keys hold slashes and may be long. */
+  file: string;
+  size: number;
+  sha256: string;
+}
+
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  createdAt: string;
+  migrations: string[];
+  tables: { name: string; rows: number }[];
+  blobs: BackupBlob[];
+  /**
+   * Files of the snapshot whose object was gone when the blobs were copied (deleted while the backup
+   * ran). The restore leaves them out, with their shares.
+   */
+  missingFiles: string[];
+}
+
+export function orderTables(names: readonly string[]): string[] {
+  const known: readonly string[] = TABLE_ORDER;
+  const rest = names.filter((name) => !known.includes(name)).sort();
+  return [...known.filter((name) => names.includes(name)), ...rest];
+}
