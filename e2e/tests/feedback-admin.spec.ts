@@ -5,6 +5,8 @@ import { newPerson, signUpReady, type TestPerson } from '../helpers/auth.js';
 
 test('a user who is not an admin is told they have no access', async ({ page }) => {
   await signUpReady(page, newPerson('notadmin'));
+  await expect(page.getByLabel('Sidebar').getByRole('link', { name: 'My Files' })).toBeVisible();
+  await expect(page.getByLabel('Sidebar').getByRole('link', { name: 'Feedback' })).toHaveCount(0);
   await page.goto('/feedback');
   await expect(page.getByText("You don't have access to this page")).toBeVisible();
   await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
@@ -28,7 +30,9 @@ test('an admin lists feedback and deletes an entry', async ({ page, browser }) =
 
   const admin: TestPerson = { ...newPerson('admin'), email: adminEmail };
   await signUpReady(page, admin);
-  await page.goto('/feedback');
+  // Admins reach the page from the sidebar.
+  await page.getByLabel('Sidebar').getByRole('link', { name: 'Feedback' }).click();
+  await expect(page).toHaveURL(/\/feedback$/);
   const entry = page.getByRole('article', { name: `Feedback from ${writer.email}` });
   await expect(entry.getByText(message)).toBeVisible();
   await entry.getByRole('button', { name: `Delete feedback from ${writer.email}` }).click();

@@ -21,3 +21,28 @@ test('the API health check answers through the same server', async ({ request })
   expect(res.ok()).toBe(true);
   expect(await res.json()).toMatchObject({ status: 'ok' });
 });
+
+test('the footer leads to the built-in Terms, Privacy, FAQ and About pages; no company link by default', async ({
+  page,
+}) => {
+  await page.goto('/landing');
+  const footer = page.getByRole('navigation', { name: 'Footer' });
+  const pages = [
+    ['Terms', '/terms', 'Terms of use'],
+    ['Privacy', '/privacy', 'Privacy'],
+    ['FAQ', '/faq', 'Frequently asked questions'],
+    ['About', '/about', 'About Coffer'],
+  ] as const;
+  for (const [label, path, heading] of pages) {
+    await footer.getByRole('link', { name: label }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  }
+  // The Privacy page says what the server keeps and what it never receives.
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { name: 'What the server stores' })).toBeVisible();
+  await expect(page.getByText('The contents of your files, their encryption keys')).toBeVisible();
+  // VITE_COMPANY_URL is not set for this build: the company name is plain text, not a link.
+  await expect(page.locator('footer').getByText(/© \d{4} Coffer/)).toBeVisible();
+  await expect(page.locator('footer').getByRole('link', { name: 'Coffer' })).toHaveCount(0);
+});

@@ -1,4 +1,4 @@
-import type { StatsResponse } from '@coffer/contracts';
+import { formatCount, type StatsResponse } from '@coffer/contracts';
 import { expect, test, type Page } from '@playwright/test';
 import { newPerson, signUpReady, unlockEncryption, type TestPerson } from '../helpers/auth.js';
 
@@ -99,6 +99,8 @@ test('a free user at the contact limit upgrades through the demo checkout, then 
   await expect(page).toHaveURL(/\/billing\/demo\/checkout\?session=/);
   await expect(page.getByText('This is a demo checkout — no card is charged')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Upgrade to Personal' })).toBeVisible();
+  // The checkout prints the plan's figures the way the Limits card will ('5,000', not '5000').
+  const checkoutShares = await page.locator('dt:text-is("Shares") + dd').textContent();
   await page.getByRole('button', { name: 'Confirm upgrade' }).click();
 
   await backOnProfile(page, person);
@@ -111,7 +113,12 @@ test('a free user at the contact limit upgrades through the demo checkout, then 
 
   const paidCard = page.getByRole('region', { name: 'Limits' });
   await expect(paidCard.getByText('Personal Tier')).toBeVisible();
-  await expect(paidCard.getByText(`${freeLimit} / ${paidLimit}`)).toBeVisible();
+  await expect(paidCard.getByText(`${freeLimit} / ${formatCount(paidLimit)}`)).toBeVisible();
+  const paidShares = paid.subscription.limits.maxShares;
+  expect(checkoutShares).toBe(formatCount(paidShares));
+  await expect(
+    paidCard.getByText(`${formatCount(paid.sharing.count)} / ${formatCount(paidShares)}`),
+  ).toBeVisible();
   await expect(
     paidCard.getByText(`of ${paid.subscription.limits.storageLimit} GB`, { exact: false }),
   ).toBeVisible();

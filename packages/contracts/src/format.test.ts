@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { BYTES_PER_GB, formatDateTime, formatSize, parseDateTime, storagePercent } from './format.js';
+import {
+  BYTES_PER_GB,
+  formatCount,
+  formatDateTime,
+  formatGb,
+  formatSize,
+  formatStorageUsed,
+  parseDateTime,
+  storagePercent,
+} from './format.js';
 
 describe('formatSize', () => {
   it.each([
@@ -83,5 +92,25 @@ describe('storagePercent', () => {
     expect(storagePercent(1, 0)).toBe(100);
     expect(storagePercent(1, Number.NaN)).toBe(100);
     expect(storagePercent(-1, 5)).toBe(0);
+  });
+});
+
+describe('formatCount, formatGb, formatStorageUsed: the one way every screen prints plan figures', () => {
+  it('separates thousands', () => {
+    expect(formatCount(5000)).toBe('5,000');
+    expect(formatCount(12)).toBe('12');
+    expect(formatCount(1_000_000)).toBe('1,000,000');
+  });
+
+  it('prints whole and fractional storage limits', () => {
+    expect(formatGb(5)).toBe('5 GB');
+    expect(formatGb(0.5)).toBe('0.5 GB');
+    expect(formatGb(1024)).toBe('1,024 GB');
+  });
+
+  it('prints a little use in its own unit, never as 0.00 GB', () => {
+    expect(formatStorageUsed(0)).toBe('0.00 GB');
+    expect(formatStorageUsed(3_061_842)).toBe('2.92 MB');
+    expect(formatStorageUsed(1.25 * BYTES_PER_GB)).toBe('1.25 GB');
   });
 });

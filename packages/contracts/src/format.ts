@@ -1,4 +1,7 @@
-/** Display formatting shared by the file cards, the limits card and list sorting. */
+/**
+ * Display formatting shared by the file cards, the limits card, the checkout and list sorting: one
+ * formatter per kind of number, so the same figure reads the same on every screen.
+ */
 
 const sizeUnits = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
 const KIB = 1024;
@@ -77,4 +80,27 @@ export function storagePercent(usedBytes: number, limitGb: number): number {
   // Rounding to 1e-9 first keeps float noise (50.000000000001) from rounding up a whole point.
   const roundedUp = Math.ceil(Math.round(raw * 1e9) / 1e9);
   return Math.min(100, roundedUp);
+}
+
+const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const gbFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** A count with thousands separators ('5,000'): plan limits and usage everywhere. */
+export function formatCount(n: number): string {
+  return countFormat.format(Number.isFinite(n) ? n : 0);
+}
+
+/** A storage limit in GB ('5 GB', '0.5 GB', '1,024 GB'). */
+export function formatGb(gb: number): string {
+  return `${gbFormat.format(Number.isFinite(gb) ? gb : 0)} GB`;
+}
+
+/**
+ * Used storage in GB with 2 decimals, like the limit beside it ('1.25 GB'); amounts that would read
+ * '0.00 GB' are shown in their own unit ('2.92 MB') so a little use is never shown as none.
+ */
+export function formatStorageUsed(usedBytes: number): string {
+  const gb = usedBytes / BYTES_PER_GB;
+  if (usedBytes > 0 && gb < 0.01) return formatSize(usedBytes);
+  return `${(Number.isFinite(gb) && gb > 0 ? gb : 0).toFixed(2)} GB`;
 }

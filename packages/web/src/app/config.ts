@@ -7,7 +7,8 @@ export interface AppConfig {
     readonly privacy: string;
     readonly faq: string;
     readonly about: string;
-    readonly company: string;
+    /** null unless VITE_COMPANY_URL is set: the footer then shows the name without a link. */
+    readonly company: string | null;
   };
 }
 
@@ -24,6 +25,6 @@ export const appConfig: AppConfig = {
     privacy: pick(import.meta.env.VITE_PRIVACY_URL, '/privacy'),
     faq: pick(import.meta.env.VITE_FAQ_URL, '/faq'),
     about: pick(import.meta.env.VITE_ABOUT_URL, '/about'),
-    company: pick(import.meta.env.VITE_COMPANY_URL, 'https://coffer.example'),
+    company: pick(import.meta.env.VITE_COMPANY_URL, '') || null,
   },
 };

@@ -1,3 +1,4 @@
+import { formatCount, formatGb } from '@coffer/contracts';
 import type { PlanLimits, Tier } from '../../config.js';
 import { IDP_STYLES } from '../../infra/idp/idp.styles.js';
 import type { DemoCheckoutView, DemoPortalView } from './demo-billing.service.js';
@@ -71,9 +72,9 @@ ${body}
 }
 
 function limitsList(plan: PlanLimits, extra: [string, string][] = []): string {
-  const n = (value: number) => value.toLocaleString('en-US');
+  const n = formatCount;
   const rows: [string, string][] = [
-    ['Storage', `${n(plan.storageLimit)} GB`],
+    ['Storage', formatGb(plan.storageLimit)],
     ['Contacts', n(plan.maxContacts)],
     ['Shares', n(plan.maxShares)],
     ['Uploads per month', n(plan.monthlyUploadLimit)],

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { Anchor, Container, Group, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import { appConfig } from '../config';
 import classes from './Footer.module.css';
 
@@ -24,23 +25,34 @@ interface FooterProps {
   width?: 'app' | 'page';
 }
 
-/** Footer links (spec): terms, privacy, FAQ, about and the company site. */
+/** Footer links (spec): terms, privacy, FAQ, about and the company site (only when configured). */
 export function Footer({ width = 'app' }: FooterProps): ReactElement {
   const content = (
     <Group justify="space-between" gap="sm">
       <Text size="sm" c="dimmed">
         © {new Date().getFullYear()}{' '}
-        <Anchor href={appConfig.links.company} c="dimmed" {...externalProps(appConfig.links.company)}>
-          {appConfig.companyName}
-        </Anchor>
+        {appConfig.links.company === null ? (
+          appConfig.companyName
+        ) : (
+          <Anchor href={appConfig.links.company} c="dimmed" {...externalProps(appConfig.links.company)}>
+            {appConfig.companyName}
+          </Anchor>
+        )}
       </Text>
       <nav aria-label="Footer">
         <Group gap="lg" component="ul" className={classes.links}>
           {LINKS.map((link) => (
             <li key={link.label}>
-              <Anchor href={link.href} size="sm" c="dimmed" {...externalProps(link.href)}>
-                {link.label}
-              </Anchor>
+              {isExternal(link.href) ? (
+                <Anchor href={link.href} size="sm" c="dimmed" {...externalProps(link.href)}>
+                  {link.label}
+                </Anchor>
+              ) : (
+                // The built-in pages: an in-app navigation, no reload.
+                <Anchor component={Link} to={link.href} size="sm" c="dimmed">
+                  {link.label}
+                </Anchor>
+              )}
             </li>
           ))}
         </Group>

@@ -1,10 +1,13 @@
 import type { ReactElement } from 'react';
-import { AppShell, Avatar, Divider, NavLink, ScrollArea } from '@mantine/core';
-import { IconChevronRight, IconLogout, IconUser } from '@tabler/icons-react';
+import { AppShell, Divider, NavLink, ScrollArea } from '@mantine/core';
+import { IconChevronRight, IconLogout } from '@tabler/icons-react';
 import { NavLink as RouterNavLink, useLocation } from 'react-router';
+import { PersonAvatar } from '../../features/contacts/PersonAvatar';
+import { useCurrentUser } from '../session/current-user';
+import { useIsAdmin } from '../session/use-is-admin';
 import { useLogout } from '../session/use-logout';
 import { paths } from '../router/paths';
-import { NAV_ITEMS } from './nav-items';
+import { ADMIN_NAV_ITEMS, NAV_ITEMS } from './nav-items';
 import classes from './SideNav.module.css';
 
 interface SideNavProps {
@@ -12,10 +15,15 @@ interface SideNavProps {
   onNavigate: () => void;
 }
 
-/** Sidenav entries (spec): Profile (with Logout), New Upload, My Files, Shared With Me, Contacts. */
+/**
+ * Sidenav entries (spec): Profile (with Logout), New Upload, My Files, Shared With Me, Contacts; admins
+ * also get Feedback, which is otherwise reachable only by typing its address.
+ */
 export function SideNav({ onNavigate }: SideNavProps): ReactElement {
   const { pathname } = useLocation();
   const logout = useLogout();
+  const user = useCurrentUser();
+  const items = useIsAdmin() ? [...NAV_ITEMS, ...ADMIN_NAV_ITEMS] : NAV_ITEMS;
 
   return (
     <>
@@ -26,11 +34,15 @@ export function SideNav({ onNavigate }: SideNavProps): ReactElement {
           onClick={onNavigate}
           active={pathname === paths.profile}
           label="Profile"
-          description="Account and plan"
+          description={user?.name ?? user?.email ?? undefined}
           leftSection={
-            <Avatar size={34} radius="xl" color="coffer" variant="light">
-              <IconUser size={18} aria-hidden />
-            </Avatar>
+            <PersonAvatar
+              name={user?.name ?? ''}
+              email={user?.email}
+              color={user?.color ?? 'coffer'}
+              image={user?.image}
+              size={34}
+            />
           }
           rightSection={<IconChevronRight size={14} stroke={1.6} aria-hidden />}
           className={classes.link}
@@ -51,7 +63,7 @@ export function SideNav({ onNavigate }: SideNavProps): ReactElement {
       <Divider my="xs" />
       <AppShell.Section grow component={ScrollArea} className={classes.section}>
         <nav aria-label="Main">
-          {NAV_ITEMS.map((item) => (
+          {items.map((item) => (
             <NavLink
               key={item.to}
               component={RouterNavLink}

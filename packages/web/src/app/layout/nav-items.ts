@@ -1,5 +1,5 @@
 import type { Icon } from '@tabler/icons-react';
-import { IconCloudUpload, IconFolder, IconFolderShare, IconUsers } from '@tabler/icons-react';
+import { IconCloudUpload, IconFolder, IconFolderShare, IconMessages, IconUsers } from '@tabler/icons-react';
 import { paths } from '../router/paths';
 
 export interface NavItem {
@@ -14,4 +14,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'My Files', to: paths.myFiles, icon: IconFolder },
   { label: 'Shared With Me', to: paths.sharedWithMe, icon: IconFolderShare },
   { label: 'Contacts', to: paths.contacts, icon: IconUsers },
+];
+
+/** Entries only admins see (the server decides who is one: GET /users/me). */
+export const ADMIN_NAV_ITEMS: readonly NavItem[] = [
+  { label: 'Feedback', to: paths.feedback, icon: IconMessages },
 ];

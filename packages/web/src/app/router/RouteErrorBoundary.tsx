@@ -1,7 +1,8 @@
 import { useEffect, type ReactElement } from 'react';
 import { Button, Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconRefresh, IconWifiOff } from '@tabler/icons-react';
+import { IconRefresh, IconAlertTriangle } from '@tabler/icons-react';
 import { Navigate, useLocation, useRouteError } from 'react-router';
+import { navigationErrorState } from '../../features/landing/navigation-error';
 import { isChunkLoadError } from './lazy-page';
 import { paths } from './paths';
 
@@ -10,7 +11,7 @@ function ReloadScreen({ title, message }: { title: string; message: string }): R
     <Center mih="100dvh" p="md">
       <Stack align="center" gap="md" maw={440} ta="center">
         <ThemeIcon size={56} radius="xl" variant="light" color="orange">
-          <IconWifiOff size={28} aria-hidden />
+          <IconAlertTriangle size={28} aria-hidden />
         </ThemeIcon>
         <Title order={2}>{title}</Title>
         <Text c="dimmed">{message}</Text>
@@ -28,28 +29,21 @@ function ReloadScreen({ title, message }: { title: string; message: string }): R
 }
 
 /**
- * Route error element. The spec: "A navigation error goes to /landing". A part of the app that
- * failed to load (time-out, new deploy, lost network) offers a reload instead, because /landing
- * would not help; so does an error on /landing itself, which must not redirect to itself.
+ * Route error element. The spec: "A navigation error goes to /landing". The landing page then says what
+ * happened and offers "Try again" (a full load of the failed path, which also fetches parts of the app
+ * that a new deploy renamed). An error on /landing itself offers a reload, as it must not redirect to itself.
  */
 export function RouteErrorBoundary(): ReactElement {
   const error = useRouteError();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
 
   useEffect(() => {
     console.error('Navigation error', error);
   }, [error]);
 
-  if (isChunkLoadError(error)) {
-    return (
-      <ReloadScreen
-        title="Coffer could not load"
-        message="Part of the application did not load. Check your connection and reload the page."
-      />
-    );
-  }
   if (pathname === paths.landing) {
     return <ReloadScreen title="Something went wrong" message="Reload the page to try again." />;
   }
-  return <Navigate to={paths.landing} replace />;
+  const state = navigationErrorState(isChunkLoadError(error) ? 'load' : 'error', pathname + search);
+  return <Navigate to={paths.landing} replace state={state} />;
 }

@@ -10,6 +10,11 @@ export const paths = {
   contacts: '/contacts',
   profile: '/profile',
   feedback: '/feedback',
+  /** The built-in footer pages (not in the spec's table; replaceable by VITE_*_URL). */
+  terms: '/terms',
+  privacy: '/privacy',
+  faq: '/faq',
+  about: '/about',
   share: (id: string): string => `/share/${encodeURIComponent(id)}`,
   invite: (id: string): string => `/invite/${encodeURIComponent(id)}`,
 } as const;

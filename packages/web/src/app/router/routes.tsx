@@ -137,6 +137,12 @@ export const appRoutes: RouteObject[] = [
         ],
       },
 
+      // The built-in footer pages, public, in one small chunk.
+      ...(['terms', 'privacy', 'faq', 'about'] as const).map((page) => ({
+        path: paths[page],
+        lazy: lazyPage(() => import('../../features/info/InfoPage').then((m) => m.infoPageComponents[page])),
+      })),
+
       { path: '*', Component: NotFoundPage },
     ],
   },

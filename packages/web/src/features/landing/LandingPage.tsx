@@ -7,10 +7,14 @@ import {
   IconMailOpened,
   IconShieldLock,
 } from '@tabler/icons-react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { Footer } from '../../app/layout/Footer';
 import { Logo } from '../../app/layout/Logo';
+import { paths } from '../../app/router/paths';
+import { useHasAccount } from '../../app/session/use-has-account';
 import { FeatureList } from './FeatureList';
+import { navigationErrorMessage } from './navigation-error';
+import { NavigationErrorCallout } from './NavigationErrorCallout';
 import { landingMessage, type LandingMessage, type LandingMessageKind } from './landing-message';
 import { ProductPreview } from './ProductPreview';
 import { signInPath, signUpPath } from './sign-in';
@@ -41,10 +45,15 @@ function ReasonCallout({ message }: { message: LandingMessage }): ReactElement {
   );
 }
 
-/** The public landing page (/landing): invites the visitor to log in or create an account. */
+/**
+ * The public landing page (/landing): invites the visitor to log in or create an account; someone
+ * already signed in is offered "Open Coffer" instead.
+ */
 export function LandingPage(): ReactElement {
   const [searchParams] = useSearchParams();
   const message = landingMessage(searchParams.get('reason'), searchParams.get('fileId'));
+  const navigationError = navigationErrorMessage(useLocation().state);
+  const signedIn = useHasAccount();
 
   return (
     <div className={classes.page}>
@@ -54,8 +63,8 @@ export function LandingPage(): ReactElement {
             <Link to="/landing" aria-label="Coffer home" className={classes.logoLink}>
               <Logo size={32} />
             </Link>
-            <Button component={Link} to={signInPath} variant="subtle">
-              Log in
+            <Button component={Link} to={signedIn ? paths.root : signInPath} variant="subtle">
+              {signedIn ? 'Open Coffer' : 'Log in'}
             </Button>
           </Group>
         </Container>
@@ -67,6 +76,7 @@ export function LandingPage(): ReactElement {
             <Grid gap={{ base: 40, md: 56 }} align="center">
               <Grid.Col span={{ base: 12, md: 7 }}>
                 <Stack gap="lg">
+                  {navigationError !== null && <NavigationErrorCallout message={navigationError} />}
                   {message !== null && <ReasonCallout message={message} />}
                   <Group gap={8} c="coffer.8" wrap="nowrap">
                     <IconShieldLock size={18} stroke={1.8} aria-hidden />
@@ -78,21 +88,24 @@ export function LandingPage(): ReactElement {
                     Your files, encrypted before they leave your device
                   </Title>
                   <Text size="lg" c="dimmed" className={classes.lead}>
-                    Log in or create an account to store and share files that only you and the people you
-                    choose can read.
+                    {signedIn
+                      ? 'You are signed in. Open Coffer to get to your files.'
+                      : 'Log in or create an account to store and share files that only you and the people you choose can read.'}
                   </Text>
                   <Group gap="sm" mt="xs">
                     <Button
                       component={Link}
-                      to={signInPath}
+                      to={signedIn ? paths.root : signInPath}
                       size="md"
                       rightSection={<IconArrowRight size={18} aria-hidden />}
                     >
-                      Log in
+                      {signedIn ? 'Open Coffer' : 'Log in'}
                     </Button>
-                    <Button component={Link} to={signUpPath} size="md" variant="default">
-                      Create account
-                    </Button>
+                    {!signedIn && (
+                      <Button component={Link} to={signUpPath} size="md" variant="default">
+                        Create account
+                      </Button>
+                    )}
                   </Group>
                 </Stack>
               </Grid.Col>

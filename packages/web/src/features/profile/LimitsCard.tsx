@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { profileMessages, type StatsResponse } from '@coffer/contracts';
+import { formatCount, profileMessages, type StatsResponse } from '@coffer/contracts';
 import {
   Alert,
   Badge,
@@ -144,7 +144,11 @@ function UsageItem({ label, usage }: { label: string; usage: UsageLine | null })
     <DataList.Item>
       <DataList.ItemLabel>{label}</DataList.ItemLabel>
       <DataList.ItemValue>
-        {usage === null ? <Skeleton height={12} width={60} /> : `${usage.used} / ${usage.limit}`}
+        {usage === null ? (
+          <Skeleton height={12} width={60} />
+        ) : (
+          `${formatCount(usage.used)} / ${formatCount(usage.limit)}`
+        )}
       </DataList.ItemValue>
     </DataList.Item>
   );

@@ -67,7 +67,7 @@ export function SharedWithMePage(): ReactElement {
           <EmptyState
             icon={<IconInbox size={28} aria-hidden />}
             variant="light"
-            title={sharedWithMeMessages.emptyTitle}
+            title={files.length === 0 ? sharedWithMeMessages.emptyTitle : sharedWithMeMessages.noneFound}
             description={
               files.length === 0
                 ? 'When a contact shares a file with you, it appears here.'

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { MAX_FILES_PER_DROP, uploadMessages } from '@coffer/contracts';
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconUpload } from '@tabler/icons-react';
+import { RecentUploads } from './RecentUploads';
 import { UnfinishedUploads } from './UnfinishedUploads';
 import { UploadDropzone } from './UploadDropzone';
 import { UploadRow } from './UploadRow';
@@ -72,6 +73,8 @@ export function NewUploadPage(): ReactElement {
           </Stack>
         </Stack>
       )}
+
+      {list.ready && <RecentUploads />}
     </Stack>
   );
 }

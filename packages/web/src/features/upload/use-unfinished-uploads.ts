@@ -1,11 +1,11 @@
 import { DIRECT_UPLOAD_THRESHOLD, uploadMessages, type UploadItem } from '@coffer/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
-import { retryUnlessClientError } from '../../lib/contacts/contact-errors';
 import { statsQueryKey } from '../../lib/contacts/query-keys';
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { snackbar } from '../../lib/snackbar';
+import { useRecentUploadsQuery } from './use-recent-uploads';
 
 /**
  * Large uploads this account left unfinished (a closed tab, a crash, a lost connection): they hold
@@ -22,16 +22,11 @@ export interface UnfinishedUploads {
   readonly cancelling: string | null;
 }
 
-/** GET /users/uploads (recent ones), and Cancel: the server-side abort, which frees the parts at once. */
+/** The unfinished ones among the recent uploads, and Cancel: the server-side abort, which frees the parts at once. */
 export function useUnfinishedUploads(enabled: boolean): UnfinishedUploads {
   const api = useApiClient();
   const client = useQueryClient();
-  const query = useQuery({
-    queryKey: fileQueryKeys.uploads,
-    queryFn: async () => unfinishedUploads((await filesApi.listUploads(api)).uploads),
-    enabled,
-    retry: retryUnlessClientError,
-  });
+  const query = useRecentUploadsQuery(enabled);
   const mutation = useMutation({
     mutationFn: (uploadId: string) => filesApi.cancelUpload(api, uploadId),
     onSuccess: () => {
@@ -48,7 +43,7 @@ export function useUnfinishedUploads(enabled: boolean): UnfinishedUploads {
     },
   });
   return {
-    uploads: query.data ?? [],
+    uploads: unfinishedUploads(query.data ?? []),
     cancel: (uploadId) => {
       mutation.mutate(uploadId);
     },

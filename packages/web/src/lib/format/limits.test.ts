@@ -1,6 +1,6 @@
 import { BYTES_PER_GB, type StatsResponse } from '@coffer/contracts';
 import { describe, expect, it } from 'vitest';
-import { formatGb, limitsViewOf } from './limits';
+import { limitsViewOf } from './limits';
 
 function stats(
   overrides: Partial<StatsResponse['subscription']['limits']> & {
@@ -84,13 +84,5 @@ describe('limitsViewOf', () => {
     );
     expect(limitsViewOf(stats({ tier: 'Free', currentPeriodEnd: end })).nextBillingDate).toBeNull();
     expect(limitsViewOf(stats({ tier: 'Personal', currentPeriodEnd: null })).nextBillingDate).toBeNull();
-  });
-});
-
-describe('formatGb', () => {
-  it('prints whole and fractional limits', () => {
-    expect(formatGb(5)).toBe('5 GB');
-    expect(formatGb(0.5)).toBe('0.5 GB');
-    expect(formatGb(1024)).toBe('1,024 GB');
   });
 });

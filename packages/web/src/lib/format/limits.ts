@@ -1,7 +1,7 @@
 import {
   accountTierOf,
-  BYTES_PER_GB,
-  formatSize,
+  formatGb,
+  formatStorageUsed,
   storagePercent,
   tierLabels,
   type AccountTier,
@@ -33,11 +33,6 @@ export interface LimitsView {
   nextBillingDate: string | null;
 }
 
-/** A storage limit in GB, as the card prints it ('5 GB', '0.5 GB', '1,024 GB'). */
-export function formatGb(gb: number): string {
-  return `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(gb)} GB`;
-}
-
 /**
  * The Limits card's figures. The tier is FREE when stats say 'Free' and also while they load
  * (`stats` undefined), so the card never flashes the paid tier.
@@ -64,7 +59,7 @@ export function limitsViewOf(stats: StatsResponse | undefined): LimitsView {
     tier,
     tierLabel,
     storage: {
-      usedText: formatUsedStorage(stats.storage.used),
+      usedText: formatStorageUsed(stats.storage.used),
       limitText: formatGb(limits.storageLimit),
       percent: storagePercent(stats.storage.used, limits.storageLimit),
     },
@@ -74,14 +69,4 @@ export function limitsViewOf(stats: StatsResponse | undefined): LimitsView {
     monthlyDownloads: { used: stats.transfers.downloads.count, limit: limits.monthlyDownloadLimit },
     nextBillingDate,
   };
-}
-
-/**
- * Used storage in GB with 2 decimals, like the limit beside it ('1.25 GB'); small amounts that would
- * read '0.00 GB' are shown in their own unit ('512.00 KB') so a little use is not shown as none.
- */
-function formatUsedStorage(usedBytes: number): string {
-  const gb = usedBytes / BYTES_PER_GB;
-  if (usedBytes > 0 && gb < 0.01) return formatSize(usedBytes);
-  return `${gb.toFixed(2)} GB`;
 }
