@@ -4,7 +4,14 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ContactsPage } from './ContactsPage';
 import type { ShareFilesModalProps } from './ShareFilesModalSlot';
-import { apiError, contact, createFakeApi, renderScreen, stats, type FakeApi } from './screen.test-helpers';
+import {
+  apiError,
+  contact,
+  createFakeApi,
+  renderScreen,
+  stats,
+  type FakeApi,
+} from '../../test/render-screen';
 
 const ada = contact({ name: 'Ada Lovelace', email: 'ada@example.com' });
 const alan = contact({ name: 'Alan Turing', email: 'alan@example.com' });

@@ -11,9 +11,9 @@ import {
   createFakeTransferManager,
   fileItem,
   findSnackbar,
-  renderFilesScreen,
+  renderScreen,
   type FakeApi,
-} from './files.test-helpers';
+} from '../../test/render-screen';
 
 const report = fileItem('report.pdf', {
   uploadedAt: new Date(2024, 2, 5, 10, 20, 30).toISOString(),
@@ -52,7 +52,7 @@ afterEach(() => {
 
 describe('My Files', () => {
   it('shows the empty state with an Upload button to /new', async () => {
-    const { router } = renderFilesScreen(<MyFilesPage />, { api: apiWith([]), session });
+    const { router } = renderScreen(<MyFilesPage />, { api: apiWith([]), session });
     expect(await screen.findByText('No files found')).toBeTruthy();
     expect(screen.getByText('Try adjusting your search or filters.')).toBeTruthy();
     const [, emptyStateUpload] = screen.getAllByRole('link', { name: 'Upload' });
@@ -67,12 +67,12 @@ describe('My Files', () => {
         throw apiError(500, 'INTERNAL', 'boom');
       },
     });
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     expect(await findSnackbar('Error loading files!')).toBeTruthy();
   });
 
   it('shows cards with type, size and day/month/year datetime, newest first', async () => {
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session });
     const card = await screen.findByRole('article', { name: 'report.pdf' });
     expect(within(card).getByText('1.50 KB')).toBeTruthy();
     expect(within(card).getByText(formatDateTime(report.uploadedAt))).toBeTruthy();
@@ -82,7 +82,7 @@ describe('My Files', () => {
   });
 
   it('searches, filters by type and sorts oldest first', async () => {
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session });
     await screen.findByRole('article', { name: 'report.pdf' });
 
     await user.click(screen.getByRole('textbox', { name: 'Search files' }));
@@ -106,7 +106,7 @@ describe('My Files', () => {
 
   it('deletes a file after confirmation', async () => {
     const api = apiWith().on(`DELETE /users/files/${report.fileId}`, () => ({ ok: true }));
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     await user.click(await screen.findByRole('button', { name: 'Delete report.pdf' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete file' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -118,7 +118,7 @@ describe('My Files', () => {
     const api = apiWith().on(`DELETE /users/files/${report.fileId}`, () => {
       throw apiError(500, 'INTERNAL');
     });
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     await user.click(await screen.findByRole('button', { name: 'Delete report.pdf' }));
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Delete file' })).getByRole('button', {
@@ -142,7 +142,7 @@ describe('My Files', () => {
       .on(`DELETE /users/files/${report.fileId}/share/alan%40example.com`, () => {
         throw apiError(404, 'FILE_NOT_FOUND');
       });
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     const card = await screen.findByRole('article', { name: 'report.pdf' });
     expect(await within(card).findByText('Ada Lovelace')).toBeTruthy();
 
@@ -158,7 +158,7 @@ describe('My Files', () => {
 
   it('downloads through the transfer manager: Starting download..., progress, then success', async () => {
     const manager = createFakeTransferManager();
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session, manager });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session, manager });
     const card = await screen.findByRole('article', { name: 'report.pdf' });
     await user.click(within(card).getByRole('button', { name: 'Download report.pdf' }));
     expect(manager.downloadTargets).toEqual([{ fileId: report.fileId, source: 'own' }]);
@@ -182,7 +182,7 @@ describe('My Files', () => {
 
   it('shows a failed download as Download failed: <reason>', async () => {
     const manager = createFakeTransferManager();
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session, manager });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session, manager });
     await user.click(await screen.findByRole('button', { name: 'Download notes.txt' }));
     act(() => {
       manager.finish(
@@ -198,14 +198,14 @@ describe('My Files', () => {
 
   it('cancels a running download', async () => {
     const manager = createFakeTransferManager();
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session, manager });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session, manager });
     await user.click(await screen.findByRole('button', { name: 'Download notes.txt' }));
     await user.click(screen.getByRole('button', { name: 'Cancel download of notes.txt' }));
     expect(await findSnackbar('Download cancelled', 'status')).toBeTruthy();
   });
 
   it('refuses to share an unencrypted file', async () => {
-    renderFilesScreen(<MyFilesPage />, {
+    renderScreen(<MyFilesPage />, {
       api: apiWith([fileItem('legacy.txt', { isEncrypted: false })]),
       session,
     });
@@ -228,7 +228,7 @@ describe('My Files: signatures (issue 13)', () => {
       uploadedAt: report.uploadedAt,
       encryptionInfo: { version: 'key-1', algorithm: 'AES-GCM', iv: '', encryptedFileKey: 'AAAA' },
     }));
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     const card = await screen.findByRole('article', { name: report.name });
     expect(await within(card).findByText('Unsigned')).toBeTruthy();
     expect(within(card).getByRole('button', { name: `Download ${report.name}` })).toBeTruthy();

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contact, createFakeApi, renderScreen, testUser } from '../contacts/screen.test-helpers';
+import { contact, createFakeApi, renderScreen, testUser } from '../../test/render-screen';
 import { InvitePage } from './InvitePage';
 
 afterEach(() => {

@@ -14,9 +14,9 @@ import {
   createFakeApi,
   fileItem,
   findSnackbar,
-  renderFilesScreen,
+  renderScreen,
   type FakeApi,
-} from '../files/files.test-helpers';
+} from '../../test/render-screen';
 import { ContactShareFilesModal } from './ContactShareFilesModal';
 import { ShareFilesModal } from './ShareFilesModal';
 
@@ -92,7 +92,7 @@ function apiWith(): FakeApi {
 const checkbox = (name: string) => screen.getByRole('checkbox', { name });
 
 async function openFor(fileIds: string[], api = apiWith()): Promise<{ api: FakeApi; dialog: HTMLElement }> {
-  renderFilesScreen(<ShareFilesModal opened onClose={() => undefined} initialFileIds={fileIds} />, {
+  renderScreen(<ShareFilesModal opened onClose={() => undefined} initialFileIds={fileIds} />, {
     api,
     session,
   });
@@ -184,7 +184,7 @@ describe('Share files modal', () => {
       keyId: 'alan-key',
     };
     const api = apiWith();
-    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={alanView} />, {
+    renderScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={alanView} />, {
       api,
       session,
     });
@@ -206,7 +206,7 @@ describe('Share files modal', () => {
       publicKey: recipientPublicKeyB64,
       keyId: 'alan-key',
     };
-    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={alanView} />, {
+    renderScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={alanView} />, {
       api: apiWith(),
       session,
     });
@@ -235,7 +235,7 @@ describe('Share files modal', () => {
 
   it('says when a contact from the Contacts screen has no key', async () => {
     const eveView: ContactView = { ...eve, status: 'unverified', publicKey: null, keyId: null };
-    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={eveView} />, {
+    renderScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={eveView} />, {
       api: apiWith(),
       session,
     });
@@ -251,7 +251,7 @@ describe('Share files modal', () => {
     const api = apiWith()
       .on('GET /users/contacts', () => ({ contacts: [ada, alan, eve, bob] }))
       .on(keyPath(bob.email), () => served);
-    const first = renderFilesScreen(
+    const first = renderScreen(
       <ShareFilesModal opened onClose={() => undefined} initialFileIds={[photo.fileId]} />,
       { api, session },
     );
@@ -276,7 +276,7 @@ describe('Share files modal', () => {
 
     // Accepted on the Contacts page: offered again.
     await session.trust.pin(bob.email, served, 'key-changed-accepted');
-    renderFilesScreen(<ShareFilesModal opened onClose={() => undefined} initialFileIds={[photo.fileId]} />, {
+    renderScreen(<ShareFilesModal opened onClose={() => undefined} initialFileIds={[photo.fileId]} />, {
       api,
       session,
     });
@@ -302,7 +302,7 @@ describe('Share files modal', () => {
       keyId: 'carol-new-key',
     };
     const api = apiWith();
-    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={carolView} />, {
+    renderScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={carolView} />, {
       api,
       session,
     });
