@@ -128,7 +128,7 @@ describe('My Files', () => {
     expect(await findSnackbar('Error deleting file!')).toBeTruthy();
   });
 
-  it('lists who a file is shared with and revokes access', async () => {
+  it('lists who a file is shared with and revokes access after a "Revoke access?" confirmation', async () => {
     let shares = [
       { email: 'ada@example.com', name: 'Ada Lovelace' },
       { email: 'alan@example.com', name: 'Alan Turing' },
@@ -146,13 +146,37 @@ describe('My Files', () => {
     const card = await screen.findByRole('article', { name: 'report.pdf' });
     expect(await within(card).findByText('Ada Lovelace')).toBeTruthy();
 
-    await user.click(within(card).getByRole('button', { name: 'Revoke access for Ada Lovelace' }));
+    const chipButton = within(card).getByRole('button', { name: 'Revoke access for Ada Lovelace' });
+    await user.click(chipButton);
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke access?' });
+    expect(within(dialog).getByText(/will no longer be able to open/)).toBeTruthy();
+    // Cancelling revokes nothing and gives focus back to the chip's "×".
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'Revoke access?' })).toBeNull();
+    });
+    expect(api.calls.some((call) => call.method === 'DELETE')).toBe(false);
+    await waitFor(() => {
+      expect(document.activeElement).toBe(chipButton);
+    });
+
+    await user.click(chipButton);
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Revoke access?' })).getByRole('button', {
+        name: 'Revoke',
+      }),
+    );
     expect(await findSnackbar('Access revoked for Ada Lovelace', 'status')).toBeTruthy();
     await waitFor(() => {
       expect(within(card).queryByText('Ada Lovelace')).toBeNull();
     });
 
     await user.click(within(card).getByRole('button', { name: 'Revoke access for Alan Turing' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Revoke access?' })).getByRole('button', {
+        name: 'Revoke',
+      }),
+    );
     expect(await findSnackbar('Failed to revoke access for Alan Turing')).toBeTruthy();
   });
 

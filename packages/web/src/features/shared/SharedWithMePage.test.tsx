@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -116,6 +116,51 @@ describe('Shared With Me', () => {
       manager.finish(manager.getSnapshot().downloads[0]?.id ?? '', 'failed', 'Error downloading file!');
     });
     expect(await findSnackbar('Download failed')).toBeTruthy();
+  });
+
+  it('refetches the list when the tab regains focus, so a revoked file leaves it', async () => {
+    const api = apiWith();
+    renderScreen(<SharedWithMePage />, { api, session });
+    expect(await screen.findByRole('article', { name: 'song.mp3' })).toBeTruthy();
+    api.on('GET /users/files/shared?limit=500', () => ({ files: [slides] }));
+    act(() => {
+      window.dispatchEvent(new Event('visibilitychange'));
+    });
+    await waitFor(() => {
+      expect(screen.queryByRole('article', { name: 'song.mp3' })).toBeNull();
+    });
+    expect(screen.getByRole('article', { name: 'slides.pptx' })).toBeTruthy();
+  });
+
+  it('says a file is no longer shared when its share is gone (404)', async () => {
+    const api = apiWith().on(`GET /users/files/shared/${encodeURIComponent(song.fileId)}`, () => {
+      throw apiError(404, 'FILE_NOT_FOUND');
+    });
+    const manager = createFakeTransferManager();
+    renderScreen(<SharedWithMePage />, { api, session, manager });
+    const card = await screen.findByRole('article', { name: 'song.mp3' });
+    expect(await within(card).findByText('This file is no longer shared with you.')).toBeTruthy();
+    await user.click(within(card).getByRole('button', { name: 'Download song.mp3' }));
+    expect(await findSnackbar('This file is no longer shared with you.')).toBeTruthy();
+    expect(manager.downloadTargets).toEqual([]);
+  });
+
+  it('after a failed download, refetches the list and says the file is no longer shared', async () => {
+    const manager = createFakeTransferManager();
+    const api = apiWith();
+    renderScreen(<SharedWithMePage />, { api, session, manager });
+    const card = await screen.findByRole('article', { name: 'song.mp3' });
+    expect(await within(card).findByText(/Unsigned/)).toBeTruthy();
+    await user.click(within(card).getByRole('button', { name: 'Download song.mp3' }));
+    // The owner revokes while the download runs.
+    api.on('GET /users/files/shared?limit=500', () => ({ files: [slides] }));
+    act(() => {
+      manager.finish(manager.getSnapshot().downloads[0]?.id ?? '', 'failed', 'Error downloading file!');
+    });
+    expect(await findSnackbar('This file is no longer shared with you.')).toBeTruthy();
+    await waitFor(() => {
+      expect(screen.queryByRole('article', { name: 'song.mp3' })).toBeNull();
+    });
   });
 });
 

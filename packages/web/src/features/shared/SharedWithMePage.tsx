@@ -13,12 +13,13 @@ import { FileCard } from '../files/FileCard';
 import { FileListControls } from '../files/FileListControls';
 import { FilesGrid, FilesSkeleton } from '../files/FilesGrid';
 import { useFileDownloads } from '../files/use-file-download';
-import { useSharedFiles } from './use-shared-files';
+import { useExplainSharedFailure, useSharedFiles } from './use-shared-files';
 import { ListScreen } from '../../app/layout/ListScreen';
 import type { SharedFileView } from '../../lib/files/file-views';
 import type { RawDownloadMetadata } from '../../lib/transfers';
 import { snackbar } from '../../lib/snackbar';
 import { CHECK_FAILED_TEXT, SharedFileSignature } from './SharedFileSignature';
+import { isShareGone, NO_LONGER_SHARED_TEXT } from './no-longer-shared';
 import { useSharedFileCheck } from './use-shared-file-check';
 
 /** The sender line of a shared file's card. */
@@ -38,7 +39,7 @@ export function SharedWithMePage(): ReactElement {
   const { files, query } = useSharedFiles();
   const [controls, setControls] = useState<Controls>(defaultFileListControls);
   const visible = useMemo(() => visibleFiles(files, controls), [files, controls]);
-  const downloads = useFileDownloads('shared');
+  const downloads = useFileDownloads('shared', useExplainSharedFailure(query));
 
   return (
     <ListScreen
@@ -116,6 +117,7 @@ function SharedFileCard({
       onDownload={() => {
         // Exactly the answer that was checked, never a fresh one (issue 13).
         if (check.data?.canOpen === true) onDownload({ source: 'shared', shared: check.data.metadata });
+        else if (isShareGone(check.error)) snackbar.danger(NO_LONGER_SHARED_TEXT);
         else snackbar.danger(check.data?.text ?? CHECK_FAILED_TEXT);
       }}
       onCancelDownload={onCancelDownload}
