@@ -1,8 +1,9 @@
-import type { ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { Box, Button, Container, Grid, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconArrowRight,
   IconBellRinging,
+  IconClockExclamation,
   IconFileLock,
   IconMailOpened,
   IconShieldLock,
@@ -11,7 +12,14 @@ import { Link, useSearchParams } from 'react-router';
 import { Footer } from '../../app/layout/Footer';
 import { Logo } from '../../app/layout/Logo';
 import { FeatureList } from './FeatureList';
-import { landingMessage, type LandingMessage, type LandingMessageKind } from './landing-message';
+import { useAppSession } from '../../app/session/session-context';
+import { SESSION_ENDED_FLAG } from '../../lib/storage/session-flags';
+import {
+  landingMessage,
+  sessionEndedMessage,
+  type LandingMessage,
+  type LandingMessageKind,
+} from './landing-message';
 import { ProductPreview } from './ProductPreview';
 import { signInPath, signUpPath } from './sign-in';
 import classes from './LandingPage.module.css';
@@ -20,7 +28,18 @@ const MESSAGE_ICONS: Record<LandingMessageKind, typeof IconMailOpened> = {
   invite: IconMailOpened,
   'file-share': IconFileLock,
   notification: IconBellRinging,
+  'session-ended': IconClockExclamation,
 };
+
+/** Whether this tab's last session ended by itself; said once, then forgotten. */
+function useSessionEnded(): boolean {
+  const { flags } = useAppSession();
+  const [ended] = useState(() => flags.isSet(SESSION_ENDED_FLAG));
+  useEffect(() => {
+    if (ended) flags.remove(SESSION_ENDED_FLAG);
+  }, [ended, flags]);
+  return ended;
+}
 
 function ReasonCallout({ message }: { message: LandingMessage }): ReactElement {
   const Icon = MESSAGE_ICONS[message.kind];
@@ -44,7 +63,10 @@ function ReasonCallout({ message }: { message: LandingMessage }): ReactElement {
 /** The public landing page (/landing): invites the visitor to log in or create an account. */
 export function LandingPage(): ReactElement {
   const [searchParams] = useSearchParams();
-  const message = landingMessage(searchParams.get('reason'), searchParams.get('fileId'));
+  const sessionEnded = useSessionEnded();
+  const message = sessionEnded
+    ? sessionEndedMessage
+    : landingMessage(searchParams.get('reason'), searchParams.get('fileId'));
 
   return (
     <div className={classes.page}>
