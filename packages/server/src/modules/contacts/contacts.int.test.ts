@@ -84,6 +84,15 @@ describe.each(dialectsUnderTest)('contacts and invitations ($name)', ({ open }) 
     expect(dup.json()).toMatchObject({ code: 'CONTACT_ALREADY_EXISTS' });
   });
 
+  it('refuses the caller’s own email with CONTACT_IS_SELF', async () => {
+    const self = await add('fay', 'FAY@example.test', 'Me');
+    expect(self.statusCode).toBe(400);
+    expect(self.json()).toEqual({
+      code: 'CONTACT_IS_SELF',
+      message: 'You cannot add yourself as a contact.',
+    });
+  });
+
   it('validates names and emails with the spec messages', async () => {
     const blank = await add('eve', 'x@example.test', '   ');
     expect(blank.statusCode).toBe(400);

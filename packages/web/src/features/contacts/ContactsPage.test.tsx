@@ -132,6 +132,10 @@ describe('Contacts page', () => {
       apiError(409, 'CONTACT_ALREADY_EXISTS', 'A contact with this email already exists'),
       'A contact with this email already exists',
     ],
+    [
+      apiError(400, 'CONTACT_IS_SELF', 'You cannot add yourself as a contact.'),
+      'That is your own email address. Add the people you want to exchange files with.',
+    ],
     [apiError(500, 'INTERNAL', 'Boom'), 'Error adding contact!'],
   ])('shows the add failure as a snackbar (%#)', async (error, text) => {
     const api = apiWith([]).on('POST /users/contacts', () => {
