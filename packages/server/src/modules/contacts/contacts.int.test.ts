@@ -131,6 +131,25 @@ describe.each(dialectsUnderTest)('contacts and invitations ($name)', ({ open }) 
     expect(contacts.contacts[0]).toMatchObject({ email: 'hal@example.test', invited: true });
   });
 
+  it('lists who invited me by name, each once, and never invitations addressed to others', async () => {
+    const invite = (from: string, to: string) =>
+      t.as(from, { method: 'POST', url: '/api/users/invitations', payload: { to } });
+    expect((await invite('ivy', 'jon@example.test')).statusCode).toBe(200);
+    expect((await invite('ivy', 'jon@example.test')).statusCode).toBe(200);
+    expect((await invite('kim', 'jon@example.test')).statusCode).toBe(200);
+    expect((await invite('kim', 'lea@example.test')).statusCode).toBe(200);
+    const received = await t.as('jon', { method: 'GET', url: '/api/users/invitations/received' });
+    expect(received.statusCode).toBe(200);
+    expect(received.json()).toEqual({
+      invitations: [
+        { email: 'kim@example.test', name: 'Kim' },
+        { email: 'ivy@example.test', name: 'Ivy' },
+      ],
+    });
+    const none = await t.as('ivy', { method: 'GET', url: '/api/users/invitations/received' });
+    expect(none.json()).toEqual({ invitations: [] });
+  });
+
   it('rate-limits invitations', async () => {
     let last = 0;
     for (let i = 0; i < 21; i++) {
