@@ -20,6 +20,7 @@ test('add with validation, invite, rename and delete a contact; the invited pers
   page,
   browser,
 }) => {
+  test.setTimeout(240_000); // two sign-ups
   const person = newPerson('contacts');
   await signUpReady(page, person);
   await page.goto('/contacts');

@@ -190,7 +190,8 @@ describe('Share files modal', () => {
     });
     const dialog = await screen.findByRole('dialog', { name: 'Share files with Alan Turing' });
     expect(within(dialog).queryByRole('checkbox', { name: 'Ada Lovelace' })).toBeNull();
-    await within(dialog).findByText('2.00 KB · Already shared');
+    // Size and upload time beside the name tell same-named files apart.
+    await within(dialog).findByText(/^2\.00 KB · \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} · Already shared$/);
     expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Share' }).disabled).toBe(true);
     await user.click(checkbox('report.pdf'));
     await user.click(within(dialog).getByRole('button', { name: 'Share' }));
