@@ -107,9 +107,13 @@ test('/unlock without a sign-in goes to the landing page', async ({ page }) => {
   await expect(page).toHaveURL(/\/landing$/);
 });
 
-test('a session whose token cannot be renewed is logged out', async ({ page }) => {
+test('a session whose token cannot be renewed is logged out, says so, and returns after login', async ({
+  page,
+}) => {
   const person = newPerson('expired');
   await signUpReady(page, person);
+  await page.getByRole('link', { name: 'Contacts' }).first().click();
+  await expect(page).toHaveURL(/\/contacts$/);
 
   // The access token has expired and the refresh token is no longer accepted.
   await page.evaluate(() => {
@@ -125,7 +129,17 @@ test('a session whose token cannot be renewed is logged out', async ({ page }) =
   await expect(page).toHaveURL(/\/idp\/|\/landing$/);
   if (page.url().includes('/idp/')) await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/landing$/);
+  await expect(page.getByText('Your session ended. Log in again.')).toBeVisible();
   const state = await browserSessionState(page);
   expect(state.local).toEqual([]);
   expect(state.storedKeys).toBe(0);
+
+  // The remembered path outlived the session: logging in again returns to it.
+  await page
+    .getByRole('link', { name: /Log in/ })
+    .first()
+    .click();
+  await fillSignIn(page, person);
+  await unlockEncryption(page, person.masterKey);
+  await expect(page).toHaveURL(/\/contacts$/);
 });

@@ -16,7 +16,11 @@ async function addContact(page: Page, name: string, email: string): Promise<void
   await dialog.getByRole('button', { name: 'Add contact' }).click();
 }
 
-test('add with validation, invite, rename and delete a contact', async ({ page }) => {
+test('add with validation, invite, rename and delete a contact; the invited person gets the inviter’s name', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000); // two sign-ups
   const person = newPerson('contacts');
   await signUpReady(page, person);
   await page.goto('/contacts');
@@ -89,6 +93,25 @@ test('add with validation, invite, rename and delete a contact', async ({ page }
   await expect(page.getByRole('article', { name: 'Best Friend' })).toBeHidden();
   await page.reload();
   await expect(page.getByRole('article')).toHaveCount(1);
+
+  // Adding oneself is refused with its reason, not a bare failure.
+  await addContact(page, 'Me', person.email);
+  await expect(
+    snackbar(page, 'That is your own email address. Add the people you want to exchange files with.'),
+  ).toBeVisible();
+  await page.getByRole('dialog', { name: 'Add contact' }).getByRole('button', { name: 'Cancel' }).click();
+
+  // The invited friend signs up and follows the invitation: Name is the inviter's, as the server knows it.
+  const friendContext = await browser.newContext();
+  const friendPage = await friendContext.newPage();
+  await signUpReady(friendPage, friend);
+  await friendPage.goto(`/invite/${encodeURIComponent(person.email)}`);
+  await friendPage.getByRole('button', { name: `Add ${person.email} as a contact` }).click();
+  const addInviter = friendPage.getByRole('dialog', { name: 'Add contact' });
+  await expect(addInviter.getByLabel(/^Name/)).toHaveValue(person.name);
+  await addInviter.getByRole('button', { name: 'Add contact' }).click();
+  await expect(friendPage.getByText(`${person.email} is in your contacts.`)).toBeVisible();
+  await friendContext.close();
 });
 
 test('a contact with keys is verified, offers Share files, and shows the safety number it has', async ({

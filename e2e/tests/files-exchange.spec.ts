@@ -228,15 +228,29 @@ test('A revokes and B loses access', async () => {
   )?.fileId;
   expect(smallId).toBeDefined();
 
-  await fileCard(a, small.name)
-    .getByRole('button', { name: `Revoke access for ${bob.name}` })
-    .click();
+  // B has the list open (the file checked and offered) while A revokes.
+  await b.goto('/sharedwithme');
+  await expect(fileCard(b, small.name).getByText(`Signed by ${alice.email.toLowerCase()}`)).toBeVisible();
+
+  // Revoking asks first; the dialog returns focus to the chip's "×" when cancelled.
+  const revoke = fileCard(a, small.name).getByRole('button', { name: `Revoke access for ${bob.name}` });
+  await revoke.click();
+  const confirm = a.getByRole('dialog', { name: 'Revoke access?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(revoke).toBeFocused();
+  await revoke.click();
+  await confirm.getByRole('button', { name: 'Revoke', exact: true }).click();
   await expect(snackbar(a, `Access revoked for ${bob.name}`)).toBeVisible();
   await expect(fileCard(a, small.name).getByText('Only you')).toBeVisible();
 
-  await b.goto('/sharedwithme');
-  await expect(fileCard(b, big.name)).toBeVisible();
+  // B's stale card: the download fails, the list refreshes, and B is told why.
+  await fileCard(b, small.name)
+    .getByRole('button', { name: `Download ${small.name}` })
+    .click();
+  await expect(snackbar(b, 'This file is no longer shared with you.')).toBeVisible();
   await expect(fileCard(b, small.name)).toBeHidden();
+  await expect(fileCard(b, big.name)).toBeVisible();
   await b.goto(`/share/${smallId ?? ''}`);
   await expect(b.getByText(`File with ID ${smallId ?? ''} not found`)).toBeVisible();
   expect((await apiCall(b, 'GET', `/users/files/shared/${smallId ?? ''}`)).status).toBe(404);

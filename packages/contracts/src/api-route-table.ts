@@ -380,6 +380,15 @@ export const apiRouteTable = [
     response: 'OkResponse',
   },
   {
+    operationId: 'listReceivedInvitations',
+    method: 'GET',
+    path: '/users/invitations/received',
+    auth: 'user',
+    bodyKind: 'none',
+    status: 200,
+    response: 'ReceivedInvitationsResponse',
+  },
+  {
     operationId: 'openPaymentPortal',
     method: 'POST',
     path: '/payments/portal',

@@ -41,8 +41,9 @@ describe('apiRoutes', () => {
     const keys = apiRoutes.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(new Set(apiRoutes.map((r) => r.operationId)).size).toBe(apiRoutes.length);
-    // The spec's calls, health, the password change, /users/me and its resend, pins and signing keys.
-    expect(apiRoutes).toHaveLength(40);
+    // The spec's calls, health, the password change, /users/me and its resend, pins, signing keys and
+    // the invitations I received.
+    expect(apiRoutes).toHaveLength(41);
     expect(apiRouteById('uploadPart').path).toBe('/users/uploads/multipart/:uploadId/part/:n');
   });
 

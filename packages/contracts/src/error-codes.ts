@@ -1,8 +1,9 @@
 import { Type, type Static } from 'typebox';
 
 /**
- * Error codes of the API error body: the spec's catalogue (section 8) plus the four
- * generic codes of ARCHITECTURE.md for cases the catalogue does not cover.
+ * Error codes of the API error body: the spec's catalogue (section 8), the generic codes of
+ * ARCHITECTURE.md for cases the catalogue does not cover, and a few specific ones the web app
+ * words better than a generic failure (CONTACT_IS_SELF, EMAIL_NOT_VERIFIED).
  */
 export const ErrorCode = {
   UPLOAD_FAILED: 'UPLOAD_FAILED',
@@ -16,6 +17,8 @@ export const ErrorCode = {
   INVALID_RECIPIENT: 'INVALID_RECIPIENT',
   ALREADY_SHARED: 'ALREADY_SHARED',
   CONTACT_ALREADY_EXISTS: 'CONTACT_ALREADY_EXISTS',
+  /** The caller tried to add their own email address as a contact. */
+  CONTACT_IS_SELF: 'CONTACT_IS_SELF',
   KEYS_NOT_FOUND: 'KEYS_NOT_FOUND',
   VALIDATION_FAILED: 'VALIDATION_FAILED',
   NOT_FOUND: 'NOT_FOUND',
@@ -49,6 +52,7 @@ export const errorHttpStatus = {
   INVALID_RECIPIENT: 400,
   ALREADY_SHARED: 409,
   CONTACT_ALREADY_EXISTS: 409,
+  CONTACT_IS_SELF: 400,
   KEYS_NOT_FOUND: 404,
   VALIDATION_FAILED: 400,
   NOT_FOUND: 404,

@@ -77,9 +77,10 @@ describe('shareOperationErrorMessage', () => {
 });
 
 describe('error codes', () => {
-  it('hold the catalogue plus the five generic codes (EMAIL_NOT_VERIFIED among them), each with a status', () => {
-    expect(errorCodes).toHaveLength(17);
+  it('hold the catalogue, the five generic codes (EMAIL_NOT_VERIFIED among them) and CONTACT_IS_SELF, each with a status', () => {
+    expect(errorCodes).toHaveLength(18);
     expect(errorHttpStatus.EMAIL_NOT_VERIFIED).toBe(403);
+    expect(errorHttpStatus.CONTACT_IS_SELF).toBe(400);
     expect(Object.keys(errorHttpStatus).sort()).toEqual([...errorCodes].sort());
     expect(isErrorCode(ErrorCode.KEYS_NOT_FOUND)).toBe(true);
     expect(isErrorCode('NOPE')).toBe(false);

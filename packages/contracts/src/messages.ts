@@ -134,6 +134,8 @@ export const contactsMessages = {
   addSuccess: 'Contact added successfully!',
   addFailed: 'Error adding contact!',
   alreadyExists: 'A contact with this email already exists',
+  /** Ours (issue 15): the spec has no text for adding oneself. */
+  isSelf: 'That is your own email address. Add the people you want to exchange files with.',
   updateSuccess: 'Contact updated successfully!',
   updateFailed: 'Error updating contact!',
   deleteSuccess: 'Contact deleted successfully!',

@@ -1,6 +1,8 @@
 import { useState, type ReactElement } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { transferManager } from '../lib/transfers';
+import { cancelledSummary } from '../lib/transfers/cancelled-summary';
+import { snackbar } from '../lib/snackbar';
 import { AppProviders } from './AppProviders';
 import { createAppRouter } from './router/router';
 import { getAppSession } from './session/app-session';
@@ -10,7 +12,11 @@ import { getAppSession } from './session/app-session';
 getAppSession().operations.addSource({
   hasActive: () => transferManager.hasActiveOperations(),
   abortAll: () => transferManager.abortAllOperations(),
-  abortForNavigation: () => transferManager.abortAllForNavigation(),
+  abortForNavigation: async () => {
+    const cancelled = cancelledSummary(transferManager.getSnapshot());
+    await transferManager.abortAllForNavigation();
+    for (const line of cancelled) snackbar.warning(line);
+  },
   subscribe: (listener) => transferManager.subscribe(listener),
 });
 

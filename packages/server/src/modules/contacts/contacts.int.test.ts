@@ -84,6 +84,15 @@ describe.each(dialectsUnderTest)('contacts and invitations ($name)', ({ open }) 
     expect(dup.json()).toMatchObject({ code: 'CONTACT_ALREADY_EXISTS' });
   });
 
+  it('refuses the caller’s own email with CONTACT_IS_SELF', async () => {
+    const self = await add('fay', 'FAY@example.test', 'Me');
+    expect(self.statusCode).toBe(400);
+    expect(self.json()).toEqual({
+      code: 'CONTACT_IS_SELF',
+      message: 'You cannot add yourself as a contact.',
+    });
+  });
+
   it('validates names and emails with the spec messages', async () => {
     const blank = await add('eve', 'x@example.test', '   ');
     expect(blank.statusCode).toBe(400);
@@ -120,6 +129,25 @@ describe.each(dialectsUnderTest)('contacts and invitations ($name)', ({ open }) 
       contacts: ContactBody[];
     }>();
     expect(contacts.contacts[0]).toMatchObject({ email: 'hal@example.test', invited: true });
+  });
+
+  it('lists who invited me by name, each once, and never invitations addressed to others', async () => {
+    const invite = (from: string, to: string) =>
+      t.as(from, { method: 'POST', url: '/api/users/invitations', payload: { to } });
+    expect((await invite('ivy', 'jon@example.test')).statusCode).toBe(200);
+    expect((await invite('ivy', 'jon@example.test')).statusCode).toBe(200);
+    expect((await invite('kim', 'jon@example.test')).statusCode).toBe(200);
+    expect((await invite('kim', 'lea@example.test')).statusCode).toBe(200);
+    const received = await t.as('jon', { method: 'GET', url: '/api/users/invitations/received' });
+    expect(received.statusCode).toBe(200);
+    expect(received.json()).toEqual({
+      invitations: [
+        { email: 'kim@example.test', name: 'Kim' },
+        { email: 'ivy@example.test', name: 'Ivy' },
+      ],
+    });
+    const none = await t.as('ivy', { method: 'GET', url: '/api/users/invitations/received' });
+    expect(none.json()).toEqual({ invitations: [] });
   });
 
   it('rate-limits invitations', async () => {

@@ -65,7 +65,7 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
       const name = body.name.trim();
       if (name === '') throw new ValidationError('Name is required.');
       if (user.email !== null && email === user.email)
-        throw new ValidationError('You cannot add yourself as a contact.');
+        throw new ApiError(400, ErrorCode.CONTACT_IS_SELF, 'You cannot add yourself as a contact.');
       if (await repo.findFor(user.id, email)) throw alreadyExists();
       try {
         const row = await repo.insertWithinLimit(

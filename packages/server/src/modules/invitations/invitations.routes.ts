@@ -1,4 +1,8 @@
-import { InvitationRequestSchema, OkResponseSchema } from '@coffer/contracts';
+import {
+  InvitationRequestSchema,
+  OkResponseSchema,
+  ReceivedInvitationsResponseSchema,
+} from '@coffer/contracts';
 import { verifiedUser } from '../../http/current-user.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import type { InvitationsService } from './invitations.service.js';
@@ -18,5 +22,17 @@ export function invitationsRoutes(app: FastifyTypeBox, deps: { invitations: Invi
       await deps.invitations.invite(verifiedUser(request), request.body.to);
       return { ok: true as const };
     },
+  );
+
+  app.get(
+    '/users/invitations/received',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'Who invited me (name and email), newest first',
+        response: { 200: ReceivedInvitationsResponseSchema },
+      },
+    },
+    async (request) => ({ invitations: await deps.invitations.received(verifiedUser(request)) }),
   );
 }

@@ -9,12 +9,15 @@ import type { Mailer } from '../../infra/mail/mailer.js';
 import { MailDeliveryError } from '../../infra/mail/mailer.js';
 import type { ContactsRepo } from '../contacts/contacts.repo.js';
 import type { CurrentUser } from '../users/users.service.js';
+import { NAME_MAX_LENGTH, RECEIVED_INVITATIONS_LIMIT, type ReceivedInvitation } from '@coffer/contracts';
 
 /** Invitations a user may send per rolling day: enough for real use, too few for spam. */
 export const INVITATIONS_PER_DAY = 20;
 
 export interface InvitationsService {
   invite(user: CurrentUser, to: string): Promise<void>;
+  /** Who invited my (verified) email address, newest first, each once: the invite page prefills the name. */
+  received(user: CurrentUser): Promise<ReceivedInvitation[]>;
 }
 
 export interface InvitationsLogger {
@@ -82,6 +85,28 @@ export function createInvitationsService(deps: InvitationsServiceDeps): Invitati
         .values({ id: randomUUID(), user_id: user.id, to_email: to, created_at: at })
         .execute();
       await deps.contacts.markInvited(user.id, to, at);
+    },
+
+    async received(user) {
+      if (user.email === null) return [];
+      // Only invitations addressed to me, so no one learns other people's names this way.
+      const rows = await db
+        .selectFrom('invitations')
+        .innerJoin('users', 'users.id', 'invitations.user_id')
+        .select(['users.email as email', 'users.name as name'])
+        .where('invitations.to_email', '=', user.email)
+        .where('users.email', 'is not', null)
+        .orderBy('invitations.created_at', 'desc')
+        .limit(INVITATIONS_PER_DAY * RECEIVED_INVITATIONS_LIMIT)
+        .execute();
+      const byEmail = new Map<string, ReceivedInvitation>();
+      for (const row of rows) {
+        if (row.email === null || byEmail.has(row.email)) continue;
+        const name = row.name?.trim().slice(0, NAME_MAX_LENGTH) ?? '';
+        byEmail.set(row.email, { email: row.email, name: name === '' ? row.email : name });
+        if (byEmail.size === RECEIVED_INVITATIONS_LIMIT) break;
+      }
+      return [...byEmail.values()];
     },
   };
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SESSION_ENDED_FLAG, sessionStorageKeys } from '../../lib/storage/session-flags';
 import { createTestAppSession } from './test-session';
 
 describe('app session logout target', () => {
@@ -14,6 +15,24 @@ describe('app session logout target', () => {
     await session.logout();
     expect(session.auth.redirects).toEqual(['end-session /landing']);
     expect(session.encryption.isUnlocked()).toBe(false);
+  });
+
+  it('a token that cannot be renewed keeps the remembered path and marks the session as ended', async () => {
+    const session = await createTestAppSession({ unlocked: true });
+    session.flags.set(sessionStorageKeys.redirectAfterUnlock, '/contacts');
+    session.auth.failToken();
+    await session.logout();
+    expect(session.auth.redirects).toEqual(['end-session /landing']);
+    expect(session.flags.get(sessionStorageKeys.redirectAfterUnlock)).toBe('/contacts');
+    expect(session.flags.isSet(SESSION_ENDED_FLAG)).toBe(true);
+  });
+
+  it('a logout the person pressed forgets the remembered path and says nothing on /landing', async () => {
+    const session = await createTestAppSession({ unlocked: true });
+    session.flags.set(sessionStorageKeys.redirectAfterUnlock, '/contacts');
+    await session.logout({ from: '/contacts' });
+    expect(session.flags.get(sessionStorageKeys.redirectAfterUnlock)).toBeNull();
+    expect(session.flags.isSet(SESSION_ENDED_FLAG)).toBe(false);
   });
 
   it('Logout pressed on the unlock screen ends at /login, anywhere else at /landing', async () => {

@@ -19,7 +19,12 @@ import type { UnlockedKeys } from '../../lib/encryption/encryption-session';
 import { createApiClient, type ApiClient } from '../../lib/api/http';
 import { createEncryptionSession, type EncryptionSession } from '../../lib/encryption/encryption-session';
 import { keysPortFrom } from '../../lib/encryption/keys-port';
-import { sessionFlags, type SessionFlags } from '../../lib/storage/session-flags';
+import {
+  SESSION_ENDED_FLAG,
+  sessionFlags,
+  sessionStorageKeys,
+  type SessionFlags,
+} from '../../lib/storage/session-flags';
 import { createIndexedDbKeyStore } from '../../lib/storage/unlocked-key-store.idb';
 import { createMemoryKeyStore, type UnlockedKeyStore } from '../../lib/storage/unlocked-key-store';
 import { resetAnalytics } from '../../lib/analytics';
@@ -54,8 +59,18 @@ export interface AppSession {
    * app may be passing through /unlock when the token fails. Runs once; later calls return the
    * same promise.
    */
-  logout(options?: { from?: string; endProviderSession?: boolean }): Promise<void>;
+  logout(options?: LogoutRequest): Promise<void>;
   isLoggingOut(): boolean;
+}
+
+export interface LogoutRequest {
+  from?: string;
+  endProviderSession?: boolean;
+  /**
+   * The session ended without the person asking (a token that cannot be renewed): keep the
+   * remembered path, so logging in again returns there, and let /landing say why.
+   */
+  expired?: boolean;
 }
 
 export interface AppSessionParts {
@@ -197,6 +212,7 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
         {
           targetPath: options.from === undefined ? '/landing' : logoutTarget(options.from),
           endProviderSession: options.endProviderSession ?? true,
+          ...(options.expired === true ? { afterStoragesCleared: keepAcrossExpiry(flags) } : {}),
         },
       );
       return loggingOut;
@@ -206,13 +222,22 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
 
   // Spec section 4: "A failure to acquire a token triggers logout."
   auth.onTokenFailure(() => {
-    void session.logout();
+    void session.logout({ expired: true });
   });
   // Another tab logged out: the shared login session is gone here too.
   auth.onSignedOutElsewhere(() => {
     void session.logout({ endProviderSession: false });
   });
   return session;
+}
+
+/** Reads the remembered path now (before logout empties storage); puts it back with the notice after. */
+function keepAcrossExpiry(flags: SessionFlags): () => void {
+  const remembered = flags.get(sessionStorageKeys.redirectAfterUnlock);
+  return () => {
+    if (remembered !== null) flags.set(sessionStorageKeys.redirectAfterUnlock, remembered);
+    flags.set(SESSION_ENDED_FLAG, 'true');
+  };
 }
 
 let current: AppSession | null = null;

@@ -16,7 +16,7 @@ import {
 import { createTestAppSession, TEST_MASTER_KEY, type TestAppSession } from '../../app/session/test-session';
 import type { ContactView } from '../../lib/contacts/contact-status';
 import { makeTrustIdentity, servedKeyOf, type TrustIdentity } from '../../lib/trust/testing/trust-identities';
-import { createFakeApi, renderFilesScreen } from '../files/files.test-helpers';
+import { createFakeApi, renderScreen } from '../../test/render-screen';
 import { ContactCard } from './ContactCard';
 
 let bob: TrustIdentity;
@@ -63,7 +63,7 @@ function viewOf(served: ReturnType<typeof servedKeyOf> | null): ContactView {
 
 function renderCard(session: TestAppSession, contact: ContactView) {
   const onShare: ContactView[] = [];
-  const result = renderFilesScreen(
+  const result = renderScreen(
     <ContactCard
       contact={contact}
       onEdit={() => undefined}

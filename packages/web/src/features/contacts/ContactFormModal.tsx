@@ -12,6 +12,8 @@ interface AddContactModalProps {
   onClose: () => void;
   /** Prefills the email (the invite page passes the inviter's). */
   initialEmail?: string;
+  /** Prefills the name (the invite page passes the inviter's, as the server knows it). */
+  initialName?: string;
   onAdded?: (contact: Contact) => void;
 }
 
@@ -20,27 +22,35 @@ export function AddContactModal({
   opened,
   onClose,
   initialEmail,
+  initialName,
   onAdded,
 }: AddContactModalProps): ReactElement {
   return (
     <Modal opened={opened} onClose={onClose} title="Add contact" centered>
-      <AddContactForm initialEmail={initialEmail ?? ''} onCancel={onClose} onAdded={onAdded} />
+      <AddContactForm
+        initialEmail={initialEmail ?? ''}
+        initialName={initialName ?? ''}
+        onCancel={onClose}
+        onAdded={onAdded}
+      />
     </Modal>
   );
 }
 
 function AddContactForm({
   initialEmail,
+  initialName,
   onCancel,
   onAdded,
 }: {
   initialEmail: string;
+  initialName: string;
   onCancel: () => void;
   onAdded: ((contact: Contact) => void) | undefined;
 }): ReactElement {
   const addContact = useAddContact();
   const form = useForm({
-    initialValues: { name: '', email: initialEmail },
+    initialValues: { name: initialName, email: initialEmail },
     validate: { name: validateContactName, email: validateContactEmail },
   });
 

@@ -4,7 +4,14 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ContactsPage } from './ContactsPage';
 import type { ShareFilesModalProps } from './ShareFilesModalSlot';
-import { apiError, contact, createFakeApi, renderScreen, stats, type FakeApi } from './screen.test-helpers';
+import {
+  apiError,
+  contact,
+  createFakeApi,
+  renderScreen,
+  stats,
+  type FakeApi,
+} from '../../test/render-screen';
 
 const ada = contact({ name: 'Ada Lovelace', email: 'ada@example.com' });
 const alan = contact({ name: 'Alan Turing', email: 'alan@example.com' });
@@ -124,6 +131,10 @@ describe('Contacts page', () => {
     [
       apiError(409, 'CONTACT_ALREADY_EXISTS', 'A contact with this email already exists'),
       'A contact with this email already exists',
+    ],
+    [
+      apiError(400, 'CONTACT_IS_SELF', 'You cannot add yourself as a contact.'),
+      'That is your own email address. Add the people you want to exchange files with.',
     ],
     [apiError(500, 'INTERNAL', 'Boom'), 'Error adding contact!'],
   ])('shows the add failure as a snackbar (%#)', async (error, text) => {

@@ -1,22 +1,8 @@
 import { useEffect, useMemo, useState, type ComponentType, type ReactElement } from 'react';
 import { contactsMessages } from '@coffer/contracts';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Card,
-  EmptyState,
-  Group,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconAlertTriangle, IconPlus, IconSearch, IconUsers, IconX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import { isContactLimitReached } from '../../lib/contacts/contact-limit';
 import { filterContacts, sortContacts } from '../../lib/contacts/contact-search';
 import type { ContactView } from '../../lib/contacts/contact-status';
@@ -27,7 +13,7 @@ import { AddContactModal, EditContactModal } from './ContactFormModal';
 import { DeleteContactModal } from './DeleteContactModal';
 import { ShareFilesModalSlot, type ShareFilesModalProps } from './ShareFilesModalSlot';
 import { useContactsList, useContactViews, useInviteContact } from './use-contacts';
-import { LoadError } from '../../app/layout/LoadError';
+import { ListScreen, SearchInput, type ListEmpty } from '../../app/layout/ListScreen';
 
 interface ContactsPageProps {
   /** The share-files modal for a verified contact; see {@link ShareFilesModalSlot}. */
@@ -79,99 +65,72 @@ export function ContactsPage({
     </Tooltip>
   );
 
-  return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" gap="md">
-        <div>
-          <Title order={1}>Contacts</Title>
-          <Text c="dimmed">The people you exchange end-to-end encrypted files with.</Text>
-        </div>
-        <Group gap="sm" wrap="nowrap" w={{ base: '100%', sm: 'auto' }}>
-          <TextInput
-            flex={1}
-            w={{ sm: 300 }}
-            placeholder="Search by name or email"
-            aria-label="Search contacts"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-            }}
-            rightSection={
-              search !== '' ? (
-                <ActionIcon
-                  variant="subtle"
-                  color="gray"
-                  size="sm"
-                  aria-label="Clear search"
-                  onClick={() => {
-                    setSearch('');
-                  }}
-                >
-                  <IconX size={14} aria-hidden />
-                </ActionIcon>
-              ) : null
-            }
-          />
-          {addButton}
-        </Group>
-      </Group>
-
-      {limitReached && (
-        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={20} aria-hidden />}>
-          {contactsMessages.limitReached}
-        </Alert>
-      )}
-
-      {contactsQuery.isPending ? (
-        <ContactsSkeleton />
-      ) : contactsQuery.isError ? (
-        <LoadError
-          title="Your contacts could not be loaded."
-          onRetry={() => {
-            void contactsQuery.refetch();
+  const emptyState = (all: number, shown: number): ListEmpty | null => {
+    if (all === 0) {
+      return {
+        icon: <IconUsers size={28} aria-hidden />,
+        title: contactsMessages.emptyTitle,
+        description: contactsMessages.emptyHint,
+        action: (
+          <Button
+            leftSection={<IconPlus size={18} aria-hidden />}
+            disabled={limitReached}
+            onClick={addModal.open}
+          >
+            {contactsMessages.addContactButton}
+          </Button>
+        ),
+      };
+    }
+    if (shown > 0) return null;
+    return {
+      icon: <IconSearch size={28} aria-hidden />,
+      variant: 'indicator',
+      title: contactsMessages.emptyTitle,
+      description: `No contact matches “${search.trim()}”.`,
+      action: (
+        <Button
+          variant="default"
+          onClick={() => {
+            setSearch('');
           }}
-        />
-      ) : views.length === 0 ? (
-        <Card withBorder radius="lg" py="xl">
-          <EmptyState
-            icon={<IconUsers size={28} aria-hidden />}
-            variant="light"
-            title={contactsMessages.emptyTitle}
-            description={contactsMessages.emptyHint}
-          >
-            <EmptyState.Actions>
-              <Button
-                leftSection={<IconPlus size={18} aria-hidden />}
-                disabled={limitReached}
-                onClick={addModal.open}
-              >
-                {contactsMessages.addContactButton}
-              </Button>
-            </EmptyState.Actions>
-          </EmptyState>
-        </Card>
-      ) : visible.length === 0 ? (
-        <Card withBorder radius="lg" py="xl">
-          <EmptyState
-            icon={<IconSearch size={28} aria-hidden />}
-            withIndicatorBackground
-            title={contactsMessages.emptyTitle}
-            description={`No contact matches “${search.trim()}”.`}
-          >
-            <EmptyState.Actions>
-              <Button
-                variant="default"
-                onClick={() => {
-                  setSearch('');
-                }}
-              >
-                Show all contacts
-              </Button>
-            </EmptyState.Actions>
-          </EmptyState>
-        </Card>
-      ) : (
+        >
+          Show all contacts
+        </Button>
+      ),
+    };
+  };
+
+  return (
+    <>
+      <ListScreen
+        title="Contacts"
+        description="The people you exchange end-to-end encrypted files with."
+        headerAside={
+          <Group gap="sm" wrap="nowrap" w={{ base: '100%', sm: 'auto' }}>
+            <SearchInput
+              flex={1}
+              w={{ sm: 300 }}
+              placeholder="Search by name or email"
+              label="Search contacts"
+              value={search}
+              onChange={setSearch}
+            />
+            {addButton}
+          </Group>
+        }
+        notice={
+          limitReached && (
+            <Alert color="orange" variant="light" icon={<IconAlertTriangle size={20} aria-hidden />}>
+              {contactsMessages.limitReached}
+            </Alert>
+          )
+        }
+        query={contactsQuery}
+        loading={<ContactsSkeleton />}
+        loadErrorTitle="Your contacts could not be loaded."
+        empty={emptyState(views.length, visible.length)}
+      >
         <SimpleGrid cols={{ base: 1, sm: 2, xl: 3 }} spacing="md">
           {visible.map((contact) => (
             <ContactCard
@@ -191,13 +150,13 @@ export function ContactsPage({
             />
           ))}
         </SimpleGrid>
-      )}
+      </ListScreen>
 
       <AddContactModal opened={addOpened} onClose={addModal.close} />
       <EditContactModal opened={editOpened} onClose={editModal.close} contact={selected} />
       <DeleteContactModal opened={deleteOpened} onClose={deleteModal.close} contact={selected} />
       <ShareFilesModal opened={shareOpened} onClose={shareModal.close} contact={selected} />
-    </Stack>
+    </>
   );
 }
 

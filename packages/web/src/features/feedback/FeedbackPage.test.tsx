@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { formatDateTime } from '@coffer/contracts';
 import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, createFakeApi, renderScreen } from '../contacts/screen.test-helpers';
+import { apiError, createFakeApi, renderScreen } from '../../test/render-screen';
 import { FeedbackPage } from './FeedbackPage';
 
 afterEach(() => {

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, createFakeApi, renderScreen } from '../contacts/screen.test-helpers';
+import { apiError, createFakeApi, renderScreen } from '../../test/render-screen';
 import { ProvideFeedbackCard } from './ProvideFeedbackCard';
 
 afterEach(() => {

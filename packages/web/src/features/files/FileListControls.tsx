@@ -6,8 +6,9 @@ import {
   type FileTypeFilter,
   type SortOrder,
 } from '@coffer/contracts';
-import { ActionIcon, Group, Select, TextInput } from '@mantine/core';
-import { IconFilter, IconSearch, IconSortDescending, IconX } from '@tabler/icons-react';
+import { Group, Select } from '@mantine/core';
+import { IconFilter, IconSortDescending } from '@tabler/icons-react';
+import { SearchInput } from '../../app/layout/ListScreen';
 import type { FileListControls as Controls } from '../../lib/files/file-list';
 
 const typeOptions = fileTypeFilterOptions.map(({ value, label }) => ({ value, label }));
@@ -36,31 +37,14 @@ export function FileListControls({
 }: FileListControlsProps): ReactElement {
   return (
     <Group gap="sm" align="flex-end" wrap="wrap">
-      <TextInput
+      <SearchInput
         flex="1 1 240px"
-        miw={0}
         placeholder={searchPlaceholder}
-        aria-label="Search files"
-        leftSection={<IconSearch size={16} aria-hidden />}
+        label="Search files"
         value={value.search}
-        onChange={(event) => {
-          onChange({ ...value, search: event.currentTarget.value });
+        onChange={(search) => {
+          onChange({ ...value, search });
         }}
-        rightSection={
-          value.search !== '' ? (
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size="sm"
-              aria-label="Clear search"
-              onClick={() => {
-                onChange({ ...value, search: '' });
-              }}
-            >
-              <IconX size={14} aria-hidden />
-            </ActionIcon>
-          ) : null
-        }
       />
       <Group gap="sm" wrap="nowrap" flex="1 1 320px" maw={{ sm: 400 }}>
         <Select

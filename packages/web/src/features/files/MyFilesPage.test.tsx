@@ -11,9 +11,9 @@ import {
   createFakeTransferManager,
   fileItem,
   findSnackbar,
-  renderFilesScreen,
+  renderScreen,
   type FakeApi,
-} from './files.test-helpers';
+} from '../../test/render-screen';
 
 const report = fileItem('report.pdf', {
   uploadedAt: new Date(2024, 2, 5, 10, 20, 30).toISOString(),
@@ -52,7 +52,7 @@ afterEach(() => {
 
 describe('My Files', () => {
   it('shows the empty state with an Upload button to /new', async () => {
-    const { router } = renderFilesScreen(<MyFilesPage />, { api: apiWith([]), session });
+    const { router } = renderScreen(<MyFilesPage />, { api: apiWith([]), session });
     expect(await screen.findByText('No files found')).toBeTruthy();
     expect(screen.getByText('Try adjusting your search or filters.')).toBeTruthy();
     const [, emptyStateUpload] = screen.getAllByRole('link', { name: 'Upload' });
@@ -67,12 +67,12 @@ describe('My Files', () => {
         throw apiError(500, 'INTERNAL', 'boom');
       },
     });
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     expect(await findSnackbar('Error loading files!')).toBeTruthy();
   });
 
   it('shows cards with type, size and day/month/year datetime, newest first', async () => {
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session });
     const card = await screen.findByRole('article', { name: 'report.pdf' });
     expect(within(card).getByText('1.50 KB')).toBeTruthy();
     expect(within(card).getByText(formatDateTime(report.uploadedAt))).toBeTruthy();
@@ -82,7 +82,7 @@ describe('My Files', () => {
   });
 
   it('searches, filters by type and sorts oldest first', async () => {
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session });
     await screen.findByRole('article', { name: 'report.pdf' });
 
     await user.click(screen.getByRole('textbox', { name: 'Search files' }));
@@ -106,7 +106,7 @@ describe('My Files', () => {
 
   it('deletes a file after confirmation', async () => {
     const api = apiWith().on(`DELETE /users/files/${report.fileId}`, () => ({ ok: true }));
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     await user.click(await screen.findByRole('button', { name: 'Delete report.pdf' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete file' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -118,7 +118,7 @@ describe('My Files', () => {
     const api = apiWith().on(`DELETE /users/files/${report.fileId}`, () => {
       throw apiError(500, 'INTERNAL');
     });
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     await user.click(await screen.findByRole('button', { name: 'Delete report.pdf' }));
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Delete file' })).getByRole('button', {
@@ -128,7 +128,7 @@ describe('My Files', () => {
     expect(await findSnackbar('Error deleting file!')).toBeTruthy();
   });
 
-  it('lists who a file is shared with and revokes access', async () => {
+  it('lists who a file is shared with and revokes access after a "Revoke access?" confirmation', async () => {
     let shares = [
       { email: 'ada@example.com', name: 'Ada Lovelace' },
       { email: 'alan@example.com', name: 'Alan Turing' },
@@ -142,23 +142,47 @@ describe('My Files', () => {
       .on(`DELETE /users/files/${report.fileId}/share/alan%40example.com`, () => {
         throw apiError(404, 'FILE_NOT_FOUND');
       });
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     const card = await screen.findByRole('article', { name: 'report.pdf' });
     expect(await within(card).findByText('Ada Lovelace')).toBeTruthy();
 
-    await user.click(within(card).getByRole('button', { name: 'Revoke access for Ada Lovelace' }));
+    const chipButton = within(card).getByRole('button', { name: 'Revoke access for Ada Lovelace' });
+    await user.click(chipButton);
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke access?' });
+    expect(within(dialog).getByText(/will no longer be able to open/)).toBeTruthy();
+    // Cancelling revokes nothing and gives focus back to the chip's "×".
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'Revoke access?' })).toBeNull();
+    });
+    expect(api.calls.some((call) => call.method === 'DELETE')).toBe(false);
+    await waitFor(() => {
+      expect(document.activeElement).toBe(chipButton);
+    });
+
+    await user.click(chipButton);
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Revoke access?' })).getByRole('button', {
+        name: 'Revoke',
+      }),
+    );
     expect(await findSnackbar('Access revoked for Ada Lovelace', 'status')).toBeTruthy();
     await waitFor(() => {
       expect(within(card).queryByText('Ada Lovelace')).toBeNull();
     });
 
     await user.click(within(card).getByRole('button', { name: 'Revoke access for Alan Turing' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Revoke access?' })).getByRole('button', {
+        name: 'Revoke',
+      }),
+    );
     expect(await findSnackbar('Failed to revoke access for Alan Turing')).toBeTruthy();
   });
 
   it('downloads through the transfer manager: Starting download..., progress, then success', async () => {
     const manager = createFakeTransferManager();
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session, manager });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session, manager });
     const card = await screen.findByRole('article', { name: 'report.pdf' });
     await user.click(within(card).getByRole('button', { name: 'Download report.pdf' }));
     expect(manager.downloadTargets).toEqual([{ fileId: report.fileId, source: 'own' }]);
@@ -182,7 +206,7 @@ describe('My Files', () => {
 
   it('shows a failed download as Download failed: <reason>', async () => {
     const manager = createFakeTransferManager();
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session, manager });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session, manager });
     await user.click(await screen.findByRole('button', { name: 'Download notes.txt' }));
     act(() => {
       manager.finish(
@@ -198,14 +222,14 @@ describe('My Files', () => {
 
   it('cancels a running download', async () => {
     const manager = createFakeTransferManager();
-    renderFilesScreen(<MyFilesPage />, { api: apiWith(), session, manager });
+    renderScreen(<MyFilesPage />, { api: apiWith(), session, manager });
     await user.click(await screen.findByRole('button', { name: 'Download notes.txt' }));
     await user.click(screen.getByRole('button', { name: 'Cancel download of notes.txt' }));
     expect(await findSnackbar('Download cancelled', 'status')).toBeTruthy();
   });
 
   it('refuses to share an unencrypted file', async () => {
-    renderFilesScreen(<MyFilesPage />, {
+    renderScreen(<MyFilesPage />, {
       api: apiWith([fileItem('legacy.txt', { isEncrypted: false })]),
       session,
     });
@@ -228,7 +252,7 @@ describe('My Files: signatures (issue 13)', () => {
       uploadedAt: report.uploadedAt,
       encryptionInfo: { version: 'key-1', algorithm: 'AES-GCM', iv: '', encryptedFileKey: 'AAAA' },
     }));
-    renderFilesScreen(<MyFilesPage />, { api, session });
+    renderScreen(<MyFilesPage />, { api, session });
     const card = await screen.findByRole('article', { name: report.name });
     expect(await within(card).findByText('Unsigned')).toBeTruthy();
     expect(within(card).getByRole('button', { name: `Download ${report.name}` })).toBeTruthy();

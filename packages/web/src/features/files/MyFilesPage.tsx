@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactElement } from 'react';
 import { myFilesMessages, shareMessages } from '@coffer/contracts';
-import { ActionIcon, Button, Card, EmptyState, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Tooltip } from '@mantine/core';
 import { IconCloudUpload, IconFolderOff, IconShare, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../app/router/paths';
@@ -20,7 +20,7 @@ import { FilesGrid, FilesSkeleton } from './FilesGrid';
 import { SharedWithList } from './SharedWithList';
 import { useFileDownloads } from './use-file-download';
 import { useMyFiles } from './use-files';
-import { LoadError } from '../../app/layout/LoadError';
+import { ListScreen } from '../../app/layout/ListScreen';
 
 /** My Files (/myfiles): search, type filter, sort; download, delete, share and revoke per file. */
 export function MyFilesPage(): ReactElement {
@@ -40,51 +40,33 @@ export function MyFilesPage(): ReactElement {
     setShareTarget({ fileIds: [file.id] });
   };
 
+  const uploadButton = (
+    <Button component={Link} to={paths.newUpload} leftSection={<IconCloudUpload size={18} aria-hidden />}>
+      {myFilesMessages.uploadButton}
+    </Button>
+  );
+
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" gap="md">
-        <div>
-          <Title order={1}>My Files</Title>
-          <Text c="dimmed">
-            Encrypted in your browser before upload. Only you and the people you share with can open them.
-          </Text>
-        </div>
-        <Button component={Link} to={paths.newUpload} leftSection={<IconCloudUpload size={18} aria-hidden />}>
-          {myFilesMessages.uploadButton}
-        </Button>
-      </Group>
-
-      <FileListControls value={controls} onChange={setControls} />
-
-      {query.isPending ? (
-        <FilesSkeleton label="Loading files" />
-      ) : query.isError ? (
-        <LoadError
-          title="Your files could not be loaded."
-          onRetry={() => {
-            void query.refetch();
-          }}
-        />
-      ) : visible.length === 0 ? (
-        <Card withBorder radius="lg" py="xl">
-          <EmptyState
-            icon={<IconFolderOff size={28} aria-hidden />}
-            variant="light"
-            title={myFilesMessages.emptyTitle}
-            description={myFilesMessages.emptyHint}
-          >
-            <EmptyState.Actions>
-              <Button
-                component={Link}
-                to={paths.newUpload}
-                leftSection={<IconCloudUpload size={18} aria-hidden />}
-              >
-                {myFilesMessages.uploadButton}
-              </Button>
-            </EmptyState.Actions>
-          </EmptyState>
-        </Card>
-      ) : (
+    <>
+      <ListScreen
+        title="My Files"
+        description="Encrypted in your browser before upload. Only you and the people you share with can open them."
+        headerAside={uploadButton}
+        controls={<FileListControls value={controls} onChange={setControls} />}
+        query={query}
+        loading={<FilesSkeleton label="Loading files" />}
+        loadErrorTitle="Your files could not be loaded."
+        empty={
+          visible.length > 0
+            ? null
+            : {
+                icon: <IconFolderOff size={28} aria-hidden />,
+                title: myFilesMessages.emptyTitle,
+                description: myFilesMessages.emptyHint,
+                action: uploadButton,
+              }
+        }
+      >
         <FilesGrid label="My files">
           {visible.map((file) => (
             <div role="listitem" key={file.id}>
@@ -132,7 +114,7 @@ export function MyFilesPage(): ReactElement {
             </div>
           ))}
         </FilesGrid>
-      )}
+      </ListScreen>
 
       <ShareFilesModal
         opened={shareTarget !== null}
@@ -148,6 +130,6 @@ export function MyFilesPage(): ReactElement {
           setDeleteOpened(false);
         }}
       />
-    </Stack>
+    </>
   );
 }

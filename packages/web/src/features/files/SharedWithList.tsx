@@ -1,13 +1,15 @@
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import type { FileShare } from '@coffer/contracts';
 import { Badge, CloseButton, Group, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import type { FileView } from '../../lib/files/file-views';
+import { RevokeShareModal } from './RevokeShareModal';
 import { shareDisplayName, useFileShares, useRevokeShare } from './use-files';
 
 /** "Shared with": the people who may view the file, each with a revoke action (spec section 2). */
 export function SharedWithList({ file }: { file: FileView }): ReactElement {
   const shares = useFileShares(file.id);
   const revoke = useRevokeShare();
+  const [confirming, setConfirming] = useState<FileShare | null>(null);
   const revoking = (share: FileShare): boolean =>
     revoke.isPending && revoke.variables.file.id === file.id && revoke.variables.share.email === share.email;
 
@@ -49,7 +51,7 @@ export function SharedWithList({ file }: { file: FileView }): ReactElement {
                       aria-label={`Revoke access for ${name}`}
                       disabled={revoking(share)}
                       onClick={() => {
-                        revoke.mutate({ file, share });
+                        setConfirming(share);
                       }}
                     />
                   }
@@ -61,6 +63,24 @@ export function SharedWithList({ file }: { file: FileView }): ReactElement {
           })}
         </Group>
       )}
+      <RevokeShareModal
+        target={confirming === null ? null : { file, share: confirming }}
+        pending={revoke.isPending}
+        onClose={() => {
+          setConfirming(null);
+        }}
+        onConfirm={() => {
+          if (confirming === null) return;
+          revoke.mutate(
+            { file, share: confirming },
+            {
+              onSettled: () => {
+                setConfirming(null);
+              },
+            },
+          );
+        }}
+      />
     </Stack>
   );
 }

@@ -14,7 +14,7 @@ import { createInProcessChunkCipher } from '../../lib/crypto-worker';
 import { createTransferManager } from '../../lib/transfers';
 import { MemorySink } from '../../lib/transfers/testing/memory-sink';
 import { encryptForStorage } from '../../lib/transfers/testing/stored-file';
-import { createFakeApi, fileItem, findSnackbar, renderFilesScreen } from './files.test-helpers';
+import { createFakeApi, fileItem, findSnackbar, renderScreen } from '../../test/render-screen';
 import { MyFilesPage } from './MyFilesPage';
 
 const CHUNK = 1024;
@@ -89,7 +89,7 @@ function serverAnswering(answer: () => FileMetadata) {
 }
 
 async function clickDownload(server: ReturnType<typeof serverAnswering>): Promise<void> {
-  renderFilesScreen(<MyFilesPage />, { api: server.api, session, manager: server.manager });
+  renderScreen(<MyFilesPage />, { api: server.api, session, manager: server.manager });
   const card = await screen.findByRole('article', { name: 'report.pdf' });
   await userEvent
     .setup({ delay: null })

@@ -42,7 +42,11 @@ export function downloadFailureText(source: DownloadSource, message: string | nu
  * ({@link useActiveDownload}): 'Starting download...' with a progress bar, then the engine's status
  * texts, then idle again.
  */
-export function useFileDownloads(source: DownloadSource): FileDownloads {
+export function useFileDownloads(
+  source: DownloadSource,
+  /** After a failure: a better text than the spec's generic one, or null to keep it. */
+  explainFailure?: (file: DownloadableFile) => Promise<string | null>,
+): FileDownloads {
   const manager = useTransferManager();
   const api = useApiClient();
   const encryption = useEncryptionState();
@@ -79,12 +83,20 @@ export function useFileDownloads(source: DownloadSource): FileDownloads {
       }
       void ticket.done.then((item) => {
         if (item.status === 'complete') snackbar.success(downloadMessages.success);
-        else if (item.status === 'failed') snackbar.danger(downloadFailureText(source, item.error));
+        else if (item.status === 'failed') {
+          const generic = downloadFailureText(source, item.error);
+          if (explainFailure === undefined) snackbar.danger(generic);
+          else
+            void explainFailure(file).then(
+              (text) => snackbar.danger(text ?? generic),
+              () => snackbar.danger(generic),
+            );
+        }
         // Aborted: the cancel action (or the navigation guard) says so itself.
         manager.dismiss(item.id);
       });
     },
-    [api, manager, navigate, privateKey, source, email, signingKey],
+    [api, manager, navigate, privateKey, source, email, signingKey, explainFailure],
   );
 
   const cancel = useCallback(

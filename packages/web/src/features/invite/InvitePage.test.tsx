@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contact, createFakeApi, renderScreen, testUser } from '../contacts/screen.test-helpers';
+import { contact, createFakeApi, renderScreen, testUser } from '../../test/render-screen';
 import { InvitePage } from './InvitePage';
 
 afterEach(() => {
@@ -54,6 +54,32 @@ describe('Invite page', () => {
     });
     await userEvent.click(screen.getByRole('link', { name: 'Go to Contacts' }));
     expect(router.state.location.pathname).toBe('/contacts');
+  });
+
+  it('prefills the inviter’s name as the server knows it from the invitation', async () => {
+    const api = createFakeApi({
+      'GET /users/contacts': () => ({ contacts: [] }),
+      'GET /users/invitations/received': () => ({
+        invitations: [{ email: 'alice@example.com', name: 'Alice Liddell' }],
+      }),
+      'POST /users/contacts': ({ body }) => contact(body as { name: string; email: string }),
+    });
+    renderScreen(<InvitePage />, { api, route, path: '/invite/alice%40example.com' });
+    const add = await screen.findByRole('button', { name: 'Add alice@example.com as a contact' });
+    await waitFor(() => {
+      expect(add.hasAttribute('data-loading')).toBe(false);
+    });
+    await userEvent.click(add);
+    const dialog = await screen.findByRole('dialog', { name: 'Add contact' });
+    expect(within(dialog).getByRole<HTMLInputElement>('textbox', { name: /Name/ }).value).toBe(
+      'Alice Liddell',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add contact' }));
+    expect(await screen.findByText('alice@example.com is in your contacts.')).toBeTruthy();
+    expect(api.callsTo('POST /users/contacts')[0]?.body).toEqual({
+      name: 'Alice Liddell',
+      email: 'alice@example.com',
+    });
   });
 
   it('says when the inviter is already a contact', async () => {

@@ -13,6 +13,9 @@ import { paths } from '../../app/router/paths';
 import { useCurrentUser } from '../../app/session/current-user';
 import { AddContactModal } from '../contacts/ContactFormModal';
 import { useContactsList } from '../contacts/use-contacts';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useApiClient } from '../../lib/api/context';
+import { contactsApi } from '../../lib/api/endpoints';
 
 /**
  * /invite/{id}: where an invited person arrives once signed in. The spec: a welcome text says the
@@ -66,6 +69,7 @@ function DefaultActions(): ReactElement {
 /** Offers to add the inviter; once they are a contact, points to Contacts. */
 function AddInviter({ email }: { email: string }): ReactElement {
   const contacts = useContactsList();
+  const inviterName = useInviterName(email);
   const [opened, setOpened] = useState(false);
   const [added, setAdded] = useState(false);
   const known = added || (contacts.data?.some((contact) => contact.email.toLowerCase() === email) ?? false);
@@ -90,7 +94,7 @@ function AddInviter({ email }: { email: string }): ReactElement {
       <Group gap="sm">
         <Button
           leftSection={<IconUserPlus size={18} aria-hidden />}
-          loading={contacts.isPending}
+          loading={contacts.isPending || inviterName.isPending}
           onClick={() => {
             setOpened(true);
           }}
@@ -116,10 +120,25 @@ function AddInviter({ email }: { email: string }): ReactElement {
           setOpened(false);
         }}
         initialEmail={email}
+        initialName={inviterName.data ?? ''}
         onAdded={() => {
           setAdded(true);
         }}
       />
     </Stack>
   );
+}
+
+/**
+ * The inviter's name as the server knows it from the invitation it delivered (issue 15, point 9).
+ * The link's id alone is not trusted for a name: only an invitation really sent to me names them.
+ */
+function useInviterName(email: string): UseQueryResult<string | null> {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: ['invitations', 'received'],
+    queryFn: () => contactsApi.receivedInvitations(api),
+    retry: false,
+    select: (invitations) => invitations.find((invitation) => invitation.email === email)?.name ?? null,
+  });
 }

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { SESSION_ENDED_FLAG } from '../../lib/storage/session-flags';
 import { renderRoute } from '../../test/render';
 
 const GENERIC =
@@ -47,6 +48,16 @@ describe('landing page', () => {
     renderRoute(path);
     expect(screen.getByText(GENERIC)).toBeTruthy();
     expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('says once that the session ended when it ended by itself', () => {
+    sessionStorage.setItem(SESSION_ENDED_FLAG, 'true');
+    const { unmount } = renderRoute('/landing');
+    expect(screen.getByRole('status').textContent).toContain('Your session ended. Log in again.');
+    expect(sessionStorage.getItem(SESSION_ENDED_FLAG)).toBeNull();
+    unmount();
+    renderRoute('/landing');
+    expect(screen.queryByText('Your session ended. Log in again.')).toBeNull();
   });
 
   it('pitches end-to-end encryption', () => {

@@ -1,8 +1,9 @@
-import type { ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { Box, Button, Container, Grid, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconArrowRight,
   IconBellRinging,
+  IconClockExclamation,
   IconFileLock,
   IconMailOpened,
   IconShieldLock,
@@ -13,9 +14,16 @@ import { Logo } from '../../app/layout/Logo';
 import { paths } from '../../app/router/paths';
 import { useHasAccount } from '../../app/session/use-has-account';
 import { FeatureList } from './FeatureList';
+import { useAppSession } from '../../app/session/session-context';
+import { SESSION_ENDED_FLAG } from '../../lib/storage/session-flags';
 import { navigationErrorMessage } from './navigation-error';
 import { NavigationErrorCallout } from './NavigationErrorCallout';
-import { landingMessage, type LandingMessage, type LandingMessageKind } from './landing-message';
+import {
+  landingMessage,
+  sessionEndedMessage,
+  type LandingMessage,
+  type LandingMessageKind,
+} from './landing-message';
 import { ProductPreview } from './ProductPreview';
 import { signInPath, signUpPath } from './sign-in';
 import classes from './LandingPage.module.css';
@@ -24,7 +32,18 @@ const MESSAGE_ICONS: Record<LandingMessageKind, typeof IconMailOpened> = {
   invite: IconMailOpened,
   'file-share': IconFileLock,
   notification: IconBellRinging,
+  'session-ended': IconClockExclamation,
 };
+
+/** Whether this tab's last session ended by itself; said once, then forgotten. */
+function useSessionEnded(): boolean {
+  const { flags } = useAppSession();
+  const [ended] = useState(() => flags.isSet(SESSION_ENDED_FLAG));
+  useEffect(() => {
+    if (ended) flags.remove(SESSION_ENDED_FLAG);
+  }, [ended, flags]);
+  return ended;
+}
 
 function ReasonCallout({ message }: { message: LandingMessage }): ReactElement {
   const Icon = MESSAGE_ICONS[message.kind];
@@ -51,7 +70,10 @@ function ReasonCallout({ message }: { message: LandingMessage }): ReactElement {
  */
 export function LandingPage(): ReactElement {
   const [searchParams] = useSearchParams();
-  const message = landingMessage(searchParams.get('reason'), searchParams.get('fileId'));
+  const sessionEnded = useSessionEnded();
+  const message = sessionEnded
+    ? sessionEndedMessage
+    : landingMessage(searchParams.get('reason'), searchParams.get('fileId'));
   const navigationError = navigationErrorMessage(useLocation().state);
   const signedIn = useHasAccount();
 

@@ -1,6 +1,6 @@
 import { isLandingReason } from '../../app/router/paths';
 
-export type LandingMessageKind = 'invite' | 'file-share' | 'notification';
+export type LandingMessageKind = 'invite' | 'file-share' | 'notification' | 'session-ended';
 
 /** The sentence the landing page leads with, fitting why the visitor came. */
 export interface LandingMessage {
@@ -58,3 +58,10 @@ export function landingMessage(reason: string | null, fileId: string | null): La
       return null;
   }
 }
+
+/** After a session ended without the person logging out (issue 15, point 6). */
+export const sessionEndedMessage: LandingMessage = {
+  kind: 'session-ended',
+  title: 'Your session ended. Log in again.',
+  body: 'Your login could not be renewed, so Coffer signed you out. After logging in you return to where you were.',
+};

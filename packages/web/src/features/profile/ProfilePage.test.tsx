@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { BYTES_PER_GB } from '@coffer/contracts';
 import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, createFakeApi, renderScreen, stats, testUser } from '../contacts/screen.test-helpers';
+import { apiError, createFakeApi, renderScreen, stats, testUser } from '../../test/render-screen';
 import { ProfilePage } from './ProfilePage';
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeApi } from '../contacts/screen.test-helpers';
+import { createFakeApi } from '../../test/render-screen';
 import {
   billingPortalUrl,
   configuredPriceId,

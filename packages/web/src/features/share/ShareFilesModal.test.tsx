@@ -14,9 +14,9 @@ import {
   createFakeApi,
   fileItem,
   findSnackbar,
-  renderFilesScreen,
+  renderScreen,
   type FakeApi,
-} from '../files/files.test-helpers';
+} from '../../test/render-screen';
 import { ContactShareFilesModal } from './ContactShareFilesModal';
 import { ShareFilesModal } from './ShareFilesModal';
 
@@ -92,7 +92,7 @@ function apiWith(): FakeApi {
 const checkbox = (name: string) => screen.getByRole('checkbox', { name });
 
 async function openFor(fileIds: string[], api = apiWith()): Promise<{ api: FakeApi; dialog: HTMLElement }> {
-  renderFilesScreen(<ShareFilesModal opened onClose={() => undefined} initialFileIds={fileIds} />, {
+  renderScreen(<ShareFilesModal opened onClose={() => undefined} initialFileIds={fileIds} />, {
     api,
     session,
   });
@@ -184,13 +184,14 @@ describe('Share files modal', () => {
       keyId: 'alan-key',
     };
     const api = apiWith();
-    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={alanView} />, {
+    renderScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={alanView} />, {
       api,
       session,
     });
     const dialog = await screen.findByRole('dialog', { name: 'Share files with Alan Turing' });
     expect(within(dialog).queryByRole('checkbox', { name: 'Ada Lovelace' })).toBeNull();
-    await within(dialog).findByText('2.00 KB · Already shared');
+    // Size and upload time beside the name tell same-named files apart.
+    await within(dialog).findByText(/^2\.00 KB · \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} · Already shared$/);
     expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Share' }).disabled).toBe(true);
     await user.click(checkbox('report.pdf'));
     await user.click(within(dialog).getByRole('button', { name: 'Share' }));
@@ -206,7 +207,7 @@ describe('Share files modal', () => {
       publicKey: recipientPublicKeyB64,
       keyId: 'alan-key',
     };
-    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={alanView} />, {
+    renderScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={alanView} />, {
       api: apiWith(),
       session,
     });
@@ -235,7 +236,7 @@ describe('Share files modal', () => {
 
   it('says when a contact from the Contacts screen has no key', async () => {
     const eveView: ContactView = { ...eve, status: 'unverified', publicKey: null, keyId: null };
-    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={eveView} />, {
+    renderScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={eveView} />, {
       api: apiWith(),
       session,
     });
@@ -251,7 +252,7 @@ describe('Share files modal', () => {
     const api = apiWith()
       .on('GET /users/contacts', () => ({ contacts: [ada, alan, eve, bob] }))
       .on(keyPath(bob.email), () => served);
-    const first = renderFilesScreen(
+    const first = renderScreen(
       <ShareFilesModal opened onClose={() => undefined} initialFileIds={[photo.fileId]} />,
       { api, session },
     );
@@ -276,7 +277,7 @@ describe('Share files modal', () => {
 
     // Accepted on the Contacts page: offered again.
     await session.trust.pin(bob.email, served, 'key-changed-accepted');
-    renderFilesScreen(<ShareFilesModal opened onClose={() => undefined} initialFileIds={[photo.fileId]} />, {
+    renderScreen(<ShareFilesModal opened onClose={() => undefined} initialFileIds={[photo.fileId]} />, {
       api,
       session,
     });
@@ -302,7 +303,7 @@ describe('Share files modal', () => {
       keyId: 'carol-new-key',
     };
     const api = apiWith();
-    renderFilesScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={carolView} />, {
+    renderScreen(<ContactShareFilesModal opened onClose={() => undefined} contact={carolView} />, {
       api,
       session,
     });

@@ -156,11 +156,13 @@ const FILE_SEARCH_FROM = 6;
 /** A file's note: its size, and who of the chosen contacts already has it. */
 function fileNote(file: FileView, contactEmails: readonly string[], existing: ExistingShares): string {
   if (!file.isEncrypted) return shareMessages.unencryptedFile;
+  // Size and upload time tell apart files that share a name (issue 15, point 11).
+  const facts = `${file.size} · ${file.datetime}`;
   const having = contactEmails.filter((email) => isShared(existing, file.id, email)).length;
-  if (having === 0) return file.size;
+  if (having === 0) return facts;
   return having === contactEmails.length
-    ? `${file.size} · Already shared`
-    : `${file.size} · Already shared with ${having} of ${contactEmails.length}`;
+    ? `${facts} · Already shared`
+    : `${facts} · Already shared with ${having} of ${contactEmails.length}`;
 }
 
 /** The files to share; unencrypted files cannot be picked ('Cannot share unencrypted file'). */

@@ -1,8 +1,9 @@
 import type { ReactElement } from 'react';
 import { Alert, Badge, Loader, Text } from '@mantine/core';
-import { IconShieldCheck, IconShieldQuestion, IconShieldX } from '@tabler/icons-react';
+import { IconKeyOff, IconShieldCheck, IconShieldQuestion, IconShieldX } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { SignatureBadge } from '../../lib/trust/signed-files';
+import { isShareGone, NO_LONGER_SHARED_TEXT } from './no-longer-shared';
 
 /** The words when the check itself failed (network, forged pins): the file is not offered. */
 export const CHECK_FAILED_TEXT =
@@ -25,6 +26,14 @@ export function SharedFileSignature({
       <Badge variant="light" color="gray" leftSection={<Loader size={10} color="gray" />}>
         Checking signature
       </Badge>
+    );
+  }
+  if (check.isError && isShareGone(check.error)) {
+    // Not a refusal: nothing is wrong with the file, the owner took it back.
+    return (
+      <Text size="sm" c="dimmed" role="status">
+        {NO_LONGER_SHARED_TEXT}
+      </Text>
     );
   }
   const badge: SignatureBadge = check.isError
@@ -52,6 +61,23 @@ export function SharedFileSignature({
         >
           Unsigned
         </Badge>
+      );
+    case 'stale':
+      // Not an attack: the owner can simply share again, so a calm tone and no "Refused".
+      return compact ? (
+        <Text size="sm" c="orange.8" role="status">
+          {badge.text}
+        </Text>
+      ) : (
+        <Alert
+          color="orange"
+          variant="light"
+          role="status"
+          title="Shared before your encryption reset"
+          icon={<IconKeyOff size={20} aria-hidden />}
+        >
+          <Text size="sm">{badge.text}</Text>
+        </Alert>
       );
     case 'danger':
       return compact ? (

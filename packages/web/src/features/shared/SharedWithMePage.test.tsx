@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -8,9 +8,9 @@ import {
   createFakeApi,
   createFakeTransferManager,
   findSnackbar,
-  renderFilesScreen,
+  renderScreen,
   sharedItem,
-} from '../files/files.test-helpers';
+} from '../../test/render-screen';
 import { FilesReceivedPage } from '../share/FilesReceivedPage';
 import { SharedWithMePage } from './SharedWithMePage';
 
@@ -70,7 +70,7 @@ afterEach(() => {
 
 describe('Shared With Me', () => {
   it('shows the empty state with View My Files', async () => {
-    const { router } = renderFilesScreen(<SharedWithMePage />, { api: apiWith([]), session });
+    const { router } = renderScreen(<SharedWithMePage />, { api: apiWith([]), session });
     expect(await screen.findByText('No shared files yet')).toBeTruthy();
     await user.click(screen.getByRole('link', { name: 'View My Files' }));
     expect(router.state.location.pathname).toBe('/myfiles');
@@ -82,12 +82,12 @@ describe('Shared With Me', () => {
         throw apiError(500, 'INTERNAL');
       },
     });
-    renderFilesScreen(<SharedWithMePage />, { api, session });
+    renderScreen(<SharedWithMePage />, { api, session });
     expect(await findSnackbar('Error loading shared files!')).toBeTruthy();
   });
 
   it('lists files with their sender, searchable by sender and sortable', async () => {
-    renderFilesScreen(<SharedWithMePage />, { api: apiWith(), session });
+    renderScreen(<SharedWithMePage />, { api: apiWith(), session });
     const card = await screen.findByRole('article', { name: 'song.mp3' });
     expect(within(card).getByText('From ada@example.com')).toBeTruthy();
     expect(within(card).getByText('3.00 MB')).toBeTruthy();
@@ -106,7 +106,7 @@ describe('Shared With Me', () => {
 
   it('downloads a shared file and reports a failure as Download failed', async () => {
     const manager = createFakeTransferManager();
-    renderFilesScreen(<SharedWithMePage />, { api: apiWith(), session, manager });
+    renderScreen(<SharedWithMePage />, { api: apiWith(), session, manager });
     const card = await screen.findByRole('article', { name: 'song.mp3' });
     // Offered once the signature check has run: a share from before signatures is labelled so.
     expect(await within(card).findByText(/Unsigned/)).toBeTruthy();
@@ -117,12 +117,57 @@ describe('Shared With Me', () => {
     });
     expect(await findSnackbar('Download failed')).toBeTruthy();
   });
+
+  it('refetches the list when the tab regains focus, so a revoked file leaves it', async () => {
+    const api = apiWith();
+    renderScreen(<SharedWithMePage />, { api, session });
+    expect(await screen.findByRole('article', { name: 'song.mp3' })).toBeTruthy();
+    api.on('GET /users/files/shared?limit=500', () => ({ files: [slides] }));
+    act(() => {
+      window.dispatchEvent(new Event('visibilitychange'));
+    });
+    await waitFor(() => {
+      expect(screen.queryByRole('article', { name: 'song.mp3' })).toBeNull();
+    });
+    expect(screen.getByRole('article', { name: 'slides.pptx' })).toBeTruthy();
+  });
+
+  it('says a file is no longer shared when its share is gone (404)', async () => {
+    const api = apiWith().on(`GET /users/files/shared/${encodeURIComponent(song.fileId)}`, () => {
+      throw apiError(404, 'FILE_NOT_FOUND');
+    });
+    const manager = createFakeTransferManager();
+    renderScreen(<SharedWithMePage />, { api, session, manager });
+    const card = await screen.findByRole('article', { name: 'song.mp3' });
+    expect(await within(card).findByText('This file is no longer shared with you.')).toBeTruthy();
+    await user.click(within(card).getByRole('button', { name: 'Download song.mp3' }));
+    expect(await findSnackbar('This file is no longer shared with you.')).toBeTruthy();
+    expect(manager.downloadTargets).toEqual([]);
+  });
+
+  it('after a failed download, refetches the list and says the file is no longer shared', async () => {
+    const manager = createFakeTransferManager();
+    const api = apiWith();
+    renderScreen(<SharedWithMePage />, { api, session, manager });
+    const card = await screen.findByRole('article', { name: 'song.mp3' });
+    expect(await within(card).findByText(/Unsigned/)).toBeTruthy();
+    await user.click(within(card).getByRole('button', { name: 'Download song.mp3' }));
+    // The owner revokes while the download runs.
+    api.on('GET /users/files/shared?limit=500', () => ({ files: [slides] }));
+    act(() => {
+      manager.finish(manager.getSnapshot().downloads[0]?.id ?? '', 'failed', 'Error downloading file!');
+    });
+    expect(await findSnackbar('This file is no longer shared with you.')).toBeTruthy();
+    await waitFor(() => {
+      expect(screen.queryByRole('article', { name: 'song.mp3' })).toBeNull();
+    });
+  });
 });
 
 describe('Received-file page', () => {
   it('shows the sender, title, upload date, size and a Download button', async () => {
     const manager = createFakeTransferManager();
-    renderFilesScreen(<FilesReceivedPage />, {
+    renderScreen(<FilesReceivedPage />, {
       api: apiWith(),
       session,
       manager,
@@ -143,7 +188,7 @@ describe('Received-file page', () => {
   });
 
   it('says File with ID {id} not found for a file not shared with me', async () => {
-    renderFilesScreen(<FilesReceivedPage />, {
+    renderScreen(<FilesReceivedPage />, {
       api: apiWith(),
       session,
       route: '/share/:id',

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { sharedWithMeMessages } from '@coffer/contracts';
-import { Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { IconFolder, IconInbox, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../app/router/paths';
@@ -13,12 +13,13 @@ import { FileCard } from '../files/FileCard';
 import { FileListControls } from '../files/FileListControls';
 import { FilesGrid, FilesSkeleton } from '../files/FilesGrid';
 import { useFileDownloads } from '../files/use-file-download';
-import { useSharedFiles } from './use-shared-files';
-import { LoadError } from '../../app/layout/LoadError';
+import { useExplainSharedFailure, useSharedFiles } from './use-shared-files';
+import { ListScreen } from '../../app/layout/ListScreen';
 import type { SharedFileView } from '../../lib/files/file-views';
 import type { RawDownloadMetadata } from '../../lib/transfers';
 import { snackbar } from '../../lib/snackbar';
 import { CHECK_FAILED_TEXT, SharedFileSignature } from './SharedFileSignature';
+import { isShareGone, NO_LONGER_SHARED_TEXT } from './no-longer-shared';
 import { useSharedFileCheck } from './use-shared-file-check';
 
 /** The sender line of a shared file's card. */
@@ -38,71 +39,60 @@ export function SharedWithMePage(): ReactElement {
   const { files, query } = useSharedFiles();
   const [controls, setControls] = useState<Controls>(defaultFileListControls);
   const visible = useMemo(() => visibleFiles(files, controls), [files, controls]);
-  const downloads = useFileDownloads('shared');
+  const downloads = useFileDownloads('shared', useExplainSharedFailure(query));
 
   return (
-    <Stack gap="lg">
-      <div>
-        <Title order={1}>Shared With Me</Title>
-        <Text c="dimmed">Files your contacts shared with you, encrypted for your key alone.</Text>
-      </div>
-
-      <FileListControls
-        value={controls}
-        onChange={setControls}
-        searchPlaceholder="Search by name or sender"
-      />
-
-      {query.isPending ? (
-        <FilesSkeleton label="Loading shared files" />
-      ) : query.isError ? (
-        <LoadError
-          title="The files shared with you could not be loaded."
-          onRetry={() => {
-            void query.refetch();
-          }}
+    <ListScreen
+      title="Shared With Me"
+      description="Files your contacts shared with you, encrypted for your key alone."
+      controls={
+        <FileListControls
+          value={controls}
+          onChange={setControls}
+          searchPlaceholder="Search by name or sender"
         />
-      ) : visible.length === 0 ? (
-        <Card withBorder radius="lg" py="xl">
-          <EmptyState
-            icon={<IconInbox size={28} aria-hidden />}
-            variant="light"
-            title={files.length === 0 ? sharedWithMeMessages.emptyTitle : sharedWithMeMessages.noneFound}
-            description={
-              files.length === 0
-                ? 'When a contact shares a file with you, it appears here.'
-                : 'No shared file matches your search or filters.'
+      }
+      query={query}
+      loading={<FilesSkeleton label="Loading shared files" />}
+      loadErrorTitle="The files shared with you could not be loaded."
+      empty={
+        visible.length > 0
+          ? null
+          : {
+              icon: <IconInbox size={28} aria-hidden />,
+              title: files.length === 0 ? sharedWithMeMessages.emptyTitle : sharedWithMeMessages.noneFound,
+              description:
+                files.length === 0
+                  ? 'When a contact shares a file with you, it appears here.'
+                  : 'No shared file matches your search or filters.',
+              action: (
+                <Button
+                  component={Link}
+                  to={paths.myFiles}
+                  variant="default"
+                  leftSection={<IconFolder size={18} aria-hidden />}
+                >
+                  {sharedWithMeMessages.viewMyFilesButton}
+                </Button>
+              ),
             }
-          >
-            <EmptyState.Actions>
-              <Button
-                component={Link}
-                to={paths.myFiles}
-                variant="default"
-                leftSection={<IconFolder size={18} aria-hidden />}
-              >
-                {sharedWithMeMessages.viewMyFilesButton}
-              </Button>
-            </EmptyState.Actions>
-          </EmptyState>
-        </Card>
-      ) : (
-        <FilesGrid label="Files shared with me">
-          {visible.map((file) => (
-            <div role="listitem" key={file.id}>
-              <SharedFileCard
-                file={file}
-                subtitle={<SenderLine owner={file.owner} />}
-                onDownload={(checked) => {
-                  downloads.start(file, checked);
-                }}
-                onCancelDownload={downloads.cancel}
-              />
-            </div>
-          ))}
-        </FilesGrid>
-      )}
-    </Stack>
+      }
+    >
+      <FilesGrid label="Files shared with me">
+        {visible.map((file) => (
+          <div role="listitem" key={file.id}>
+            <SharedFileCard
+              file={file}
+              subtitle={<SenderLine owner={file.owner} />}
+              onDownload={(checked) => {
+                downloads.start(file, checked);
+              }}
+              onCancelDownload={downloads.cancel}
+            />
+          </div>
+        ))}
+      </FilesGrid>
+    </ListScreen>
   );
 }
 
@@ -127,6 +117,7 @@ function SharedFileCard({
       onDownload={() => {
         // Exactly the answer that was checked, never a fresh one (issue 13).
         if (check.data?.canOpen === true) onDownload({ source: 'shared', shared: check.data.metadata });
+        else if (isShareGone(check.error)) snackbar.danger(NO_LONGER_SHARED_TEXT);
         else snackbar.danger(check.data?.text ?? CHECK_FAILED_TEXT);
       }}
       onCancelDownload={onCancelDownload}

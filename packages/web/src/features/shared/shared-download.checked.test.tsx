@@ -15,9 +15,8 @@ import { createTransferManager, type TransferManager } from '../../lib/transfers
 import { MemorySink } from '../../lib/transfers/testing/memory-sink';
 import { encryptForStorage } from '../../lib/transfers/testing/stored-file';
 import { makeTrustIdentity, servedKeyOf, type TrustIdentity } from '../../lib/trust/testing/trust-identities';
-import { testUser } from '../contacts/screen.test-helpers';
 import { FilesReceivedPage } from '../share/FilesReceivedPage';
-import { createFakeApi, findSnackbar, renderFilesScreen } from '../files/files.test-helpers';
+import { createFakeApi, findSnackbar, renderScreen, testUser } from '../../test/render-screen';
 import { SharedWithMePage } from './SharedWithMePage';
 
 const CHUNK = 1024;
@@ -163,7 +162,7 @@ describe('a shared file downloads with the metadata that was checked (issue 13)'
     const server = compromisedServer();
     const sink = new MemorySink();
     const manager = managerFor(server, sink);
-    renderFilesScreen(<SharedWithMePage />, { api: server.api, session, manager });
+    renderScreen(<SharedWithMePage />, { api: server.api, session, manager });
     const card = await screen.findByRole('article', { name: NAME });
     expect(await within(card).findByText(`Signed by ${alice.email}`)).toBeTruthy();
     await userEvent
@@ -183,7 +182,7 @@ describe('a shared file downloads with the metadata that was checked (issue 13)'
     server.keepContent();
     const sink = new MemorySink();
     const manager = managerFor(server, sink);
-    renderFilesScreen(<FilesReceivedPage />, {
+    renderScreen(<FilesReceivedPage />, {
       api: server.api,
       session,
       manager,

@@ -7,9 +7,9 @@ import {
   createFakeApi,
   createFakeTransferManager,
   findSnackbar,
-  renderFilesScreen,
+  renderScreen,
   type FakeTransferManager,
-} from '../files/files.test-helpers';
+} from '../../test/render-screen';
 import { NewUploadPage } from './NewUploadPage';
 
 const file = (name: string, bytes = 5) => new File([new Uint8Array(bytes)], name, { type: 'text/plain' });
@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 function renderPage(manager: FakeTransferManager = createFakeTransferManager(), s: TestAppSession = session) {
-  const rendered = renderFilesScreen(<NewUploadPage />, { api: api(), session: s, manager });
+  const rendered = renderScreen(<NewUploadPage />, { api: api(), session: s, manager });
   const input = (): HTMLInputElement => {
     const element = rendered.container.querySelector<HTMLInputElement>('input[type="file"]');
     if (element === null) throw new Error('no file input');

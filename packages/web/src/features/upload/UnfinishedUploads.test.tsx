@@ -8,8 +8,8 @@ import {
   createFakeApi,
   createFakeTransferManager,
   findSnackbar,
-  renderFilesScreen,
-} from '../files/files.test-helpers';
+  renderScreen,
+} from '../../test/render-screen';
 import { filesApi } from '../../lib/api/files';
 import { NewUploadPage } from './NewUploadPage';
 import { ageText, unfinishedUploads } from './use-unfinished-uploads';
@@ -56,7 +56,7 @@ describe('unfinished uploads on the upload screen', () => {
         return { ok: true };
       },
     });
-    renderFilesScreen(<NewUploadPage />, { api, session, manager: createFakeTransferManager() });
+    renderScreen(<NewUploadPage />, { api, session, manager: createFakeTransferManager() });
 
     const entry = await screen.findByRole('listitem', { name: 'Unfinished upload holiday.mp4' });
     expect(within(entry).getByText(/started 5 minutes ago/)).toBeTruthy();

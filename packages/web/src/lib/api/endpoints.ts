@@ -19,6 +19,7 @@ import type {
   OkResponse,
   PortalRequest,
   PublicKeyResponse,
+  ReceivedInvitationsResponse,
   RedirectUrlResponse,
   StatsResponse,
 } from '@coffer/contracts';
@@ -63,6 +64,9 @@ export const contactsApi = {
     api.request<OkResponse>('DELETE', `/users/contacts/${seg(email)}`),
   invite: (api: ApiClient, to: string) =>
     api.request<OkResponse>('POST', '/users/invitations', { body: { to } }),
+  /** Who invited me, with their names (the invite page prefills the inviter's). */
+  receivedInvitations: async (api: ApiClient) =>
+    (await api.request<ReceivedInvitationsResponse>('GET', '/users/invitations/received')).invitations,
 };
 
 export const usersApi = {

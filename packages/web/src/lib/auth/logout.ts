@@ -26,6 +26,8 @@ export interface LogoutOptions {
    * logged out, or when the provider cannot be reached.
    */
   endProviderSession?: boolean;
+  /** Runs once the storages are emptied, to put back what must outlive the session. */
+  afterStoragesCleared?: () => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function performLogout(deps: LogoutDeps, options: LogoutOptions): P
       // Blocked storage holds nothing.
     }
   }
+  options.afterStoragesCleared?.();
   if (options.endProviderSession === false) {
     deps.navigate(options.targetPath);
     return;

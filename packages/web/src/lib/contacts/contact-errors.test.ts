@@ -6,12 +6,15 @@ const answer = (status: number, code: string) =>
   new ApiRequestError(status, JSON.stringify({ code, message: code }));
 
 describe('addContactErrorMessage', () => {
-  it('names a duplicate and the contact limit, and is generic otherwise', () => {
+  it('names a duplicate, oneself and the contact limit, and is generic otherwise', () => {
     expect(addContactErrorMessage(answer(409, 'CONTACT_ALREADY_EXISTS'))).toBe(
       'A contact with this email already exists',
     );
     expect(addContactErrorMessage(answer(403, 'QUOTA_EXCEEDED'))).toBe(
       'You have reached your contact limit.',
+    );
+    expect(addContactErrorMessage(answer(400, 'CONTACT_IS_SELF'))).toBe(
+      'That is your own email address. Add the people you want to exchange files with.',
     );
     expect(addContactErrorMessage(answer(400, 'VALIDATION_FAILED'))).toBe('Error adding contact!');
     expect(addContactErrorMessage(new TypeError('Failed to fetch'))).toBe('Error adding contact!');

@@ -5,6 +5,7 @@ import { ApiRequestError } from '../api/http';
 export function addContactErrorMessage(error: unknown): string {
   const code = error instanceof ApiRequestError ? error.code : null;
   if (code === ErrorCode.CONTACT_ALREADY_EXISTS) return contactsMessages.alreadyExists;
+  if (code === ErrorCode.CONTACT_IS_SELF) return contactsMessages.isSelf;
   // The server's contact-limit answer; the spec's text for it.
   if (code === ErrorCode.QUOTA_EXCEEDED) return contactsMessages.limitReached;
   return contactsMessages.addFailed;

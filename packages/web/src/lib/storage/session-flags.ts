@@ -7,12 +7,20 @@ import { sessionStorageKeys, type SessionStorageKey } from '@coffer/contracts';
  * throwing into the navigation.
  */
 export interface SessionFlags {
-  get(key: SessionStorageKey): string | null;
-  set(key: SessionStorageKey, value: string): void;
-  remove(key: SessionStorageKey): void;
+  get(key: FlagKey): string | null;
+  set(key: FlagKey, value: string): void;
+  remove(key: FlagKey): void;
   /** A boolean entry: stored as the text `true`. */
-  isSet(key: SessionStorageKey): boolean;
+  isSet(key: FlagKey): boolean;
 }
+
+/**
+ * Coffer's own entry beside the spec's: set when a session ended without the person logging out
+ * (a token that could not be renewed), so /landing can say why (issue 15, point 6).
+ */
+export const SESSION_ENDED_FLAG = 'sessionEnded';
+
+type FlagKey = SessionStorageKey | typeof SESSION_ENDED_FLAG;
 
 export function createSessionFlags(storage: () => Storage | null): SessionFlags {
   const flags: SessionFlags = {

@@ -80,14 +80,21 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
   const waiting = (): Task[] =>
     [...tasks.values()].filter((task) => task.queued && !task.started && !task.settled);
 
+  // Queued uploads that ended since the queue was last empty: 'Queued (n of total)' counts the whole
+  // run (the 3rd of 3 large files stays "3 of 3" while the 2nd runs), not only the files still waiting.
+  let endedInRun = 0;
+
   /** Renumbers the waiting uploads and starts as many as the limit allows. */
   const pump = (): void => {
     const running = [...tasks.values()].filter((task) => task.queued && task.started && !task.settled).length;
     const line = waiting();
+    if (running === 0 && line.length === 0) endedInRun = 0;
     const starting = line.splice(0, Math.max(0, maxConcurrentUploads - running));
+    const ahead = endedInRun + running + starting.length;
+    const total = ahead + line.length;
     // Numbered before anything starts: a starting upload publishes at once.
     line.forEach((task, index) => {
-      patch(task, { statusText: queuedText(index + 1, line.length) }, false);
+      patch(task, { statusText: queuedText(ahead + index + 1, total) }, false);
     });
     for (const task of starting) task.start();
     publish();
@@ -111,7 +118,10 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
       task.settled = true;
       patch(task, changes);
       markSettled();
-      if (task.queued) pump();
+      if (task.queued) {
+        if (task.started) endedInRun += 1;
+        pump();
+      }
     };
     const task: Task = {
       item: { id, kind, progress: 0, error: null, ...fields },

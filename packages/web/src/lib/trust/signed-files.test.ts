@@ -133,6 +133,18 @@ describe('signed files', () => {
     ).toEqual({ status: 'mismatch', fields: ['size'] });
   });
 
+  it('a share made before my encryption reset is refused with its reason, not as forged', async () => {
+    const fresh = await makeTrustIdentity('bob@example.com');
+    const resetMe = { email: bob.email, keyId: `${bob.keyId}-reset`, publicKeyB64: fresh.publicKeyB64 };
+    const check = await checkSharedFile('file-1', shared, resetMe, alice.signingPublicKeyB64);
+    expect(signatureBadge(check, 'alice@example.com')).toEqual({
+      tone: 'stale',
+      text: 'Shared before you reset your encryption; ask alice@example.com to share it again',
+      canOpen: false,
+      askFirst: false,
+    });
+  });
+
   it('the same share opened by Mallory (redirected by the server) is refused', async () => {
     const malloryMe = { email: mallory.email, keyId: mallory.keyId, publicKeyB64: mallory.publicKeyB64 };
     expect((await checkSharedFile('file-1', shared, malloryMe, alice.signingPublicKeyB64)).status).toBe(

@@ -139,7 +139,8 @@ export async function checkSharedFile(
 
 /** How a screen shows a signature check. */
 export interface SignatureBadge {
-  tone: 'verified' | 'unsigned' | 'danger';
+  /** `stale`: signed for a key of mine I have since replaced (an encryption reset); refused, not forged. */
+  tone: 'verified' | 'unsigned' | 'danger' | 'stale';
   text: string;
   /** False when the file must not be offered for download. */
   canOpen: boolean;
@@ -168,6 +169,8 @@ const FIELD_WORDS: Record<string, string> = {
   manifestSha256Hex: 'file details',
 };
 
+const RECIPIENT_KEY_FIELDS: ReadonlySet<string> = new Set(['recipientKeyId', 'recipientKeySha256Hex']);
+
 /** The words for a check. Unsigned items keep working (files from before signatures). */
 export function signatureBadge(check: SignatureCheck, ownerEmail: string): SignatureBadge {
   switch (check.status) {
@@ -188,6 +191,15 @@ export function signatureBadge(check: SignatureCheck, ownerEmail: string): Signa
         askFirst: false,
       };
     case 'mismatch': {
+      if (check.fields.every((field) => RECIPIENT_KEY_FIELDS.has(field))) {
+        // Everything the owner signed matches except the key it was wrapped for: my key changed.
+        return {
+          tone: 'stale',
+          text: `Shared before you reset your encryption; ask ${ownerEmail} to share it again`,
+          canOpen: false,
+          askFirst: false,
+        };
+      }
       const words = [...new Set(check.fields.map((field) => FIELD_WORDS[field] ?? field))].join(', ');
       return {
         tone: 'danger',

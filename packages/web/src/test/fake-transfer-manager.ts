@@ -1,20 +1,7 @@
 /**
- * Renders the file screens against a fake API client, a test session and a fake transfer manager,
- * for component tests. Not a test file itself, and imported only by tests.
+ * A transfer manager whose transfers the test moves by hand, for component tests of the screens
+ * that upload or download. Imported only by tests.
  */
-import type { ReactElement } from 'react';
-import type { Contact, FileListItem, SharedFileItem } from '@coffer/contracts';
-import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications, notifications } from '@mantine/notifications';
-import { render, screen, type RenderResult } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import type { AppSession } from '../../app/session/app-session';
-import { AppSessionContext } from '../../app/session/session-context';
-import { theme } from '../../app/theme';
-import { ApiClientContext } from '../../lib/api/context';
-import { apiError, createFakeApi, type FakeApi, type RecordedCall } from '../../test/fake-api';
 import type {
   CancelResult,
   DownloadTicket,
@@ -23,49 +10,7 @@ import type {
   TransfersSnapshot,
   UploadOutcome,
   UploadTicket,
-} from '../../lib/transfers';
-import { TransferManagerContext } from './use-transfers';
-import { CurrentUserContext } from '../../app/session/current-user';
-import { testUser } from '../contacts/screen.test-helpers';
-
-export { apiError, createFakeApi };
-export type { FakeApi, RecordedCall };
-
-export function fileItem(name: string, overrides: Partial<FileListItem> = {}): FileListItem {
-  return {
-    fileId: `file-${name}`,
-    name,
-    contentType: 'application/octet-stream',
-    isEncrypted: true,
-    size: 2048,
-    uploadedAt: '2024-03-05T10:20:30.000Z',
-    ownerId: 'user-1',
-    ...overrides,
-  };
-}
-
-export function sharedItem(
-  name: string,
-  owner: string,
-  overrides: Partial<SharedFileItem['file']> = {},
-): SharedFileItem {
-  return {
-    fileId: `shared-${name}`,
-    owner,
-    file: {
-      name,
-      contentType: 'application/octet-stream',
-      size: 1024 * 1024 * 3,
-      uploadedAt: '2024-03-05T10:20:30.000Z',
-      isEncrypted: true,
-      ...overrides,
-    },
-  };
-}
-
-export function contact(overrides: Partial<Contact> & Pick<Contact, 'name' | 'email'>): Contact {
-  return { color: '#0ca678', image: null, invited: false, ...overrides };
-}
+} from '../lib/transfers';
 
 /** A transfer manager whose transfers the test moves by hand. */
 export interface FakeTransferManager extends TransferManager {
@@ -194,62 +139,4 @@ export function createFakeTransferManager(): FakeTransferManager {
     clearFinished: () => undefined,
   };
   return manager;
-}
-
-interface RenderFilesOptions {
-  api: FakeApi;
-  session: AppSession;
-  manager?: TransferManager;
-  /** The route pattern the screen is mounted at. */
-  route?: string;
-  path?: string;
-}
-
-export interface RenderedFilesScreen extends RenderResult {
-  router: ReturnType<typeof createMemoryRouter>;
-  queryClient: QueryClient;
-}
-
-/** Renders `ui` with Mantine (test mode), snackbars, queries, the session, the transfer manager and a router. */
-export function renderFilesScreen(ui: ReactElement, options: RenderFilesOptions): RenderedFilesScreen {
-  notifications.clean();
-  const route = options.route ?? '/';
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false, retryDelay: 0 }, mutations: { retry: false } },
-  });
-  const router = createMemoryRouter(
-    [
-      { path: route, element: ui },
-      { path: '*', element: <p>Another page</p> },
-    ],
-    { initialEntries: [options.path ?? route] },
-  );
-  const result = render(
-    <MantineProvider theme={theme} env="test">
-      <QueryClientProvider client={queryClient}>
-        <ApiClientContext.Provider value={options.api}>
-          <AppSessionContext.Provider value={options.session}>
-            <TransferManagerContext.Provider value={options.manager ?? createFakeTransferManager()}>
-              <CurrentUserContext.Provider value={testUser}>
-                <ModalsProvider>
-                  <Notifications />
-                  <RouterProvider router={router} />
-                </ModalsProvider>
-              </CurrentUserContext.Provider>
-            </TransferManagerContext.Provider>
-          </AppSessionContext.Provider>
-        </ApiClientContext.Provider>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-  return { ...result, router, queryClient };
-}
-
-/** A snackbar with exactly this text: danger ones have role alert, others role status. */
-export function findSnackbar(
-  text: string,
-  role: 'alert' | 'status' = 'alert',
-  timeout = 1000,
-): Promise<HTMLElement> {
-  return screen.findByText(text, { selector: `[role="${role}"] *` }, { timeout });
 }
