@@ -21,7 +21,8 @@ import type { ScaleStack } from './stack.js';
  * instance is stopped, and the rest of the journey completes on the other.
  */
 
-let stack: ScaleStack;
+/** Undefined when the stack could not start (its error is the test's failure). */
+let stack: ScaleStack | undefined;
 let dir: string;
 
 test.beforeAll(async () => {
@@ -35,12 +36,13 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await stack.stop();
+  await stack?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 
 test('a journey through the proxy lands on both instances and survives one stopping', async ({ browser }) => {
   test.setTimeout(180_000);
+  if (stack === undefined) throw new Error('the scale-out stack did not start');
   const file = await writeTextFile(dir, 'team-plan.txt', `SCALE-${Date.now().toString(36)}`);
   const alice = newPerson('alice');
   const bob = newPerson('bob');

@@ -1,0 +1,220 @@
+/**
+ * Metadata load benchmark (issue 16): 50 connections, each a different signed-in user, cycle through
+ * what the web app asks while someone browses (their file list twice, stats, contacts, files shared
+ * with them, unfinished uploads), as fast as the server answers (autocannon, a closed loop). Runs:
+ *
+ * - one instance, direct;
+ * - one instance behind nginx, and two behind nginx (round robin), when nginx is installed: the
+ *   scaling figure compares the two proxied runs.
+ *
+ *   npm run build && npm run bench:load -w @coffer/server [-- --seconds=20 --connections=50]
+ *
+ * The instances are `dist/main.js` child processes on a fresh schema of the PostgreSQL server
+ * `TEST_DATABASE_URL` names (two instances need a shared database), tokens from a local test issuer.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { createDatabase } from '../infra/db/database.js';
+import { insertContact, insertFile } from '../test/db-factories.js';
+
+const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+const MIX = [
+  '/api/users/files',
+  '/api/users/stats',
+  '/api/users/contacts',
+  '/api/users/files',
+  '/api/users/files/shared',
+  '/api/users/uploads',
+];
+
+function arg(name: string, fallback: number): number {
+  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return found === undefined ? fallback : Number(found.slice(name.length + 3));
+}
+
+async function until(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function stopAll(children: ChildProcess[]): Promise<void> {
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
+}
+
+interface Row {
+  run: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  max: number;
+  failed: number;
+  load: string;
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (databaseUrl === undefined || databaseUrl === '') {
+    process.stdout.write('load benchmark skipped: it needs a PostgreSQL server in TEST_DATABASE_URL\n');
+    return;
+  }
+  const seconds = arg('seconds', 20);
+  const connections = arg('connections', 50);
+  const { startTestIssuer, userClaims } = await import('../test/test-issuer.js');
+  const { createPostgresSchema } = await import('../test/db.js');
+  const issuer = await startTestIssuer();
+  const schema = await createPostgresSchema(databaseUrl);
+  const dir = mkdtempSync(join(tmpdir(), 'coffer-load-bench-'));
+  const main = fileURLToPath(new URL('../main.js', import.meta.url));
+  const basePort = 18500 + Math.floor(Math.random() * 500);
+  const children: ChildProcess[] = [];
+
+  const startInstance = async (port: number): Promise<void> => {
+    const child = spawn(process.execPath, [main], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: `http://127.0.0.1:${basePort}`,
+        DATA_DIR: join(dir, 'data'),
+        DATABASE_URL: schema.url,
+        LOG_LEVEL: 'warn',
+        OIDC_ISSUER: issuer.issuer,
+        OIDC_AUDIENCE: issuer.audience,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    await until(`http://127.0.0.1:${port}/api/ready`, child);
+  };
+  const startNginx = async (port: number, upstreams: number[]): Promise<ChildProcess> => {
+    const conf = join(dir, `nginx-${port}.conf`);
+    writeFileSync(
+      conf,
+      `daemon off; worker_processes 1; pid ${join(dir, `nginx-${port}.pid`)}; error_log ${join(dir, 'nginx.log')} warn;
+${process.getuid?.() === 0 ? 'user root;' : ''}
+events { worker_connections 1024; }
+http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
+  upstream coffer { ${upstreams.map((p) => `server 127.0.0.1:${p};`).join(' ')} keepalive 64; }
+  server { listen 127.0.0.1:${port};
+    location / { proxy_pass http://coffer; proxy_http_version 1.1; proxy_set_header Connection ""; } } }
+`,
+    );
+    const nginx = spawn(NGINX, ['-e', join(dir, 'nginx.log'), '-c', conf], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(nginx);
+    await until(`http://127.0.0.1:${port}/api/health`, nginx);
+    return nginx;
+  };
+
+  const rows: Row[] = [];
+  try {
+    await startInstance(basePort + 1);
+    // 50 people, each with 20 files and 3 contacts; the first call of each creates the user.
+    const tokens: string[] = [];
+    for (let i = 0; i < connections; i++) {
+      const token = await issuer.mintToken(userClaims(`load${i}`), { expiresInSec: 3600 });
+      const res = await fetch(`http://127.0.0.1:${basePort + 1}/api/users/stats`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (!res.ok) throw new Error(`user ${i}: ${res.status}`);
+      tokens.push(token);
+    }
+    const database = createDatabase({ url: schema.url, dataDir: dir });
+    for (const user of await database.db.selectFrom('users').select('id').execute()) {
+      for (let f = 0; f < 20; f++) await insertFile(database.db, user.id, { name: `report-${f}.pdf` });
+      for (let c = 0; c < 3; c++) await insertContact(database.db, user.id);
+    }
+    await database.destroy();
+
+    // Every call of the mix must succeed, or the figures would measure refusals.
+    for (const path of new Set(MIX)) {
+      const res = await fetch(`http://127.0.0.1:${basePort + 1}${path}`, {
+        headers: { authorization: `Bearer ${tokens[0] ?? ''}` },
+      });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    }
+
+    const run = async (name: string, url: string): Promise<void> => {
+      let next = 0;
+      const load = loadavg()[0]?.toFixed(1) ?? '?';
+      const result = await autocannon({
+        url,
+        connections,
+        duration: seconds,
+        // Each connection is one person: it takes a token on its first request and keeps it.
+        requests: MIX.map((path) => ({
+          method: 'GET',
+          path,
+          setupRequest: (request, context) => {
+            context.token ??= tokens[next++ % tokens.length];
+            return {
+              ...request,
+              headers: { ...request.headers, authorization: `Bearer ${String(context.token)}` },
+            };
+          },
+        })),
+      });
+      rows.push({
+        run: name,
+        reqPerSec: Math.round(result.requests.average),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        max: result.latency.max,
+        failed: result.non2xx + result.errors + result.timeouts,
+        load: `${load} → ${loadavg()[0]?.toFixed(1) ?? '?'}`,
+      });
+      process.stdout.write(`${JSON.stringify(rows.at(-1))}\n`);
+    };
+
+    await run('1 instance, direct', `http://127.0.0.1:${basePort + 1}`);
+    if (existsSync(NGINX)) {
+      const one = await startNginx(basePort + 10, [basePort + 1]);
+      await run('1 instance behind nginx', `http://127.0.0.1:${basePort + 10}`);
+      await stopAll([one]);
+      await startInstance(basePort + 2);
+      await startNginx(basePort + 11, [basePort + 1, basePort + 2]);
+      await run('2 instances behind nginx', `http://127.0.0.1:${basePort + 11}`);
+    } else {
+      process.stdout.write(`nginx not found at ${NGINX}: the two-instance run is skipped\n`);
+    }
+  } finally {
+    await stopAll(children.reverse());
+    await schema.drop();
+    await issuer.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  process.stdout.write(
+    `\n${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${new Date().toISOString()}, ${connections} connections, ${seconds} s per run\n`,
+  );
+  process.stdout.write('| run | req/s | p50 ms | p99 ms | max ms | failed | load (1 min) before → after |\n');
+  process.stdout.write('|---|---|---|---|---|---|---|\n');
+  for (const r of rows) {
+    process.stdout.write(
+      `| ${r.run} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.max} | ${r.failed} | ${r.load} |\n`,
+    );
+  }
+}
+
+await main();
