@@ -87,7 +87,7 @@ test('A pins B, the server swaps B’s key: "Key changed", no sharing until A ac
 
   await a.goto('/new');
   await startUpload(a, [first, second]);
-  await expect(snackbar(a, 'File uploaded successfully!')).toBeVisible();
+  await expect(snackbar(a, '2 files uploaded successfully!')).toBeVisible();
   await a.goto('/myfiles');
   await expect(fileCard(a, first.name)).toBeVisible();
   await expect(fileCard(a, second.name)).toBeVisible();

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { sharedWithMeMessages } from '@coffer/contracts';
-import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { DownloadableFile } from '../files/use-file-download';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
@@ -9,7 +9,6 @@ import { toSharedFileView, type SharedFileView } from '../../lib/files/file-view
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { snackbar } from '../../lib/snackbar';
 import { NO_LONGER_SHARED_TEXT } from './no-longer-shared';
-import { sharedFileCheckKey } from './use-shared-file-check';
 
 export interface SharedFilesQuery {
   readonly files: readonly SharedFileView[];
@@ -34,24 +33,20 @@ export function useSharedFiles(): SharedFilesQuery {
 }
 
 /**
- * After a shared download failed: fetches the list again (and the file's check) and, when the file
- * has left it, says that it is no longer shared rather than a bare "Download failed".
+ * After a shared download failed: fetches the list again and, when the file has left it, says that
+ * it is no longer shared rather than a bare "Download failed". The file's signature check is left
+ * alone: its answer is the one downloads must use (issue 13), refreshed on its own schedule.
  */
 export function useExplainSharedFailure(
   query: UseQueryResult<readonly SharedFileView[]>,
 ): (file: DownloadableFile) => Promise<string | null> {
-  const queryClient = useQueryClient();
   const { refetch } = query;
   return useCallback(
     async (file) => {
       const fresh = await refetch();
-      const sender = fresh.data?.find((item) => item.id === file.id)?.owner;
-      if (sender !== undefined) {
-        await queryClient.invalidateQueries({ queryKey: sharedFileCheckKey(file.id, sender) });
-        return null;
-      }
-      return fresh.isSuccess ? NO_LONGER_SHARED_TEXT : null;
+      const listed = fresh.data?.some((item) => item.id === file.id) ?? true;
+      return fresh.isSuccess && !listed ? NO_LONGER_SHARED_TEXT : null;
     },
-    [queryClient, refetch],
+    [refetch],
   );
 }

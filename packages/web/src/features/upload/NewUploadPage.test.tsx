@@ -101,10 +101,29 @@ describe('New Upload', () => {
     act(() => {
       manager.finish(small.id, 'complete');
     });
-    expect(await findSnackbar('File uploaded successfully!', 'status')).toBeTruthy();
     await waitFor(() => {
       expect(rows()).toEqual(['big.bin']);
     });
+    // One summary snackbar once the whole batch has ended, not one per file.
+    expect(screen.queryByText('File uploaded successfully!')).toBeNull();
+    act(() => {
+      manager.finish(big.id, 'complete');
+    });
+    expect(await findSnackbar('2 files uploaded successfully!', 'status')).toBeTruthy();
+    expect(screen.queryByText('File uploaded successfully!')).toBeNull();
+    await waitFor(() => {
+      expect(rows()).toEqual([]);
+    });
+  });
+
+  it('says File uploaded successfully! for a batch of one', async () => {
+    const { input, manager } = renderPage();
+    await user.upload(input(), [file('only.txt')]);
+    await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+    act(() => {
+      manager.finish(manager.getSnapshot().uploads[0]?.id ?? '', 'complete');
+    });
+    expect(await findSnackbar('File uploaded successfully!', 'status')).toBeTruthy();
   });
 
   it('cancels a running upload, and keeps a failed one with its error', async () => {

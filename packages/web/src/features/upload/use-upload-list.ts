@@ -13,6 +13,11 @@ import type { TransferItem, UploadKeys } from '../../lib/transfers';
 import { useCurrentUser } from '../../app/session/current-user';
 import { useTransferManager, useTransfers } from '../files/use-transfers';
 
+/** The spec's text for one file; for a batch, how many arrived. */
+function uploadedText(count: number): string {
+  return count === 1 ? uploadMessages.success : `${count} files uploaded successfully!`;
+}
+
 /** A file in the upload list. */
 export interface UploadEntry {
   readonly key: string;
@@ -136,14 +141,14 @@ export function useUploadList(): UploadList {
         return ticket === undefined ? entry : { ...entry, transferId: ticket.id, error: null };
       }),
     );
+    const outcomes: Promise<TransferItem['status']>[] = [];
     for (const [key, ticket] of byKey) {
       if (ticket === undefined) continue;
-      void ticket.done.then(({ item }) => {
+      const outcome = ticket.done.then(({ item }) => {
         manager.dismiss(item.id);
         switch (item.status) {
           case 'complete':
             patch(key, null);
-            snackbar.success(uploadMessages.success);
             void queryClient.invalidateQueries({ queryKey: fileQueryKeys.all });
             void queryClient.invalidateQueries({ queryKey: statsQueryKey });
             break;
@@ -160,8 +165,15 @@ export function useUploadList(): UploadList {
             patch(key, null);
             break;
         }
+        return item.status;
       });
+      outcomes.push(outcome);
     }
+    // One success snackbar for the whole batch (issue 15, point 10): ten files must not stack ten.
+    void Promise.all(outcomes).then((statuses) => {
+      const uploaded = statuses.filter((status) => status === 'complete').length;
+      if (uploaded > 0) snackbar.success(uploadedText(uploaded));
+    });
   };
 
   const cancel = (entry: UploadEntry): void => {
