@@ -46,11 +46,11 @@ input[aria-invalid=true]:focus-visible,select[aria-invalid=true]:focus-visible{b
 .secondary{background:#fff;color:#1a1b1e;border-color:#ced4da}
 .secondary:hover{background:#f8f9fa;color:#1a1b1e}
 .button svg{width:18px;height:18px;flex:none}
-.divider{display:flex;align-items:center;gap:12px;margin:20px 0;color:#868e96;font-size:.8125rem}
+.divider{display:flex;align-items:center;gap:12px;margin:20px 0;color:#495057;font-size:.8125rem}
 .divider::before,.divider::after{content:"";flex:1;border-top:1px solid #dee2e6}
 .switch{margin:24px 0 0;text-align:center;font-size:.9375rem;color:#5c636e}
 .switch a{font-weight:600}
-footer{width:100%;max-width:440px;padding:0 16px 32px;text-align:center;font-size:.8125rem;color:#6c757d}
+footer{width:100%;max-width:440px;padding:0 16px 32px;text-align:center;font-size:.8125rem;color:#495057}
 footer p{margin:4px 0}
 footer svg{width:14px;height:14px;vertical-align:-2px;margin-right:4px}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);border:0}

@@ -12,7 +12,7 @@ export function NotFoundPage(): ReactElement {
   return (
     <PublicPage>
       <Stack align="center" ta="center" gap="md" maw={480}>
-        <Text fw={700} fz={64} lh={1} c="coffer.2" aria-hidden>
+        <Text fw={700} fz={64} lh={1} c="coffer.6" aria-hidden>
           404
         </Text>
         <Title order={1} fz={28}>
