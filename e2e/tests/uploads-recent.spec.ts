@@ -29,7 +29,7 @@ test('recent uploads: none yet, then the new upload; a failed load says so', asy
 
   await startUpload(page, [note]);
   await expect(snackbar(page, 'File uploaded successfully!')).toBeVisible();
-  const item = recent.getByRole('listitem', { name: note.name });
+  const item = recent.getByRole('listitem').filter({ hasText: note.name });
   await expect(item).toBeVisible();
   await expect(item.getByText('Uploaded')).toBeVisible();
   await expect(recent.getByText('No uploads found')).toBeHidden();

@@ -97,7 +97,7 @@ export const infoPages: Readonly<Record<InfoPageId, InfoPageContent>> = {
         heading: 'Email and analytics',
         paragraphs: [
           'The server sends email to confirm your address, and to people you invite or share with.',
-          'When the operator turns on product analytics, nothing is sent until you agree, and events never include file names, email addresses or keys. You can change your choice on your Profile.',
+          'When the operator turns on product analytics, Coffer sends usage events that never include file names, email addresses or keys, and tracks you only under a one-way pseudonym.',
         ],
       },
       {

@@ -32,13 +32,9 @@ export function RecentUploads(): ReactElement {
             {uploads.map((upload) => {
               const status = uploadStatusLabels[upload.status];
               return (
-                <Group
-                  key={upload.uploadId}
-                  component="li"
-                  gap="sm"
-                  wrap="nowrap"
-                  aria-label={upload.fileName}
-                >
+                // No aria-label: the rows of files being uploaded are named by file name, and a
+                // finished upload must not be mistaken for one of them.
+                <Group key={upload.uploadId} component="li" gap="sm" wrap="nowrap">
                   <FileTypeIcon type={fileTypeOf(upload.fileName)} size={32} />
                   <div style={{ minWidth: 0, flex: 1 }}>
                     <Text truncate="end" title={upload.fileName}>
