@@ -7,7 +7,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { getAppSession } from './app/session/app-session';
-import { initAnalyticsFromServer } from './lib/analytics';
+import { analyticsConsent } from './lib/analytics';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('The #root element is missing from index.html');
@@ -19,8 +19,8 @@ getAppSession()
     console.warn('The sign-in service is not reachable', error);
   });
 
-// Off unless the server publishes a PostHog key; never blocks the app.
-initAnalyticsFromServer().catch(() => undefined);
+// Off unless the server publishes a PostHog key and the person agreed; never blocks the app.
+analyticsConsent.load().catch(() => undefined);
 
 createRoot(container).render(
   <StrictMode>

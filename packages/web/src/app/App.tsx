@@ -1,5 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import { RouterProvider } from 'react-router/dom';
+import { AnalyticsConsentPrompt } from '../features/analytics/AnalyticsConsent';
 import { transferManager } from '../lib/transfers';
 import { cancelledSummary } from '../lib/transfers/cancelled-summary';
 import { snackbar } from '../lib/snackbar';
@@ -25,6 +26,7 @@ export function App(): ReactElement {
   return (
     <AppProviders>
       <RouterProvider router={router} />
+      <AnalyticsConsentPrompt />
     </AppProviders>
   );
 }

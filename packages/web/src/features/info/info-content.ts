@@ -97,7 +97,7 @@ export const infoPages: Readonly<Record<InfoPageId, InfoPageContent>> = {
         heading: 'Email and analytics',
         paragraphs: [
           'The server sends email to confirm your address, and to people you invite or share with.',
-          'When the operator turns on product analytics, Coffer sends usage events that never include file names, email addresses or keys, and tracks you only under a one-way pseudonym.',
+          'When the operator turns on product analytics, Coffer asks you first and sends nothing (and does not even load the analytics library) until you agree; you can change your answer on your Profile page. The usage events never include file names, email addresses or keys, and name you only by a one-way pseudonym.',
         ],
       },
       {

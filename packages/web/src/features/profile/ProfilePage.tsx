@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useCurrentUser } from '../../app/session/current-user';
+import { AnalyticsConsentSwitch } from '../analytics/AnalyticsConsent';
 import { PersonAvatar } from '../contacts/PersonAvatar';
 import { ProvideFeedbackCard } from '../feedback/ProvideFeedbackCard';
 import { LimitsCard } from './LimitsCard';
@@ -57,6 +58,7 @@ export function ProfilePage({ redirect = assignLocation }: ProfilePageProps): Re
           redirect={redirect}
         />
       </SimpleGrid>
+      <AnalyticsConsentSwitch />
       <ProvideFeedbackCard />
     </Stack>
   );

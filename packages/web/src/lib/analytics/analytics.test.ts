@@ -72,8 +72,8 @@ afterAll(() => {
 
 describe('analytics', () => {
   it('stays off without a key from the server: nothing is sent', async () => {
-    expect(analytics.initAnalytics(null)).toBe(false);
-    expect(analytics.initAnalytics({ key: ' ', host: HOST })).toBe(false);
+    expect(await analytics.initAnalytics(null)).toBe(false);
+    expect(await analytics.initAnalytics({ key: ' ', host: HOST })).toBe(false);
     analytics.track('sign_up');
     analytics.trackPageView('/myfiles');
     await analytics.identifyUser(SECRETS.subject);
@@ -86,7 +86,7 @@ describe('analytics', () => {
     window.history.pushState({}, '', `/share/${SHARE_ID}?code=${SECRETS.oauthCode}&state=${SECRETS.jwt}`);
     document.title = SECRETS.fileName;
     expect(
-      analytics.initAnalytics(
+      await analytics.initAnalytics(
         { key: 'phc_test_project', host: HOST },
         {
           requestBatching: false,

@@ -1,5 +1,5 @@
-// The bundle that never loads remote scripts: the app's CSP allows only its own.
-import posthog from 'posthog-js/no-external';
+// The bundle that never loads remote scripts (the app's CSP allows only its own), imported only once
+// analytics is configured and the person agreed: the first page does not carry it (issue 17).
 import type { PostHog, PostHogConfig } from 'posthog-js/no-external';
 import type { AnalyticsEvent, AnalyticsEvents } from './analytics-events';
 import { normalizeAppPath, sanitizeProductProps } from './sanitize';
@@ -68,27 +68,33 @@ function privacyConfig(
 
 /**
  * Starts analytics when the server configured it (`POSTHOG_KEY`); without settings it stays off and
- * every other function here does nothing. Returns whether analytics is on.
+ * every other function here does nothing. Loads the PostHog library on first use. Resolves to whether
+ * analytics is on. Callers start it only once the person agreed (see `consent.ts`).
  */
-export function initAnalytics(
+export async function initAnalytics(
   settings: AnalyticsSettings | null | undefined,
   options: AnalyticsTransportOptions = {},
-): boolean {
+): Promise<boolean> {
   if (client !== null) return true;
   if (settings === null || settings === undefined || settings.key.trim() === '') return false;
-  client = posthog.init(settings.key, privacyConfig(settings, options), options.instanceName ?? 'coffer');
+  const { default: posthog } = await import('posthog-js/no-external');
+  // Another call may have finished while the library loaded.
+  client ??= posthog.init(settings.key, privacyConfig(settings, options), options.instanceName ?? 'coffer');
   return true;
 }
 
-/** Reads `analytics` from GET /api/config and starts analytics if it is set. Failures leave it off. */
-export async function initAnalyticsFromServer(fetchImpl: typeof fetch = fetch): Promise<boolean> {
+/** `analytics` of GET /api/config (null: off, or the server could not be asked). */
+export async function analyticsSettingsFromServer(
+  fetchImpl: typeof fetch = fetch,
+): Promise<AnalyticsSettings | null> {
   try {
     const response = await fetchImpl('/api/config');
-    if (!response.ok) return false;
+    if (!response.ok) return null;
     const body = (await response.json()) as { analytics?: AnalyticsSettings | null };
-    return initAnalytics(body.analytics);
+    const settings = body.analytics;
+    return settings === undefined || settings === null || settings.key.trim() === '' ? null : settings;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -133,6 +139,13 @@ export async function identifyUser(subject: string): Promise<void> {
 /** On logout: forget the person and start a new anonymous id. */
 export function resetAnalytics(): void {
   client?.reset();
+}
+
+/** The person withdrew their consent: nothing more is sent, and PostHog's stored ids are dropped. */
+export function stopAnalytics(): void {
+  client?.opt_out_capturing();
+  client?.reset();
+  client = null;
 }
 
 /** Tests: drop the running client so the next `initAnalytics` starts a fresh one. */

@@ -2,7 +2,6 @@ export {
   analyticsIdOf,
   identifyUser,
   initAnalytics,
-  initAnalyticsFromServer,
   resetAnalytics,
   track,
   trackPageView,
@@ -18,3 +17,9 @@ export {
   type UploadFailureReason,
   type UploadMethod,
 } from './analytics-events';
+export {
+  analyticsConsent,
+  useAnalyticsConsent,
+  type AnalyticsConsent,
+  type AnalyticsConsentStore,
+} from './consent';
