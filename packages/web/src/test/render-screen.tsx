@@ -82,7 +82,11 @@ export function renderScreen(ui: ReactElement, options: RenderScreenOptions): Re
 export function findSnackbar(
   text: string,
   role: 'alert' | 'status' = 'alert',
-  timeout = 1000,
+  timeout?: number,
 ): Promise<HTMLElement> {
-  return screen.findByText(text, { selector: `[role="${role}"] *` }, { timeout });
+  return screen.findByText(
+    text,
+    { selector: `[role="${role}"] *` },
+    timeout === undefined ? {} : { timeout },
+  );
 }
