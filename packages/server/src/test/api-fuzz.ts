@@ -258,7 +258,7 @@ export function asText(value: unknown): string {
   try {
     return String(value);
   } catch {
-    return (JSON.stringify(value) as string | undefined) ?? '';
+    return JSON.stringify(value);
   }
 }
 
