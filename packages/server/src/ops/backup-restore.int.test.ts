@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileListResponse } from '@coffer/contracts';
@@ -68,10 +68,22 @@ describe.each(dialectsUnderTest)('backup and restore ($name, $backend)', ({ name
       get: (key, range) =>
         key === goneKey ? Promise.reject(new BlobNotFoundError(key)) : t.blobStore.get(key, range),
     };
-    const dir = folder('backup');
+    const dir = join(folder('backup'), 'nightly');
     const manifest = await backup({ db: source.db, dialect: name, blobStore: deletingStore, dir });
     expect(manifest.blobs.map((b) => b.key)).toEqual([await keyOf(file.fileId)]);
     expect(manifest.missingFiles).toEqual([gone.file.fileId]);
+    // Only its owner may read a backup: it holds keys, password hashes and the server's secrets.
+    const written = [
+      dir,
+      ...readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((p) => join(dir, p)),
+    ];
+    expect(written.length).toBeGreaterThan(5);
+    for (const path of written) {
+      expect({ path, mode: statSync(path).mode & 0o777 }).toEqual({
+        path,
+        mode: statSync(path).isDirectory() ? 0o700 : 0o600,
+      });
+    }
 
     target = await open({ migrate: false });
     const targetStore = createFsBlobStore({ root: folder('restored-blobs') });

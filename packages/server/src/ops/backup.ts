@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +24,9 @@ export interface BackupOptions {
 
 type Row = Record<string, unknown>;
 
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
 /**
  * Backs up a running Coffer: first every table in one database snapshot (a repeatable-read transaction,
  * so the rows agree with each other whatever the app writes meanwhile), then the object of every file in
@@ -32,8 +35,12 @@ type Row = Record<string, unknown>;
  */
 export async function backup(options: BackupOptions): Promise<BackupManifest> {
   const { db, dir } = options;
-  await mkdir(join(dir, 'tables'), { recursive: true });
-  await mkdir(join(dir, 'blobs'), { recursive: true });
+  // Owner-only: a backup holds the identity provider's signing and cookie keys, password hashes and the
+  // server's secrets. chmod too, as mkdir leaves a folder that already exists as it was.
+  for (const folder of [dir, join(dir, 'tables'), join(dir, 'blobs')]) {
+    await mkdir(folder, { recursive: true, mode: PRIVATE_DIR });
+    await chmod(folder, PRIVATE_DIR);
+  }
   if ((await readdir(join(dir, 'tables'))).length > 0) throw new Error(`${dir} already holds a backup`);
 
   const snapshot = db.transaction();
@@ -50,6 +57,7 @@ export async function backup(options: BackupOptions): Promise<BackupManifest> {
       await writeFile(
         join(dir, 'tables', `${name}.jsonl`),
         rows.map((row) => `${JSON.stringify(row)}\n`).join(''),
+        { mode: PRIVATE_FILE },
       );
       counted.push({ name, rows: rows.length });
       if (name === 'files') files = rows;
@@ -78,7 +86,7 @@ export async function backup(options: BackupOptions): Promise<BackupManifest> {
       await pipeline(
         Readable.from(body),
         hashing,
-        createWriteStream(join(dir, 'blobs', file), { flags: 'wx' }),
+        createWriteStream(join(dir, 'blobs', file), { flags: 'wx', mode: PRIVATE_FILE }),
       );
       blobs.push({ key, file, size, sha256: hash.digest('hex') });
     } catch (err) {
@@ -95,6 +103,8 @@ export async function backup(options: BackupOptions): Promise<BackupManifest> {
     blobs,
     missingFiles,
   };
-  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, {
+    mode: PRIVATE_FILE,
+  });
   return manifest;
 }
