@@ -10,8 +10,9 @@ import type { DB } from '../infra/db/schema.js';
 import type { DatabaseDialect } from '../infra/db/database.js';
 import { BlobNotFoundError } from '../infra/storage/blob-store.js';
 import type { BlobStore } from '../infra/storage/blob-store.js';
-import { BACKUP_FORMAT, orderTables, SKIPPED_TABLES } from './backup-format.js';
+import { BACKUP_FORMAT } from './backup-format.js';
 import type { BackupBlob, BackupManifest } from './backup-format.js';
+import { appliedMigrations, cofferTables } from './coffer-tables.js';
 
 export interface BackupOptions {
   db: Kysely<DB>;
@@ -47,12 +48,9 @@ export async function backup(options: BackupOptions): Promise<BackupManifest> {
   const { tables, migrations, objectKeys } = await (
     options.dialect === 'postgres' ? snapshot.setIsolationLevel('repeatable read') : snapshot
   ).execute(async (trx) => {
-    const names = (await trx.introspection.getTables())
-      .map((table) => table.name)
-      .filter((name) => !SKIPPED_TABLES.has(name));
     const counted: { name: string; rows: number }[] = [];
     let files: Row[] = [];
-    for (const name of orderTables(names)) {
+    for (const name of await cofferTables(trx)) {
       const rows = (await sql<Row>`select * from ${sql.table(name)}`.execute(trx)).rows;
       await writeFile(
         join(dir, 'tables', `${name}.jsonl`),
@@ -62,10 +60,9 @@ export async function backup(options: BackupOptions): Promise<BackupManifest> {
       counted.push({ name, rows: rows.length });
       if (name === 'files') files = rows;
     }
-    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(trx);
     return {
       tables: counted,
-      migrations: applied.rows.map((row) => row.name),
+      migrations: await appliedMigrations(trx),
       objectKeys: files.map((row) => ({ id: String(row.id), key: String(row.object_key) })),
     };
   });
