@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { IDP_PATH } from '../infra/idp/idp.plugin.js';
 import type { MetricsRegistry } from '../infra/metrics/metrics-registry.js';
 
 /** Latency buckets in seconds: metadata calls sit in the first ones, transfers in the last. */
@@ -13,6 +14,19 @@ function transferOf(method: string, route: string): Transfer | undefined {
   if (method === 'POST' && route === '/api/users/uploads/direct') return 'upload';
   if (method === 'PUT' && route === '/api/users/uploads/multipart/:uploadId/part/:n') return 'upload';
   return undefined;
+}
+
+/** The label of every request the embedded identity provider answers itself (`/idp/token`, `/idp/auth`…). */
+export const IDP_ROUTE = `${IDP_PATH}/*`;
+
+/**
+ * The route template of a request; the identity provider's own endpoints answer from a middleware before
+ * any route matches, so they share one fixed label: never the raw URL, whose ids would make a series each.
+ */
+function routeOf(template: string | undefined, url: string): string {
+  if (template !== undefined) return template;
+  const path = url.split('?')[0] ?? '';
+  return path === IDP_PATH || path.startsWith(`${IDP_PATH}/`) ? IDP_ROUTE : 'unmatched';
 }
 
 /**
@@ -57,7 +71,7 @@ export function registerHttpMetrics(app: FastifyInstance, registry: MetricsRegis
   app.addHook('onRequest', (request, reply, done) => {
     const started = process.hrtime.bigint();
     const method = request.method;
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request.routeOptions.url, request.url);
     const transfer = transferOf(method, route);
     inFlight += 1;
     if (transfer !== undefined) running[transfer] += 1;
