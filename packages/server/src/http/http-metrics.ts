@@ -32,7 +32,10 @@ function routeOf(template: string | undefined, url: string): string {
 /**
  * Bytes a connection had carried when its previous request ended: a keep-alive connection carries one
  * request at a time (no pipelining from browsers or proxies), so the difference at the end of the next is
- * that request's bytes, headers included.
+ * that request's bytes, headers included. Not exact for a request answered before its body was read (a
+ * 401 or 413 to an upload): Node reads and discards the rest of that body after the answer, so those
+ * bytes count toward the connection's next request, or toward none when the connection closes. Exact
+ * counts would need a byte counter on the request stream itself; the totals stay right over a connection.
  */
 const carried = new WeakMap<Socket, { read: number; written: number }>();
 
