@@ -29,8 +29,8 @@ export interface ScaleStack {
   /** The proxy's URL: the only address the browser uses. */
   baseURL: string;
   instances: readonly Instance[];
-  /** Requests instance `i` has answered so far (its Prometheus counter). */
-  requestsServed(i: number): Promise<number>;
+  /** Requests instance `i` has answered so far, by route template (its Prometheus counter). */
+  requestsByRoute(i: number): Promise<Map<string, number>>;
   /** SIGTERM to instance `i`, resolved once it has exited. */
   stopInstance(i: number): Promise<void>;
   stop(): Promise<void>;
@@ -193,12 +193,16 @@ export async function startScaleStack(
   return {
     baseURL,
     instances,
-    async requestsServed(i) {
+    async requestsByRoute(i) {
       const text = await (await fetch(`http://127.0.0.1:${instances[i]?.metricsPort ?? 0}/metrics`)).text();
-      return text
-        .split('\n')
-        .filter((line) => line.startsWith('coffer_http_requests_total{'))
-        .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+      const byRoute = new Map<string, number>();
+      for (const line of text.split('\n')) {
+        const route = /^coffer_http_requests_total\{.*route="([^"]*)"/.exec(line)?.[1];
+        if (route === undefined) continue;
+        const count = Number(line.slice(line.lastIndexOf(' ') + 1));
+        byRoute.set(route, (byRoute.get(route) ?? 0) + count);
+      }
+      return byRoute;
     },
     async stopInstance(i) {
       const child = instances[i]?.process;

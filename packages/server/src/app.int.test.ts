@@ -124,11 +124,14 @@ describe('loadConfig', () => {
   });
 
   it('serves metrics on their own port only when METRICS_PORT is set', () => {
-    expect(loadConfig({ HOST: '10.0.0.2', METRICS_PORT: '9100' }).metrics).toEqual({
+    // Unauthenticated: loopback only, whatever interface the app listens on, unless asked.
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9100' }).metrics).toEqual({
       port: 9100,
-      host: '10.0.0.2',
+      host: '127.0.0.1',
     });
-    expect(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '127.0.0.1' }).metrics?.host).toBe('127.0.0.1');
+    expect(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '10.0.0.2' }).metrics?.host).toBe('10.0.0.2');
+    // 0 picks a free port for each: never the same one.
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metrics?.port).toBe(0);
     expect(() => loadConfig({ PORT: '9100', METRICS_PORT: '9100' })).toThrow(/METRICS_PORT must differ/);
     expect(() => loadConfig({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);

@@ -185,6 +185,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const blobStore = overrides.blobStore ?? createBlobStore(config.storage);
   const limiter = createRateLimiter(db, now);
 
+  // Before the identity provider: its middleware answers in an onRequest hook, and hooks run in the
+  // order they were added, so a metrics hook added after it would never see the provider's requests.
+  const metrics = config.metrics === null ? undefined : registerAppMetrics(app, config.metrics, database);
   // The embedded identity provider runs only when no external issuer is configured.
   const embeddedIdp =
     config.auth.issuer === undefined
@@ -272,7 +275,6 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     logger: app.log,
     now,
   });
-  const metrics = config.metrics === null ? undefined : registerAppMetrics(app, config.metrics, database);
   const uploadSweeper = createUploadSweeper({
     repo: uploadsRepo,
     blobStore,

@@ -147,16 +147,17 @@ function parsePort(raw: string | undefined, fallback: number, name = 'PORT'): nu
   return port;
 }
 
-/** `METRICS_PORT`: unset or empty turns the metrics endpoint off; it never shares the app's port. */
-function parseMetrics(
-  env: Record<string, string | undefined>,
-  port: number,
-  host: string,
-): MetricsConfig | null {
+/**
+ * `METRICS_PORT`: unset or empty turns the metrics endpoint off; it never shares the app's port (0 picks
+ * a free one, for both). The metrics are not authenticated: they bind to the loopback interface unless
+ * `METRICS_HOST` says otherwise.
+ */
+function parseMetrics(env: Record<string, string | undefined>, port: number): MetricsConfig | null {
   const metricsPort = parsePort(env.METRICS_PORT, -1, 'METRICS_PORT');
   if (metricsPort === -1) return null;
-  if (metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
-  return { port: metricsPort, host: env.METRICS_HOST ?? host };
+  if (metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
+  const host = env.METRICS_HOST === undefined || env.METRICS_HOST === '' ? '127.0.0.1' : env.METRICS_HOST;
+  return { port: metricsPort, host };
 }
 
 function parseLogLevel(raw: string | undefined): Config['logLevel'] {
@@ -271,7 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     databaseUrl,
     databasePoolSize: parsePositiveInt('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
-    metrics: parseMetrics(env, port, host),
+    metrics: parseMetrics(env, port),
     adminEmails: parseEmailList(env.ADMIN_EMAILS),
     plans: {
       Free: parsePlan('PLAN_LIMITS_FREE', env.PLAN_LIMITS_FREE, DEFAULT_PLANS.Free),

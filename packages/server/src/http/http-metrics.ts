@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { IDP_PATH } from '../infra/idp/idp.plugin.js';
 import type { MetricsRegistry } from '../infra/metrics/metrics-registry.js';
 
 /** Latency buckets in seconds: metadata calls sit in the first ones, transfers in the last. */
@@ -15,10 +16,26 @@ function transferOf(method: string, route: string): Transfer | undefined {
   return undefined;
 }
 
+/** The label of every request the embedded identity provider answers itself (`/idp/token`, `/idp/auth`…). */
+export const IDP_ROUTE = `${IDP_PATH}/*`;
+
+/**
+ * The route template of a request; the identity provider's own endpoints answer from a middleware before
+ * any route matches, so they share one fixed label: never the raw URL, whose ids would make a series each.
+ */
+function routeOf(template: string | undefined, url: string): string {
+  if (template !== undefined) return template;
+  const path = url.split('?')[0] ?? '';
+  return path === IDP_PATH || path.startsWith(`${IDP_PATH}/`) ? IDP_ROUTE : 'unmatched';
+}
+
 /**
  * Bytes a connection had carried when its previous request ended: a keep-alive connection carries one
  * request at a time (no pipelining from browsers or proxies), so the difference at the end of the next is
- * that request's bytes, headers included.
+ * that request's bytes, headers included. Not exact for a request answered before its body was read (a
+ * 401 or 413 to an upload): Node reads and discards the rest of that body after the answer, so those
+ * bytes count toward the connection's next request, or toward none when the connection closes. Exact
+ * counts would need a byte counter on the request stream itself; the totals stay right over a connection.
  */
 const carried = new WeakMap<Socket, { read: number; written: number }>();
 
@@ -57,7 +74,7 @@ export function registerHttpMetrics(app: FastifyInstance, registry: MetricsRegis
   app.addHook('onRequest', (request, reply, done) => {
     const started = process.hrtime.bigint();
     const method = request.method;
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request.routeOptions.url, request.url);
     const transfer = transferOf(method, route);
     inFlight += 1;
     if (transfer !== undefined) running[transfer] += 1;

@@ -11,8 +11,9 @@
 export const BACKUP_FORMAT = 'coffer-backup-v1';
 
 /**
- * Tables in the order they were created, so every row's parent is inserted before it. A table a later
- * migration adds goes at the end of this list (tables missing here are restored last, in name order).
+ * Every table Coffer's migrations create, in the order they were created, so every row's parent is
+ * inserted before it. A table a later migration adds goes at the end of this list (a test checks the
+ * list against the migrations); only these are backed up and restored.
  */
 export const TABLE_ORDER = [
   'users',
@@ -36,9 +37,6 @@ export const TABLE_ORDER = [
   'server_secrets',
 ] as const;
 
-/** Kysely's own bookkeeping: the manifest records the migrations instead. */
-export const SKIPPED_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
-
 export interface BackupBlob {
   key: string;
   /** Name of its file under `blobs/`: keys hold slashes and may be long. */
@@ -58,10 +56,4 @@ export interface BackupManifest {
    * ran). The restore leaves them out, with their shares.
    */
   missingFiles: string[];
-}
-
-export function orderTables(names: readonly string[]): string[] {
-  const known: readonly string[] = TABLE_ORDER;
-  const rest = names.filter((name) => !known.includes(name)).sort();
-  return [...known.filter((name) => names.includes(name)), ...rest];
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,8 +10,9 @@ import type { DB } from '../infra/db/schema.js';
 import type { DatabaseDialect } from '../infra/db/database.js';
 import { BlobNotFoundError } from '../infra/storage/blob-store.js';
 import type { BlobStore } from '../infra/storage/blob-store.js';
-import { BACKUP_FORMAT, orderTables, SKIPPED_TABLES } from './backup-format.js';
+import { BACKUP_FORMAT } from './backup-format.js';
 import type { BackupBlob, BackupManifest } from './backup-format.js';
+import { appliedMigrations, cofferTables } from './coffer-tables.js';
 
 export interface BackupOptions {
   db: Kysely<DB>;
@@ -24,6 +25,9 @@ export interface BackupOptions {
 
 type Row = Record<string, unknown>;
 
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
 /**
  * Backs up a running Coffer: first every table in one database snapshot (a repeatable-read transaction,
  * so the rows agree with each other whatever the app writes meanwhile), then the object of every file in
@@ -32,32 +36,33 @@ type Row = Record<string, unknown>;
  */
 export async function backup(options: BackupOptions): Promise<BackupManifest> {
   const { db, dir } = options;
-  await mkdir(join(dir, 'tables'), { recursive: true });
-  await mkdir(join(dir, 'blobs'), { recursive: true });
+  // Owner-only: a backup holds the identity provider's signing and cookie keys, password hashes and the
+  // server's secrets. chmod too, as mkdir leaves a folder that already exists as it was.
+  for (const folder of [dir, join(dir, 'tables'), join(dir, 'blobs')]) {
+    await mkdir(folder, { recursive: true, mode: PRIVATE_DIR });
+    await chmod(folder, PRIVATE_DIR);
+  }
   if ((await readdir(join(dir, 'tables'))).length > 0) throw new Error(`${dir} already holds a backup`);
 
   const snapshot = db.transaction();
   const { tables, migrations, objectKeys } = await (
     options.dialect === 'postgres' ? snapshot.setIsolationLevel('repeatable read') : snapshot
   ).execute(async (trx) => {
-    const names = (await trx.introspection.getTables())
-      .map((table) => table.name)
-      .filter((name) => !SKIPPED_TABLES.has(name));
     const counted: { name: string; rows: number }[] = [];
     let files: Row[] = [];
-    for (const name of orderTables(names)) {
+    for (const name of await cofferTables(trx)) {
       const rows = (await sql<Row>`select * from ${sql.table(name)}`.execute(trx)).rows;
       await writeFile(
         join(dir, 'tables', `${name}.jsonl`),
         rows.map((row) => `${JSON.stringify(row)}\n`).join(''),
+        { mode: PRIVATE_FILE },
       );
       counted.push({ name, rows: rows.length });
       if (name === 'files') files = rows;
     }
-    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(trx);
     return {
       tables: counted,
-      migrations: applied.rows.map((row) => row.name),
+      migrations: await appliedMigrations(trx),
       objectKeys: files.map((row) => ({ id: String(row.id), key: String(row.object_key) })),
     };
   });
@@ -78,7 +83,7 @@ export async function backup(options: BackupOptions): Promise<BackupManifest> {
       await pipeline(
         Readable.from(body),
         hashing,
-        createWriteStream(join(dir, 'blobs', file), { flags: 'wx' }),
+        createWriteStream(join(dir, 'blobs', file), { flags: 'wx', mode: PRIVATE_FILE }),
       );
       blobs.push({ key, file, size, sha256: hash.digest('hex') });
     } catch (err) {
@@ -95,6 +100,8 @@ export async function backup(options: BackupOptions): Promise<BackupManifest> {
     blobs,
     missingFiles,
   };
-  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, {
+    mode: PRIVATE_FILE,
+  });
   return manifest;
 }

@@ -1,5 +1,5 @@
 import { opsContext } from './ops-context.js';
-import { restore } from './restore.js';
+import { restore, RestoreError } from './restore.js';
 
 const { database, blobStore, dir } = opsContext('restore');
 try {
@@ -7,6 +7,11 @@ try {
   process.stdout.write(
     `Restored the backup of ${manifest.createdAt} (${manifest.blobs.length} objects) from ${dir}\n`,
   );
+} catch (err) {
+  // A refused restore is the operator's to fix: say why, without a stack trace.
+  if (!(err instanceof RestoreError)) throw err;
+  process.stderr.write(`restore refused: ${err.message}\n`);
+  process.exitCode = 1;
 } finally {
   await database.destroy();
 }

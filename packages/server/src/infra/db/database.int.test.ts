@@ -110,6 +110,23 @@ describe.each(dialectsUnderTest)('database on $name ($backend)', ({ name, open }
     }
   });
 
+  it('refuses any other migration missing below the newest one applied', async () => {
+    const noop: Migration = { up: () => Promise.resolve() };
+    await migrateToLatest(t.db, { ...migrations, '9996_later': noop });
+    try {
+      const error = await caught(() =>
+        migrateToLatest(t.db, { ...migrations, '9995_gap': noop, '9996_later': noop }),
+      );
+      expect(error).toBeInstanceOf(DatabaseError);
+      expect((error as Error).message).toBe(
+        'database migrations 9995_gap were never applied, but the later 9996_later was: ' +
+          'this build does not match the database',
+      );
+    } finally {
+      await sql`delete from kysely_migration where name = '9996_later'`.execute(t.db);
+    }
+  });
+
   it('enforces the unique constraints the services rely on', async () => {
     const user = await insertUser(t.db);
 

@@ -51,6 +51,32 @@ export function knownMigrations(): string[] {
 }
 
 /**
+ * Migrations released after a later-numbered one had shipped, so a database may have the later one
+ * without them: 0005 was numbered before 0006 but released after it. Any other migration missing below
+ * the newest one applied is a sign of a wrong build or a damaged database, and stops the start.
+ */
+const RELEASED_OUT_OF_ORDER: ReadonlySet<string> = new Set(['0005_server_secrets']);
+
+async function refuseUnordered(migrator: Migrator): Promise<void> {
+  const known = await migrator.getMigrations();
+  const newest = known
+    .filter((m) => m.executedAt !== undefined)
+    .map((m) => m.name)
+    .sort()
+    .at(-1);
+  if (newest === undefined) return;
+  const missing = known
+    .filter((m) => m.executedAt === undefined && m.name < newest && !RELEASED_OUT_OF_ORDER.has(m.name))
+    .map((m) => m.name);
+  if (missing.length > 0) {
+    throw new DatabaseError(
+      `database migrations ${missing.join(', ')} were never applied, but the later ${newest} was: ` +
+        'this build does not match the database',
+    );
+  }
+}
+
+/**
  * Applies every pending migration, in order, and returns the names applied (empty when up to date).
  * Safe to call from several servers starting at once: Kysely takes a lock (an advisory lock in
  * PostgreSQL) and each migration runs once. Throws `DatabaseError` naming the migration that failed,
@@ -76,11 +102,11 @@ export async function migrateToLatest(
   const migrator = new Migrator({
     db,
     provider: staticProvider(set),
-    // 0005 was numbered before 0006 but released after it: a database that already has 0006 must still
-    // get 0005, where Kysely would otherwise refuse to run at all. Migrations stay independent of order.
+    // Kysely's switch is all or nothing; refuseUnordered lets only RELEASED_OUT_OF_ORDER through.
     allowUnorderedMigrations: true,
     ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
   });
+  await refuseUnordered(migrator);
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

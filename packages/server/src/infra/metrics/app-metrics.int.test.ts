@@ -11,6 +11,8 @@ import type { TestApp } from '../../test/app-harness.js';
 import { dialectsUnderTest } from '../../test/db.js';
 import type { TestDatabase } from '../../test/db.js';
 import { buildKeyRequest } from '../../test/factories.js';
+import { startIdpTestApp } from '../../test/idp-harness.js';
+import type { IdpTestApp } from '../../test/idp-harness.js';
 import { formHead, freePort } from '../../test/server-process.js';
 
 const BOUNDARY = 'metricsboundary';
@@ -131,5 +133,38 @@ describe.each(dialectsUnderTest)('Prometheus metrics ($name, $backend)', ({ open
       expect(sample(text, 'coffer_db_pool_waiting')).toBe(0);
     }
     expect((await fetch(metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
+  });
+});
+
+describe('Prometheus metrics of the embedded identity provider', () => {
+  let t: IdpTestApp;
+  let metricsUrl: string;
+
+  beforeAll(async () => {
+    const metricsPort = await freePort();
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    t = await startIdpTestApp({ env: { METRICS_PORT: String(metricsPort) } });
+  });
+  afterAll(() => t.close());
+
+  it('counts the provider’s own endpoints under one fixed route label', async () => {
+    const discovery = await fetch(`${t.issuer}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    const token = await fetch(`${t.issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: 'no-such-code',
+        client_id: t.clientId,
+      }),
+    });
+    expect(token.status).toBe(400);
+
+    const text = await (await fetch(metricsUrl)).text();
+    expect(sample(text, 'coffer_http_requests_total{method="GET",route="/idp/*",status="200"}')).toBe(1);
+    expect(sample(text, 'coffer_http_requests_total{method="POST",route="/idp/*",status="400"}')).toBe(1);
+    expect(text).not.toContain('openid-configuration');
+    expect(text).not.toContain('/idp/token');
   });
 });

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { MetricsConfig } from '../../config.js';
 import { registerHttpMetrics } from '../../http/http-metrics.js';
@@ -54,7 +55,8 @@ export function registerAppMetrics(
   app.addHook('onReady', async () => {
     server.listen(config.port, config.host);
     await once(server, 'listening');
-    app.log.info({ port: config.port, host: config.host }, 'metrics at /metrics');
+    // The port bound, not the one asked for: METRICS_PORT=0 picks a free one.
+    app.log.info({ port: (server.address() as AddressInfo).port, host: config.host }, 'metrics at /metrics');
   });
   app.addHook('onClose', async () => {
     if (!server.listening) return;

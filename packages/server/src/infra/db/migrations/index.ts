@@ -16,7 +16,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0002_idp_federation': m0002IdpFederation,
   '0003_verified_identities': m0003VerifiedIdentities,
   '0004_signed_records': m0004SignedRecords,
-  // Added after 0006 had shipped: migrateToLatest applies a missing earlier name too.
+  // Added after 0006 had shipped: migrate.ts lets this one (only) run after a later one.
   '0005_server_secrets': m0005ServerSecrets,
   '0006_list_indexes': m0006ListIndexes,
 };
