@@ -189,6 +189,16 @@ export const apiRouteTable = [
     response: 'OkResponse',
   },
   {
+    operationId: 'shareFiles',
+    method: 'POST',
+    path: '/users/shares',
+    auth: 'user',
+    body: 'ShareFilesRequest',
+    bodyKind: 'json',
+    status: 201,
+    response: 'OkResponse',
+  },
+  {
     operationId: 'revokeShare',
     method: 'DELETE',
     path: '/users/files/:id/share/:email',

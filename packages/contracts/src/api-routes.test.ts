@@ -42,8 +42,8 @@ describe('apiRoutes', () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(new Set(apiRoutes.map((r) => r.operationId)).size).toBe(apiRoutes.length);
     // The spec's calls, health, the password change, /users/me and its resend, pins, signing keys and
-    // the invitations I received.
-    expect(apiRoutes).toHaveLength(41);
+    // the invitations I received, and sharing several files with one person in one action.
+    expect(apiRoutes).toHaveLength(42);
     expect(apiRouteById('uploadPart').path).toBe('/users/uploads/multipart/:uploadId/part/:n');
   });
 

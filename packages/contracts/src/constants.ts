@@ -59,6 +59,9 @@ export const EMAIL_MAX_LENGTH = 254;
 
 /** Pause between successive shares when sharing with several contacts. */
 export const SHARE_DELAY_MS = 1000;
+
+/** Most files one share action (`POST /users/shares`) may share with one person. */
+export const SHARE_BATCH_MAX_FILES = 100;
 export const SNACKBAR_AUTOHIDE_MS = 8000;
 /** Progress is reported in steps of at least this many percent. */
 export const PROGRESS_STEP_PERCENT = 0.5;

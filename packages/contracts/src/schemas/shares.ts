@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { NAME_MAX_LENGTH } from '../constants.js';
+import { NAME_MAX_LENGTH, SHARE_BATCH_MAX_FILES } from '../constants.js';
 import { EmailSchema, EncryptedFileKeySchema, IdSchema } from './common.js';
 import { ShareGrantJsonSchema } from './signatures.js';
 
@@ -36,6 +36,33 @@ export const ShareFileRequestSchema = Type.Object(
   },
 );
 export type ShareFileRequest = Static<typeof ShareFileRequestSchema>;
+
+/** One file of a share action: its key wrapped with the recipient's public key. */
+export const ShareFilesItemSchema = Type.Object(
+  {
+    fileId: IdSchema,
+    encryptedFileKey: EncryptedFileKeySchema,
+    /** The recipient's key id that wrapped the file key. */
+    keyVersion: IdSchema,
+    shareGrant: Type.Optional(ShareGrantJsonSchema),
+  },
+  { additionalProperties: false, title: 'ShareFilesItem', description: 'One file of a share action.' },
+);
+export type ShareFilesItem = Static<typeof ShareFilesItemSchema>;
+
+export const ShareFilesRequestSchema = Type.Object(
+  {
+    email: EmailSchema,
+    files: Type.Array(ShareFilesItemSchema, { minItems: 1, maxItems: SHARE_BATCH_MAX_FILES }),
+  },
+  {
+    additionalProperties: false,
+    title: 'ShareFilesRequest',
+    description:
+      'Share several files with one person in one action: all or none, and one notification mail that tells how many.',
+  },
+);
+export type ShareFilesRequest = Static<typeof ShareFilesRequestSchema>;
 
 export const ShareParamsSchema = Type.Object(
   { id: IdSchema, email: EmailSchema },

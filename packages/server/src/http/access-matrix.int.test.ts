@@ -205,6 +205,19 @@ describe.each(dialectsUnderTest)('access matrix ($name)', ({ open }) => {
         okStatus: 409,
       },
       {
+        name: 'shareFiles',
+        request: (id) => ({
+          method: 'POST',
+          url: '/api/users/shares',
+          payload: {
+            email: 'rita@example.test',
+            files: [{ fileId: id, encryptedFileKey: wrappedKeyB64(), keyVersion: ritaKey }],
+          },
+        }),
+        allowed: ['owner'],
+        okStatus: 409,
+      },
+      {
         name: 'getSharedFile',
         request: (id) => ({ method: 'GET', url: `/api/users/files/shared/${id}` }),
         allowed: ['recipient'],

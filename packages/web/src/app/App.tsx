@@ -13,6 +13,7 @@ import { getAppSession } from './session/app-session';
 getAppSession().operations.addSource({
   hasActive: () => transferManager.hasActiveOperations(),
   abortAll: () => transferManager.abortAllOperations(),
+  describeActive: () => cancelledSummary(transferManager.getSnapshot()),
   abortForNavigation: async () => {
     const cancelled = cancelledSummary(transferManager.getSnapshot());
     await transferManager.abortAllForNavigation();

@@ -50,7 +50,7 @@ describe('shareNotificationMail', () => {
     ownerName: 'Ada Lovelace',
     ownerEmail: 'ada@example.com',
     to: 'bob@example.org',
-    fileId: '3f2a9c1e-8b7d-4e6f-9a0b-1c2d3e4f5a6b',
+    fileIds: ['3f2a9c1e-8b7d-4e6f-9a0b-1c2d3e4f5a6b'],
     appUrl: APP_URL,
   });
   const link = 'https://coffer.example.com/share/3f2a9c1e-8b7d-4e6f-9a0b-1c2d3e4f5a6b';
@@ -73,7 +73,7 @@ describe('shareNotificationMail', () => {
         ownerName: 'Ada',
         ownerEmail: 'ada@example.com',
         to: 'b@example.org',
-        fileId: 'f1',
+        fileIds: ['f1'],
         appUrl: APP_URL,
       },
       ...({ fileName: 'tax-return-2024.pdf', title: 'tax-return-2024.pdf' } as object),
@@ -87,10 +87,24 @@ describe('shareNotificationMail', () => {
       ownerName: 'A',
       ownerEmail: 'a@example.com',
       to: 'b@example.org',
-      fileId: 'x/../y?z',
+      fileIds: ['x/../y?z'],
       appUrl: APP_URL,
     });
     expect(odd.text).toContain('https://coffer.example.com/share/x%2F..%2Fy%3Fz');
+  });
+
+  it('tells the number of files of one share action and links to Shared With Me, naming none', () => {
+    const batch = shareNotificationMail({
+      ownerName: 'Ada Lovelace',
+      ownerEmail: 'ada@example.com',
+      to: 'bob@example.org',
+      fileIds: ['f1', 'f2', 'f3', 'f4'],
+      appUrl: `${APP_URL}/`,
+    });
+    expect(batch.subject).toBe('Ada Lovelace (ada@example.com) shared 4 files with you on Coffer');
+    expect(batch.text).toContain('Ada Lovelace (ada@example.com) shared 4 files with you on Coffer.');
+    expect(hrefs(batch.html)).toEqual([`${APP_URL}/sharedwithme`, `${APP_URL}/sharedwithme`]);
+    expect(`${batch.text}${batch.html}`).not.toMatch(/\/share\/f\d/);
   });
 });
 
@@ -109,7 +123,7 @@ describe('escaping', () => {
         ownerName: hostile,
         ownerEmail: 'eve@example.com',
         to: 'b@example.org',
-        fileId: 'f1',
+        fileIds: ['f1'],
         appUrl: APP_URL,
       }),
     ];
@@ -141,7 +155,7 @@ describe('escaping', () => {
       ownerName: `Eve\r\nBcc: victim@example.com\t${'x'.repeat(200)}`,
       ownerEmail: 'eve@example.com',
       to: 'b@example.org',
-      fileId: 'f1',
+      fileIds: ['f1'],
       appUrl: APP_URL,
     });
     expect(mail.subject).not.toMatch(/[\r\n\t]/);
@@ -166,7 +180,7 @@ describe('unicode names', () => {
       ownerName: 'Zoë 日本',
       ownerEmail: 'zoe@example.com',
       to: 'b@example.org',
-      fileId: 'f1',
+      fileIds: ['f1'],
       appUrl: APP_URL,
     });
     expect(mail.subject).toBe('Zoë 日本 (zoe@example.com) shared a file with you on Coffer');

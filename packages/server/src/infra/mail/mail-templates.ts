@@ -2,7 +2,7 @@ import type { MailMessage } from './mailer.js';
 
 // Pure functions: identity claims and configuration in, a ready message out. Names come from
 // identity claims the user controls, so they are cleaned for headers and escaped for HTML.
-// File names never appear: a share notification says only that a file was shared.
+// File names never appear: a share notification says only that a file (or how many) was shared.
 
 export interface InvitationMailInput {
   inviterName: string;
@@ -16,7 +16,8 @@ export interface ShareNotificationMailInput {
   ownerName: string;
   ownerEmail: string;
   to: string;
-  fileId: string;
+  /** The files of one share action (at least one); only their number and, for one, its id show. */
+  fileIds: readonly string[];
   appUrl: string;
 }
 
@@ -120,37 +121,29 @@ export function invitationMail(input: InvitationMailInput): MailMessage {
   return { to: input.to, subject, text, html };
 }
 
-/** "Ada shared a file with you on Coffer": links to `/share/<file id>`, never names the file. */
+/**
+ * "Ada shared a file with you on Coffer", or "Ada shared 4 files with you on Coffer" for one share
+ * action over several files: one mail per action. Links to `/share/<file id>` for one file and to
+ * Shared With Me for several; never names a file (the server does not know the names in clear).
+ */
 export function shareNotificationMail(input: ShareNotificationMailInput): MailMessage {
   const label = senderLabel(input.ownerName, input.ownerEmail);
   const sender = senderWithEmail(label, input.ownerEmail);
-  const link = `${trimSlash(input.appUrl)}/share/${encodeURIComponent(input.fileId)}`;
-  const subject = `${sender} shared a file with you on Coffer`;
-  const intro = `${sender} shared a file with you on Coffer.`;
-  const why =
-    'The file is end-to-end encrypted: it is decrypted in your browser after you unlock Coffer, and only you can open your copy.';
-  const footer = ['You get this email because someone shared a file with this address on Coffer.'];
-  const text = [
-    'Hi,',
-    '',
-    intro,
-    '',
-    why,
-    '',
-    `Open the file: ${link}`,
-    '',
-    ...footer,
-    '',
-    '— Coffer',
-    '',
-  ].join('\n');
-  const html = renderHtml(subject, {
-    introHtml: ['Hi,', escapeHtml(intro), escapeHtml(why)],
-    buttonLabel: 'Open the file',
-    link,
-    footer,
+  const appUrl = trimSlash(input.appUrl);
+  const [only, ...more] = input.fileIds;
+  const single = only !== undefined && more.length === 0;
+  const what = single ? 'a file' : `${input.fileIds.length} files`;
+  return actionMail(input.to, `${sender} shared ${what} with you on Coffer`, {
+    intro: [
+      `${sender} shared ${what} with you on Coffer.`,
+      single
+        ? 'The file is end-to-end encrypted: it is decrypted in your browser after you unlock Coffer, and only you can open your copy.'
+        : 'The files are end-to-end encrypted: they are decrypted in your browser after you unlock Coffer, and only you can open your copies.',
+    ],
+    action: single ? 'Open the file' : 'Open the files',
+    link: single ? `${appUrl}/share/${encodeURIComponent(only)}` : `${appUrl}/sharedwithme`,
+    footer: ['You get this email because someone shared a file with this address on Coffer.'],
   });
-  return { to: input.to, subject, text, html };
 }
 
 /** A mail with one action link, in the common layout: text and HTML alternatives. */

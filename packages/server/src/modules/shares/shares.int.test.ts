@@ -316,6 +316,75 @@ describe.each(dialectsUnderTest)('shares ($name)', ({ open }) => {
     );
   });
 
+  describe('several files with one person in one action (POST /users/shares)', () => {
+    const shareAll = (app: TestApp, owner: string, body: object) =>
+      app.as(owner, { method: 'POST', url: '/api/users/shares', payload: body });
+    const item = (fileId: string, keyVersion: string) => ({
+      fileId,
+      encryptedFileKey: wrappedKeyB64(),
+      keyVersion,
+    });
+
+    it('shares four files and sends one mail that tells how many, naming none', async () => {
+      const { owner, recipient, recipientKey, file } = await setUp('m');
+      const ownerKey = await createKey(t, owner);
+      const others = await Promise.all(
+        [1, 2, 3].map(async (n) => {
+          const upload = await uploadDirect(t, owner, { keyId: ownerKey, size: 10, name: `plan-${n}.pdf` });
+          return upload.file.fileId;
+        }),
+      );
+      const fileIds = [file.fileId, ...others];
+      const mailsBefore = t.mailer.sent.length;
+
+      const res = await shareAll(t, owner, {
+        email: `${recipient}@example.test`,
+        files: fileIds.map((id) => item(id, recipientKey)),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toEqual({ ok: true });
+
+      const listed = (await get(recipient, '/api/users/files/shared')).json<{
+        files: { fileId: string }[];
+      }>();
+      expect(listed.files.map((f) => f.fileId).sort()).toEqual([...fileIds].sort());
+      expect((await statsOf(t, owner)).sharing.count).toBe(4);
+      const mails = t.mailer.sent.slice(mailsBefore);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]?.to).toBe(`${recipient}@example.test`);
+      expect(mails[0]?.subject).toContain('shared 4 files with you');
+      expect(mails[0]?.text).toContain('http://coffer.test/sharedwithme');
+      for (const part of [mails[0]?.subject, mails[0]?.text, mails[0]?.html]) {
+        expect(part).not.toMatch(/secret-plans|plan-\d/);
+      }
+    });
+
+    it('refuses a malformed or repeated list, and shares nothing of a list with a bad file', async () => {
+      const { owner, recipient, recipientKey, file } = await setUp('n');
+      const email = `${recipient}@example.test`;
+      for (const body of [
+        { email, files: [] },
+        { email, files: Array.from({ length: 101 }, () => item(file.fileId, recipientKey)) },
+        { email, files: [{ ...item(file.fileId, recipientKey), name: 'x' }] },
+        { email, files: [item(file.fileId, recipientKey), item(file.fileId, recipientKey)] },
+      ]) {
+        const res = await shareAll(t, owner, body);
+        expect(res.statusCode, res.body).toBe(400);
+        const refusal = res.json<{ code?: unknown; message?: unknown }>();
+        expect(typeof refusal.code).toBe('string');
+        expect(typeof refusal.message).toBe('string');
+      }
+      const mailsBefore = t.mailer.sent.length;
+      const missing = await shareAll(t, owner, {
+        email,
+        files: [item(file.fileId, recipientKey), item('00000000-0000-4000-8000-000000000000', recipientKey)],
+      });
+      expect(missing.statusCode).toBe(404);
+      expect((await get(recipient, '/api/users/files/shared')).json()).toEqual({ files: [] });
+      expect(t.mailer.sent.length).toBe(mailsBefore);
+    });
+  });
+
   describe('share limit', () => {
     let limited: TestApp;
     beforeAll(async () => {
@@ -342,6 +411,27 @@ describe.each(dialectsUnderTest)('shares ($name)', ({ open }) => {
       expect(second.statusCode).toBe(403);
       expect(second.json()).toMatchObject({ code: 'SHARE_LIMIT_REACHED' });
       expect((await statsOf(limited, 'i-owner')).sharing.count).toBe(1);
+    });
+
+    it('shares none of a batch that would pass maxShares', async () => {
+      const ownerKey = await createKey(limited, 'j-owner');
+      const k1 = await createKey(limited, 'j-one');
+      const files = await Promise.all(
+        [1, 2].map(async () => (await uploadDirect(limited, 'j-owner', { keyId: ownerKey, size: 10 })).file),
+      );
+      const mailsBefore = limited.mailer.sent.length;
+      const res = await limited.as('j-owner', {
+        method: 'POST',
+        url: '/api/users/shares',
+        payload: {
+          email: 'j-one@example.test',
+          files: files.map((f) => ({ fileId: f.fileId, encryptedFileKey: wrappedKeyB64(), keyVersion: k1 })),
+        },
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'SHARE_LIMIT_REACHED' });
+      expect((await statsOf(limited, 'j-owner')).sharing.count).toBe(0);
+      expect(limited.mailer.sent.length).toBe(mailsBefore);
     });
   });
 });

@@ -32,10 +32,10 @@ export interface ShareRecipient {
 export interface SharesRepo {
   find(fileId: string, recipientId: string): Promise<ShareRow | undefined>;
   /**
-   * Inserts `row` if its owner has granted fewer than `max` shares: check and insert are one step under
-   * the owner's lock. False when the limit is reached.
+   * Inserts `rows` (one owner's) if the owner's shares stay within `max` with all of them: check and
+   * inserts are one step under the owner's lock, all or none. False when the limit would be passed.
    */
-  insertWithinLimit(row: NewShareRow, max: number): Promise<boolean>;
+  insertWithinLimit(rows: readonly NewShareRow[], max: number): Promise<boolean>;
   /** Oldest first. Scoped to the owner. */
   recipientsOf(ownerId: string, fileId: string): Promise<ShareRecipient[]>;
   /** Revokes; false when the owner's file has no share with that (lower-cased) email. */
@@ -87,14 +87,22 @@ export function createSharesRepo(db: Kysely<DB>): SharesRepo {
         .executeTakeFirst();
     },
 
-    insertWithinLimit(row, max) {
-      return withUserLock(db, row.owner_id, async (own, trx) => {
+    async insertWithinLimit(rows, max) {
+      const [first] = rows;
+      if (first === undefined) return true;
+      if (rows.some((row) => row.owner_id !== first.owner_id)) {
+        throw new Error('insertWithinLimit: the rows of one call belong to one owner');
+      }
+      return withUserLock(db, first.owner_id, async (own, trx) => {
         const counted = await own
           .selectFrom('shares')
           .select((eb) => eb.fn.countAll<string | number>().as('n'))
           .executeTakeFirst();
-        if (Number(counted?.n ?? 0) >= max) return false;
-        await trx.insertInto('shares').values(row).execute();
+        if (Number(counted?.n ?? 0) + rows.length > max) return false;
+        await trx
+          .insertInto('shares')
+          .values([...rows])
+          .execute();
         return true;
       });
     },

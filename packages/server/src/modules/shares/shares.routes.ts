@@ -3,6 +3,7 @@ import {
   IdParamsSchema,
   OkResponseSchema,
   ShareFileRequestSchema,
+  ShareFilesRequestSchema,
   SharedFileMetadataSchema,
   PageQuerySchema,
   SharedFilesResponseSchema,
@@ -33,6 +34,23 @@ export function sharesRoutes(app: FastifyTypeBox, deps: { shares: SharesService 
     },
     async (request, reply) => {
       await shares.share(verifiedUser(request), request.params.id, request.body);
+      return reply.status(201).send({ ok: true as const });
+    },
+  );
+
+  app.post(
+    '/users/shares',
+    {
+      schema: {
+        tags,
+        summary:
+          'Share several of my files with one person in one action: all or none, and one notification mail',
+        body: ShareFilesRequestSchema,
+        response: { 201: OkResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await shares.shareFiles(verifiedUser(request), request.body);
       return reply.status(201).send({ ok: true as const });
     },
   );

@@ -2,7 +2,14 @@ import type { FairLane } from '../../http/fair-lane.js';
 import { listLane } from '../../http/fair-lane.js';
 import { listAnswer } from '../../http/list-answer.js';
 import type { Page } from '../../http/page-cursor.js';
-import type { FileShare, ShareFileRequest, SharedFileItem, SharedFileMetadata } from '@coffer/contracts';
+import type {
+  FileShare,
+  ShareFileRequest,
+  ShareFilesItem,
+  ShareFilesRequest,
+  SharedFileItem,
+  SharedFileMetadata,
+} from '@coffer/contracts';
 import { ErrorCode, NAME_MAX_LENGTH } from '@coffer/contracts';
 import { ApiError, NotFoundError } from '../../http/errors.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
@@ -27,6 +34,8 @@ export interface SharesLogger {
 
 export interface SharesService {
   share(user: CurrentUser, fileId: string, body: ShareFileRequest): Promise<void>;
+  /** Several files with one person in one action: all or none, and one notification mail. */
+  shareFiles(user: CurrentUser, body: ShareFilesRequest): Promise<void>;
   recipients(userId: string, fileId: string): Promise<FileShare[]>;
   revoke(userId: string, fileId: string, email: string): Promise<void>;
   /**
@@ -70,71 +79,95 @@ export function createSharesService(deps: SharesServiceDeps): SharesService {
     if (row === undefined) throw fileNotFound();
     return row;
   };
+  const shareableFile = async (userId: string, fileId: string) => {
+    const file = await ownFile(userId, fileId);
+    if (!fromDbBool(file.is_encrypted)) {
+      throw new ApiError(400, ErrorCode.INVALID_OPERATION, 'Only encrypted files can be shared');
+    }
+    return file;
+  };
   const receivedFile = async (userId: string, fileId: string): Promise<ReceivedShare> => {
     const share = await repo.receivedFile(userId, fileId);
     if (share === undefined) throw fileNotFound();
     return share;
   };
 
-  return {
-    async share(user, fileId, body) {
-      const file = await ownFile(user.id, fileId);
-      if (!fromDbBool(file.is_encrypted)) {
-        throw new ApiError(400, ErrorCode.INVALID_OPERATION, 'Only encrypted files can be shared');
-      }
-      if (user.email === null) {
-        throw new ApiError(
-          400,
-          ErrorCode.INVALID_OPERATION,
-          'Your account needs an email address to share files',
-        );
-      }
-      const email = normalizeEmail(body.email);
-      const recipient = email === user.email ? undefined : await deps.users.findByEmail(email);
-      if (recipient === undefined || recipient.id === user.id || recipient.email === null) {
-        throw invalidRecipient('The recipient must be another Coffer user');
-      }
-      const activeKey = await deps.keys.newestFor(recipient.id);
-      if (activeKey?.id !== body.keyVersion) {
-        throw invalidRecipient("The file key must be wrapped with the recipient's current public key");
-      }
+  /** Shares `items` with the person at `email`: all or none, then one notification mail for all. */
+  const shareFiles = async (
+    user: CurrentUser,
+    rawEmail: string,
+    items: readonly ShareFilesItem[],
+  ): Promise<void> => {
+    if (new Set(items.map((item) => item.fileId)).size !== items.length) {
+      throw new ApiError(400, ErrorCode.VALIDATION_FAILED, 'Each file may appear only once in a share');
+    }
+    const files = [];
+    for (const item of items) files.push(await shareableFile(user.id, item.fileId));
+    if (user.email === null) {
+      throw new ApiError(
+        400,
+        ErrorCode.INVALID_OPERATION,
+        'Your account needs an email address to share files',
+      );
+    }
+    const email = normalizeEmail(rawEmail);
+    const recipient = email === user.email ? undefined : await deps.users.findByEmail(email);
+    if (recipient === undefined || recipient.id === user.id || recipient.email === null) {
+      throw invalidRecipient('The recipient must be another Coffer user');
+    }
+    const recipientEmail = recipient.email;
+    const activeKey = await deps.keys.newestFor(recipient.id);
+    if (items.some((item) => item.keyVersion !== activeKey?.id)) {
+      throw invalidRecipient("The file key must be wrapped with the recipient's current public key");
+    }
+    for (const file of files) {
       if ((await repo.find(file.id, recipient.id)) !== undefined) throw alreadyShared();
-      let inserted: boolean;
-      try {
-        inserted = await repo.insertWithinLimit(
-          {
-            file_id: file.id,
-            owner_id: user.id,
-            recipient_id: recipient.id,
-            recipient_email: recipient.email,
-            encrypted_file_key: body.encryptedFileKey,
-            key_version: body.keyVersion,
-            created_at: nowIso(deps.now()),
-            // Stored as sent: the recipient's app verifies it against the owner's pinned key.
-            share_grant: body.shareGrant ?? null,
-          },
-          deps.maxSharesOf(user),
-        );
-      } catch (err) {
-        if (isUniqueViolation(err)) throw alreadyShared();
-        throw err;
-      }
-      if (!inserted) throw new ApiError(403, ErrorCode.SHARE_LIMIT_REACHED, SHARE_LIMIT_MESSAGE);
-      // The share stands whether or not the mail goes out: the file is in the recipient's list anyway.
-      const message = shareNotificationMail({
-        ownerName: user.name ?? user.email,
-        ownerEmail: user.email,
-        to: recipient.email,
-        fileId: file.id,
-        appUrl: deps.appUrl,
-      });
-      await deps.mailer.send(message).catch((err: unknown) => {
-        const reason = err instanceof MailDeliveryError ? err.reason : 'failed';
-        deps.logger.warn(
-          { reason, userId: user.id, fileId: file.id },
-          'share notification mail not delivered',
-        );
-      });
+    }
+    const createdAt = nowIso(deps.now());
+    const rows = items.map((item) => ({
+      file_id: item.fileId,
+      owner_id: user.id,
+      recipient_id: recipient.id,
+      recipient_email: recipientEmail,
+      encrypted_file_key: item.encryptedFileKey,
+      key_version: item.keyVersion,
+      created_at: createdAt,
+      // Stored as sent: the recipient's app verifies it against the owner's pinned key.
+      share_grant: item.shareGrant ?? null,
+    }));
+    let inserted: boolean;
+    try {
+      inserted = await repo.insertWithinLimit(rows, deps.maxSharesOf(user));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw alreadyShared();
+      throw err;
+    }
+    if (!inserted) throw new ApiError(403, ErrorCode.SHARE_LIMIT_REACHED, SHARE_LIMIT_MESSAGE);
+    // The shares stand whether or not the mail goes out: the files are in the recipient's list anyway.
+    // One mail per share action, however many files it holds (issue 15).
+    const message = shareNotificationMail({
+      ownerName: user.name ?? user.email,
+      ownerEmail: user.email,
+      to: recipientEmail,
+      fileIds: items.map((item) => item.fileId),
+      appUrl: deps.appUrl,
+    });
+    await deps.mailer.send(message).catch((err: unknown) => {
+      const reason = err instanceof MailDeliveryError ? err.reason : 'failed';
+      deps.logger.warn(
+        { reason, userId: user.id, fileCount: items.length },
+        'share notification mail not delivered',
+      );
+    });
+  };
+
+  return {
+    share(user, fileId, { email, ...item }) {
+      return shareFiles(user, email, [{ fileId, ...item }]);
+    },
+
+    shareFiles(user, body) {
+      return shareFiles(user, body.email, body.files);
     },
 
     async recipients(userId, fileId) {

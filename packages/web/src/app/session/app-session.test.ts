@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SESSION_ENDED_FLAG, sessionStorageKeys } from '../../lib/storage/session-flags';
+import {
+  SESSION_ENDED_FLAG,
+  TRANSFERS_CANCELLED_FLAG,
+  sessionStorageKeys,
+} from '../../lib/storage/session-flags';
 import { createTestAppSession } from './test-session';
 
 describe('app session logout target', () => {
@@ -33,6 +37,26 @@ describe('app session logout target', () => {
     await session.logout({ from: '/contacts' });
     expect(session.flags.get(sessionStorageKeys.redirectAfterUnlock)).toBeNull();
     expect(session.flags.isSet(SESSION_ENDED_FLAG)).toBe(false);
+  });
+
+  it('keeps what a logout cancelled for /landing, read before the transfers are aborted', async () => {
+    const session = await createTestAppSession({ unlocked: true });
+    let running = 2;
+    session.operations.addSource({
+      hasActive: () => running > 0,
+      abortAll: () => {
+        running = 0;
+        return Promise.resolve();
+      },
+      describeActive: () => (running > 0 ? [`${running} uploads cancelled`] : []),
+    });
+    await session.logout({ from: '/new' });
+    expect(running).toBe(0);
+    expect(session.flags.get(TRANSFERS_CANCELLED_FLAG)).toBe(JSON.stringify(['2 uploads cancelled']));
+
+    const idle = await createTestAppSession({ unlocked: true });
+    await idle.logout({ from: '/new' });
+    expect(idle.flags.get(TRANSFERS_CANCELLED_FLAG)).toBeNull();
   });
 
   it('Logout pressed on the unlock screen ends at /login, anywhere else at /landing', async () => {

@@ -21,6 +21,7 @@ import { createEncryptionSession, type EncryptionSession } from '../../lib/encry
 import { keysPortFrom } from '../../lib/encryption/keys-port';
 import {
   SESSION_ENDED_FLAG,
+  TRANSFERS_CANCELLED_FLAG,
   sessionFlags,
   sessionStorageKeys,
   type SessionFlags,
@@ -181,6 +182,7 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
     }
   });
   const logoutHandlers = new Set<() => void>();
+  let cancelledByLogout: string[] = [];
 
   const session: AppSession = {
     auth,
@@ -197,6 +199,10 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
       };
     },
     logout(options = {}) {
+      if (loggingOut === null) {
+        // Read before logout aborts them; said on /landing afterwards.
+        cancelledByLogout = operations.describeActive();
+      }
       loggingOut ??= performLogout(
         {
           operations,
@@ -212,7 +218,10 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
         {
           targetPath: options.from === undefined ? '/landing' : logoutTarget(options.from),
           endProviderSession: options.endProviderSession ?? true,
-          ...(options.expired === true ? { afterStoragesCleared: keepAcrossExpiry(flags) } : {}),
+          afterStoragesCleared: keepAcrossLogout(flags, {
+            expired: options.expired === true,
+            cancelled: cancelledByLogout,
+          }),
         },
       );
       return loggingOut;
@@ -231,12 +240,19 @@ export function createAppSession(parts: AppSessionParts = {}): AppSession {
   return session;
 }
 
-/** Reads the remembered path now (before logout empties storage); puts it back with the notice after. */
-function keepAcrossExpiry(flags: SessionFlags): () => void {
-  const remembered = flags.get(sessionStorageKeys.redirectAfterUnlock);
+/**
+ * What must outlive the logout, read now (before logout empties storage) and put back after: for an
+ * expired session the remembered path and the notice, and the transfers the logout cancelled.
+ */
+function keepAcrossLogout(
+  flags: SessionFlags,
+  { expired, cancelled }: { expired: boolean; cancelled: readonly string[] },
+): () => void {
+  const remembered = expired ? flags.get(sessionStorageKeys.redirectAfterUnlock) : null;
   return () => {
     if (remembered !== null) flags.set(sessionStorageKeys.redirectAfterUnlock, remembered);
-    flags.set(SESSION_ENDED_FLAG, 'true');
+    if (expired) flags.set(SESSION_ENDED_FLAG, 'true');
+    if (cancelled.length > 0) flags.set(TRANSFERS_CANCELLED_FLAG, JSON.stringify(cancelled));
   };
 }
 

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { formatDateTime } from '@coffer/contracts';
+import { formatDateTime, formatSize } from '@coffer/contracts';
 import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
 import { MyFilesPage } from './MyFilesPage';
 import {
@@ -30,6 +30,9 @@ function apiWith(files = [report, photo, notes]): FakeApi {
   for (const file of files) api.on(`GET /users/files/${file.fileId}/shares`, () => ({ shares: [] }));
   return api;
 }
+
+/** Size and upload time, as the confirmations show them beside the name (issue 15, point 11). */
+const reportFacts = `(${formatSize(report.size)} · ${formatDateTime(report.uploadedAt)})`;
 
 const cardTitles = () =>
   within(screen.getByRole('list', { name: 'My files' }))
@@ -109,6 +112,7 @@ describe('My Files', () => {
     renderScreen(<MyFilesPage />, { api, session });
     await user.click(await screen.findByRole('button', { name: 'Delete report.pdf' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete file' });
+    expect(dialog.textContent).toContain(`Delete report.pdf ${reportFacts}?`);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await findSnackbar('File deleted successfully!', 'status')).toBeTruthy();
     expect(api.callsTo(`DELETE /users/files/${report.fileId}`)).toHaveLength(1);
@@ -150,6 +154,7 @@ describe('My Files', () => {
     await user.click(chipButton);
     const dialog = await screen.findByRole('dialog', { name: 'Revoke access?' });
     expect(within(dialog).getByText(/will no longer be able to open/)).toBeTruthy();
+    expect(dialog.textContent).toContain(`will no longer be able to open report.pdf ${reportFacts}.`);
     // Cancelling revokes nothing and gives focus back to the chip's "×".
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => {

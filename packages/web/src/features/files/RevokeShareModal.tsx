@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { FileShare } from '@coffer/contracts';
 import type { FileView } from '../../lib/files/file-views';
+import { FileNameWithFacts } from './FileNameWithFacts';
 import { shareDisplayName } from './use-files';
 
 export const REVOKE_TITLE = 'Revoke access?';
@@ -27,7 +28,8 @@ export function RevokeShareModal({
       <Stack gap="lg">
         <Text>
           <strong>{target === null ? '' : shareDisplayName(target.share)}</strong> will no longer be able to
-          open <strong>{target?.file.title}</strong>. You can share it again later.
+          open {target === null ? null : <FileNameWithFacts file={target.file} />}. You can share it again
+          later.
         </Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={pending}>

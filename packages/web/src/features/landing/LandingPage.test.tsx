@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { SESSION_ENDED_FLAG } from '../../lib/storage/session-flags';
+import { SESSION_ENDED_FLAG, TRANSFERS_CANCELLED_FLAG } from '../../lib/storage/session-flags';
 import { renderRoute } from '../../test/render';
 
 const GENERIC =
@@ -58,6 +58,29 @@ describe('landing page', () => {
     unmount();
     renderRoute('/landing');
     expect(screen.queryByText('Your session ended. Log in again.')).toBeNull();
+  });
+
+  it('says once how many transfers a logout cancelled', () => {
+    sessionStorage.setItem(
+      TRANSFERS_CANCELLED_FLAG,
+      JSON.stringify(['2 uploads cancelled', 'Download cancelled']),
+    );
+    const { unmount } = renderRoute('/landing');
+    const status = screen.getByRole('status');
+    expect(status.textContent).toContain('Logging out cancelled transfers in progress');
+    expect(status.textContent).toContain(
+      '2 uploads cancelled. Download cancelled. Start them again after you log in.',
+    );
+    expect(sessionStorage.getItem(TRANSFERS_CANCELLED_FLAG)).toBeNull();
+    unmount();
+    renderRoute('/landing');
+    expect(screen.queryByText('Logging out cancelled transfers in progress')).toBeNull();
+  });
+
+  it('ignores a cancelled-transfers flag that is not a list of lines', () => {
+    sessionStorage.setItem(TRANSFERS_CANCELLED_FLAG, '{"x":1}');
+    renderRoute('/landing');
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('pitches end-to-end encryption', () => {

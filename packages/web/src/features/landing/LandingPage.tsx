@@ -3,6 +3,7 @@ import { Box, Button, Container, Grid, Group, Stack, Text, ThemeIcon, Title } fr
 import {
   IconArrowRight,
   IconBellRinging,
+  IconCircleX,
   IconClockExclamation,
   IconFileLock,
   IconMailOpened,
@@ -15,12 +16,13 @@ import { paths } from '../../app/router/paths';
 import { useHasAccount } from '../../app/session/use-has-account';
 import { FeatureList } from './FeatureList';
 import { useAppSession } from '../../app/session/session-context';
-import { SESSION_ENDED_FLAG } from '../../lib/storage/session-flags';
+import { SESSION_ENDED_FLAG, TRANSFERS_CANCELLED_FLAG } from '../../lib/storage/session-flags';
 import { navigationErrorMessage } from './navigation-error';
 import { NavigationErrorCallout } from './NavigationErrorCallout';
 import {
   landingMessage,
   sessionEndedMessage,
+  transfersCancelledMessage,
   type LandingMessage,
   type LandingMessageKind,
 } from './landing-message';
@@ -33,16 +35,17 @@ const MESSAGE_ICONS: Record<LandingMessageKind, typeof IconMailOpened> = {
   'file-share': IconFileLock,
   notification: IconBellRinging,
   'session-ended': IconClockExclamation,
+  'transfers-cancelled': IconCircleX,
 };
 
-/** Whether this tab's last session ended by itself; said once, then forgotten. */
-function useSessionEnded(): boolean {
+/** A flag kept across the logout for this page: read once, then forgotten. */
+function useFlagOnce(key: typeof SESSION_ENDED_FLAG | typeof TRANSFERS_CANCELLED_FLAG): string | null {
   const { flags } = useAppSession();
-  const [ended] = useState(() => flags.isSet(SESSION_ENDED_FLAG));
+  const [value] = useState(() => flags.get(key));
   useEffect(() => {
-    if (ended) flags.remove(SESSION_ENDED_FLAG);
-  }, [ended, flags]);
-  return ended;
+    if (value !== null) flags.remove(key);
+  }, [value, key, flags]);
+  return value;
 }
 
 function ReasonCallout({ message }: { message: LandingMessage }): ReactElement {
@@ -70,7 +73,8 @@ function ReasonCallout({ message }: { message: LandingMessage }): ReactElement {
  */
 export function LandingPage(): ReactElement {
   const [searchParams] = useSearchParams();
-  const sessionEnded = useSessionEnded();
+  const sessionEnded = useFlagOnce(SESSION_ENDED_FLAG) === 'true';
+  const cancelled = transfersCancelledMessage(useFlagOnce(TRANSFERS_CANCELLED_FLAG));
   const message = sessionEnded
     ? sessionEndedMessage
     : landingMessage(searchParams.get('reason'), searchParams.get('fileId'));
@@ -100,6 +104,7 @@ export function LandingPage(): ReactElement {
                 <Stack gap="lg">
                   {navigationError !== null && <NavigationErrorCallout message={navigationError} />}
                   {message !== null && <ReasonCallout message={message} />}
+                  {cancelled !== null && <ReasonCallout message={cancelled} />}
                   <Group gap={8} c="coffer.8" wrap="nowrap">
                     <IconShieldLock size={18} stroke={1.8} aria-hidden />
                     <Text size="sm" fw={600} tt="uppercase" lts={0.6}>

@@ -1,6 +1,7 @@
 import { isLandingReason } from '../../app/router/paths';
 
-export type LandingMessageKind = 'invite' | 'file-share' | 'notification' | 'session-ended';
+export type LandingMessageKind =
+  'invite' | 'file-share' | 'notification' | 'session-ended' | 'transfers-cancelled';
 
 /** The sentence the landing page leads with, fitting why the visitor came. */
 export interface LandingMessage {
@@ -65,3 +66,24 @@ export const sessionEndedMessage: LandingMessage = {
   title: 'Your session ended. Log in again.',
   body: 'Your login could not be renewed, so Coffer signed you out. After logging in you return to where you were.',
 };
+
+/**
+ * After a logout that cancelled transfers (issue 15, point 13). `stored`: the kept flag, a JSON list
+ * of the spec's cancellation lines ('2 uploads cancelled'); anything else says nothing.
+ */
+export function transfersCancelledMessage(stored: string | null): LandingMessage | null {
+  let lines: unknown;
+  try {
+    lines = stored === null ? null : JSON.parse(stored);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(lines)) return null;
+  const said = lines.filter((line): line is string => typeof line === 'string' && line !== '');
+  if (said.length === 0) return null;
+  return {
+    kind: 'transfers-cancelled',
+    title: 'Logging out cancelled transfers in progress',
+    body: `${said.join('. ')}. Start them again after you log in.`,
+  };
+}

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FileMetadata, ShareFileRequest } from '@coffer/contracts';
+import type { FileMetadata, ShareFileRequest, ShareFilesRequest } from '@coffer/contracts';
 import { exportPublicKeyB64, generateFileKey, unwrapFileKey, wrapFileKey } from '@coffer/crypto';
 import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
 import type { ContactView } from '../../lib/contacts/contact-status';
@@ -153,6 +153,27 @@ describe('Share files modal', () => {
     expect(body.encryptedFileKey).not.toBe(ownerCopy);
     const recipient = await recipientKeyPair();
     await expect(unwrapFileKey(body.encryptedFileKey, recipient.privateKey)).resolves.toBeTruthy();
+  });
+
+  it("shares a contact's several files in one request, so they get one mail", async () => {
+    const api = apiWith().on('POST /users/shares', () => ({ ok: true }));
+    const { dialog } = await openFor([photo.fileId], api);
+    await user.click(checkbox('report.pdf'));
+    await user.click(checkbox('Ada Lovelace'));
+    await user.click(within(dialog).getByRole('button', { name: 'Share' }));
+    expect(
+      await findSnackbar('photo.png shared successfully with Ada Lovelace', 'status', 5000),
+    ).toBeTruthy();
+    const [batch, ...more] = api.callsTo('POST /users/shares');
+    expect(more).toEqual([]);
+    const body = batch?.body as ShareFilesRequest;
+    expect(body.email).toBe('ada@example.com');
+    expect(body.files.map((f) => [f.fileId, f.keyVersion])).toEqual([
+      [report.fileId, 'ada-key'],
+      [photo.fileId, 'ada-key'],
+    ]);
+    expect(api.callsTo(`POST /users/files/${report.fileId}/share`)).toEqual([]);
+    expect(api.callsTo(`POST /users/files/${photo.fileId}/share`)).toEqual([]);
   });
 
   it('maps a failed share through the spec error texts', async () => {

@@ -8,7 +8,7 @@ import { contactInitials } from '../../lib/contacts/contact-search';
 import type { ContactView } from '../../lib/contacts/contact-status';
 import { revealHiddenCharacters } from '../../lib/contacts/exact-email';
 import { searchFiles } from '../../lib/files/file-list';
-import type { FileView } from '../../lib/files/file-views';
+import { fileFacts, type FileView } from '../../lib/files/file-views';
 import { contactAvailability, isShared, type ExistingShares } from '../../lib/files/share-plan';
 import { FileTypeIcon } from '../files/FileTypeIcon';
 import type { TrustHold } from './share-trust';
@@ -156,8 +156,7 @@ const FILE_SEARCH_FROM = 6;
 /** A file's note: its size, and who of the chosen contacts already has it. */
 function fileNote(file: FileView, contactEmails: readonly string[], existing: ExistingShares): string {
   if (!file.isEncrypted) return shareMessages.unencryptedFile;
-  // Size and upload time tell apart files that share a name (issue 15, point 11).
-  const facts = `${file.size} · ${file.datetime}`;
+  const facts = fileFacts(file);
   const having = contactEmails.filter((email) => isShared(existing, file.id, email)).length;
   if (having === 0) return facts;
   return having === contactEmails.length

@@ -10,6 +10,7 @@ import {
   type FileSharesResponse,
   type OkResponse,
   type ShareFileRequest,
+  type ShareFilesRequest,
   type SharedFileItem,
   type SharedFileMetadata,
   type UploadsResponse,
@@ -51,6 +52,9 @@ export const filesApi = {
   /** POST /users/files/{id}/share with the file key wrapped to the recipient's public key. */
   share: (api: ApiClient, fileId: string, body: ShareFileRequest): Promise<OkResponse> =>
     api.request<OkResponse>('POST', `/users/files/${seg(fileId)}/share`, { body }),
+  /** POST /users/shares: several files with one person in one action (not in the spec; one mail). */
+  shareMany: (api: ApiClient, body: ShareFilesRequest): Promise<OkResponse> =>
+    api.request<OkResponse>('POST', '/users/shares', { body }),
   /** DELETE /users/files/{id}/share/{email}. */
   revoke: (api: ApiClient, fileId: string, email: string): Promise<OkResponse> =>
     api.request<OkResponse>('DELETE', `/users/files/${seg(fileId)}/share/${seg(email)}`),

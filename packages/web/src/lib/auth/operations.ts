@@ -32,6 +32,8 @@ export interface OperationSource {
   abortAll: () => Promise<unknown>;
   /** Aborts everything before the route changes (waits included); defaults to `abortAll`. */
   abortForNavigation?: () => Promise<unknown>;
+  /** What aborting now would cancel, one line per kind in the user's words ('2 uploads cancelled'). */
+  describeActive?: () => string[];
   /** Lets the registry tell its listeners when the source's activity changes. */
   subscribe?: (listener: () => void) => () => void;
 }
@@ -51,6 +53,8 @@ export interface OperationRegistry {
    * Resolves with the number of registered operations aborted.
    */
   abortAll: (kind?: OperationKind) => Promise<number>;
+  /** The sources' lines for what aborting now would cancel (said after a logout, issue 15). */
+  describeActive: () => string[];
   /**
    * Before leaving the route (spec section 4): uploads first, a wait of 200 ms, then the rest and a
    * wait of 300 ms. Sources run their own `abortForNavigation` alongside.
@@ -135,6 +139,7 @@ export function createOperationRegistry(options: OperationRegistryOptions = {}):
       const [count] = await Promise.all([abortRegistered(kind), ...fromSources]);
       return count;
     },
+    describeActive: () => [...sources].flatMap((source) => source.describeActive?.() ?? []),
     async abortForNavigation() {
       const fromSources = [...sources].map((source) =>
         guarded(() => (source.abortForNavigation ?? source.abortAll)()),

@@ -30,6 +30,14 @@ export interface SharedFileView extends FileView {
   readonly owner: string;
 }
 
+/**
+ * Size and upload time ('1.50 MB · 24/11/2026 05:40:12'): what tells apart files that share a name
+ * wherever a file is picked or named for a decision (issue 15, point 11).
+ */
+export function fileFacts(file: Pick<FileView, 'size' | 'datetime'>): string {
+  return `${file.size} · ${file.datetime}`;
+}
+
 /** The title a card shows: the name, or a stand-in when the name is blank. */
 function titleOf(name: string): string {
   const trimmed = name.trim();

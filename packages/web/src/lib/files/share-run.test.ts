@@ -108,6 +108,84 @@ describe('runSharePlan', () => {
   });
 });
 
+describe('runSharePlan with a batch call', () => {
+  const withBatch = (postBatch: ShareRunDeps['postBatch']) => {
+    const batches: [string, string[]][] = [];
+    const fake = fakeDeps({
+      postBatch: (email, files) => {
+        batches.push([email, files.map((f) => f.fileId)]);
+        return postBatch === undefined ? Promise.resolve({}) : postBatch(email, files);
+      },
+    });
+    return { ...fake, batches };
+  };
+
+  it("posts a contact's several files in one request and one file through the spec's call", async () => {
+    const { deps, posts, batches, log } = withBatch(undefined);
+    const events: string[] = [];
+    const plan = {
+      steps: [
+        { contact: ada, files: [report, photo] },
+        { contact: alan, files: [report] },
+      ],
+      pairCount: 3,
+    };
+    const result = await runSharePlan(plan, deps, (e) =>
+      events.push(`${e.type} ${e.file.id} ${e.contact.name}`),
+    );
+    expect(batches).toEqual([['ada@example.com', ['f1', 'f2']]]);
+    expect(posts.map(([fileId, body]) => `${fileId} ${body.email}`)).toEqual(['f1 alan@example.com']);
+    expect(log).toEqual(['sleep 1000', 'post f1 alan@example.com']);
+    expect(result.shared).toHaveLength(3);
+    expect(events).toEqual([
+      'sharing f1 Ada',
+      'sharing f2 Ada',
+      'shared f1 Ada',
+      'shared f2 Ada',
+      'sharing f1 Alan',
+      'shared f1 Alan',
+    ]);
+  });
+
+  it('sends the wrapped keys and grants without the email, and fails every file of a refused batch', async () => {
+    const sign = (fileId: string, body: ShareFileRequest) =>
+      Promise.resolve({ ...body, shareGrant: `g-${fileId}` });
+    const sent: unknown[] = [];
+    const ok = fakeDeps({
+      sign,
+      postBatch: (_email, files) => {
+        sent.push(...files);
+        return Promise.resolve({});
+      },
+    });
+    await runSharePlan(planShares([ada], [report, photo], new Map()), ok.deps);
+    expect(sent).toEqual([
+      { fileId: 'f1', encryptedFileKey: 'owner-key-f1->PK-ADA', keyVersion: 'k-ada', shareGrant: 'g-f1' },
+      { fileId: 'f2', encryptedFileKey: 'owner-key-f2->PK-ADA', keyVersion: 'k-ada', shareGrant: 'g-f2' },
+    ]);
+
+    const { deps } = withBatch(() => Promise.reject(apiError(403, ErrorCode.SHARE_LIMIT_REACHED)));
+    const stopped = await runSharePlan(planShares([ada, alan], [report, photo], new Map()), deps);
+    expect(stopped.stopped).toBe(true);
+    expect(stopped.shared).toEqual([]);
+    expect(stopped.failed.map((f) => `${f.file.id} ${f.message}`)).toEqual([
+      `f1 ${shareOperationMessages.limitReached}`,
+      `f2 ${shareOperationMessages.limitReached}`,
+    ]);
+  });
+
+  it('leaves a file that cannot be shared out of the batch and posts the rest', async () => {
+    const { deps, batches, posts } = withBatch(undefined);
+    const draft: ShareFile = { id: 'f3', title: 'draft.txt', isEncrypted: false };
+    const result = await runSharePlan(planShares([ada], [report, draft, photo], new Map()), deps);
+    expect(batches).toEqual([['ada@example.com', ['f1', 'f2']]]);
+    expect(posts).toEqual([]);
+    expect(result.failed.map((f) => `${f.file.id} ${f.message}`)).toEqual([
+      `f3 ${shareMessages.unencryptedFile}`,
+    ]);
+  });
+});
+
 describe('shareFailureMessage', () => {
   it('maps server codes through the mapping that knows them', () => {
     expect(shareFailureMessage(apiError(500, ErrorCode.SHARE_FAILED), true)).toBe(

@@ -5,10 +5,11 @@ import {
   shareMessages,
   shareOperationErrorMessage,
   type ShareFileRequest,
+  type ShareFilesItem,
 } from '@coffer/contracts';
 import { FileKeyUnwrapError, importPublicKeyB64, rewrapFileKey } from '@coffer/crypto';
 import { ApiRequestError } from '../api/http';
-import { isVerified, type ShareContact, type ShareFile, type SharePlan } from './share-plan';
+import { isVerified, type ShareContact, type ShareFile, type SharePlan, type ShareStep } from './share-plan';
 
 /** A share that cannot start (spec section 5): the message is the user-facing text. */
 export class SharePreconditionError extends Error {
@@ -72,6 +73,11 @@ export interface ShareRunDeps {
   ) => Promise<ShareFileRequest>;
   /** POST /users/files/{id}/share. */
   readonly post: (fileId: string, body: ShareFileRequest) => Promise<unknown>;
+  /**
+   * POST /users/shares: several files with one contact in one request (all or none), so the contact
+   * gets one mail for them. Without it, each file is posted on its own.
+   */
+  readonly postBatch?: (email: string, files: readonly ShareFilesItem[]) => Promise<unknown>;
   readonly sleep?: (ms: number) => Promise<void>;
   /** Pause between contacts; default SHARE_DELAY_MS (1 s). */
   readonly delayMs?: number;
@@ -109,8 +115,12 @@ const defaultSleep = (ms: number): Promise<void> =>
     setTimeout(resolve, ms);
   });
 
-/** Checks the spec's share rules for one pair and builds the request body. */
-async function shareOne(deps: ShareRunDeps, contact: ShareContact, file: ShareFile): Promise<void> {
+/** Checks the spec's share rules for one pair and builds the (signed) request body. */
+async function prepareShare(
+  deps: ShareRunDeps,
+  contact: ShareContact,
+  file: ShareFile,
+): Promise<ShareFileRequest> {
   if (!file.isEncrypted) throw new SharePreconditionError(shareMessages.unencryptedFile);
   if (!isVerified(contact) || contact.publicKey === null || contact.keyId === null) {
     throw new SharePreconditionError(shareMessages.contactKeyRequired);
@@ -126,15 +136,24 @@ async function shareOne(deps: ShareRunDeps, contact: ShareContact, file: ShareFi
       : await deps.resolveRecipient(contact);
   const encryptedFileKey = await deps.rewrap(ownerKey, deps.privateKey, recipient.publicKey);
   const body: ShareFileRequest = { email: contact.email, encryptedFileKey, keyVersion: recipient.keyId };
-  await deps.post(
-    file.id,
-    deps.sign === undefined ? body : await deps.sign(file.id, body, recipient.publicKey),
-  );
+  return deps.sign === undefined ? body : deps.sign(file.id, body, recipient.publicKey);
 }
 
+/** The body of one file in `POST /users/shares`: the share request without the (shared) email. */
+const toBatchItem = ({ file, body }: { file: ShareFile; body: ShareFileRequest }): ShareFilesItem => ({
+  fileId: file.id,
+  encryptedFileKey: body.encryptedFileKey,
+  keyVersion: body.keyVersion,
+  ...(body.shareGrant === undefined ? {} : { shareGrant: body.shareGrant }),
+});
+
+const isLimitReached = (error: unknown): boolean =>
+  error instanceof ApiRequestError && error.code === ErrorCode.SHARE_LIMIT_REACHED;
+
 /**
- * Shares the plan's pairs: one contact at a time, their files one after another, with a pause of
- * SHARE_DELAY_MS between contacts (spec section 4). A failed pair does not stop the others, except
+ * Shares the plan's pairs: one contact at a time, with a pause of SHARE_DELAY_MS between contacts
+ * (spec section 4); a contact's files one after another, or in one request when the deps can post a
+ * batch (one mail to the contact, issue 15). A failed pair does not stop the others, except
  * when the share limit is reached: then every further pair would fail too.
  */
 export async function runSharePlan(
@@ -147,24 +166,64 @@ export async function runSharePlan(
   const several = plan.pairCount > 1;
   const shared: { contact: ShareContact; file: ShareFile }[] = [];
   const failed: { contact: ShareContact; file: ShareFile; message: string }[] = [];
-  for (const [index, step] of plan.steps.entries()) {
-    if (index > 0) await sleep(delayMs);
-    for (const file of step.files) {
-      const { contact } = step;
+  const fail = (contact: ShareContact, file: ShareFile, error: unknown) => {
+    const message = shareFailureMessage(error, several);
+    failed.push({ contact, file, message });
+    onEvent({ type: 'failed', contact, file, message, error });
+  };
+  const succeed = (contact: ShareContact, file: ShareFile) => {
+    shared.push({ contact, file });
+    onEvent({ type: 'shared', contact, file });
+  };
+  /** Each file through the spec's call; true when the share limit stopped the run. */
+  const oneByOne = async ({ contact, files }: ShareStep): Promise<boolean> => {
+    for (const file of files) {
       onEvent({ type: 'sharing', contact, file });
       try {
-        await shareOne(deps, contact, file);
-        shared.push({ contact, file });
-        onEvent({ type: 'shared', contact, file });
+        await deps.post(file.id, await prepareShare(deps, contact, file));
+        succeed(contact, file);
       } catch (error) {
-        const message = shareFailureMessage(error, several);
-        failed.push({ contact, file, message });
-        onEvent({ type: 'failed', contact, file, message, error });
-        if (error instanceof ApiRequestError && error.code === ErrorCode.SHARE_LIMIT_REACHED) {
-          return { shared, failed, stopped: true };
-        }
+        fail(contact, file, error);
+        // Every further pair would be refused too.
+        if (isLimitReached(error)) return true;
       }
     }
+    return false;
+  };
+  /** All the contact's files in one request, so they get one mail; all or none on the server. */
+  const inOneRequest = async (
+    { contact, files }: ShareStep,
+    postBatch: NonNullable<ShareRunDeps['postBatch']>,
+  ): Promise<boolean> => {
+    const ready: { file: ShareFile; body: ShareFileRequest }[] = [];
+    for (const file of files) {
+      onEvent({ type: 'sharing', contact, file });
+      try {
+        ready.push({ file, body: await prepareShare(deps, contact, file) });
+      } catch (error) {
+        fail(contact, file, error);
+      }
+    }
+    const [first, ...more] = ready;
+    if (first === undefined) return false;
+    try {
+      // One file left: the spec's call.
+      if (more.length === 0) await deps.post(first.file.id, first.body);
+      else await postBatch(contact.email, ready.map(toBatchItem));
+      for (const { file } of ready) succeed(contact, file);
+      return false;
+    } catch (error) {
+      for (const { file } of ready) fail(contact, file, error);
+      return isLimitReached(error);
+    }
+  };
+  for (const [index, step] of plan.steps.entries()) {
+    if (index > 0) await sleep(delayMs);
+    const stopped =
+      deps.postBatch !== undefined && step.files.length > 1
+        ? await inOneRequest(step, deps.postBatch)
+        : await oneByOne(step);
+    if (stopped) return { shared, failed, stopped: true };
   }
   return { shared, failed, stopped: false };
 }

@@ -20,7 +20,13 @@ export interface SessionFlags {
  */
 export const SESSION_ENDED_FLAG = 'sessionEnded';
 
-type FlagKey = SessionStorageKey | typeof SESSION_ENDED_FLAG;
+/**
+ * The transfers a logout cancelled, as a JSON list of the lines to show ('2 uploads cancelled'),
+ * kept across the logout so /landing can say it (issue 15, point 13).
+ */
+export const TRANSFERS_CANCELLED_FLAG = 'transfersCancelled';
+
+type FlagKey = SessionStorageKey | typeof SESSION_ENDED_FLAG | typeof TRANSFERS_CANCELLED_FLAG;
 
 export function createSessionFlags(storage: () => Storage | null): SessionFlags {
   const flags: SessionFlags = {
