@@ -31,7 +31,8 @@ let stack: ScaleStack | undefined;
 let dir: string;
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  // A ceiling: two builds' start, migrations and nginx on a busy two-core machine.
+  test.setTimeout(180_000);
   dir = await mkdtemp(join(tmpdir(), 'coffer-e2e-scale-files-'));
   const dataDir = process.env.COFFER_E2E_SCALE_DATA_DIR ?? '';
   stack = await startScaleStack(Number(process.env.E2E_SCALE_PORT), dataDir, {
@@ -46,7 +47,6 @@ test.afterAll(async () => {
 });
 
 test('a journey through the proxy lands on both instances and survives one stopping', async ({ browser }) => {
-  test.setTimeout(180_000);
   if (stack === undefined) throw new Error('the scale-out stack did not start');
   const file = await writeTextFile(dir, 'team-plan.txt', `SCALE-${Date.now().toString(36)}`);
   const alice = newPerson('alice');
