@@ -77,6 +77,32 @@ async function refuseUnordered(migrator: Migrator): Promise<void> {
 }
 
 /**
+ * Kysely lists the tables of every schema to find its own (PostgreSQL); a schema that another client
+ * drops during that list fails it with `invalid_schema_name` (3F000), though it is not ours. Seen when
+ * test files on one server drop their schemas while another migrates.
+ */
+export function isOtherSchemaGone(error: unknown, ownSchema: string | undefined): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (
+    code === '3F000' &&
+    typeof message === 'string' &&
+    (ownSchema === undefined || !message.includes(`"${ownSchema}"`))
+  );
+}
+
+/** Runs `step` again (at most twice more) when only another schema vanished under Kysely's table list. */
+async function retryCatalogRace<T>(ownSchema: string | undefined, step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt >= 3 || !isOtherSchemaGone(error, ownSchema)) throw error;
+    }
+  }
+}
+
+/**
  * Applies every pending migration, in order, and returns the names applied (empty when up to date).
  * Safe to call from several servers starting at once: Kysely takes a lock (an advisory lock in
  * PostgreSQL) and each migration runs once. Throws `DatabaseError` naming the migration that failed,
@@ -106,8 +132,14 @@ export async function migrateToLatest(
     allowUnorderedMigrations: true,
     ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
   });
-  await refuseUnordered(migrator);
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await retryCatalogRace(migrationTableSchema, async () => {
+    await refuseUnordered(migrator);
+    const outcome = await migrator.migrateToLatest();
+    if (outcome.error instanceof Error && isOtherSchemaGone(outcome.error, migrationTableSchema)) {
+      throw outcome.error;
+    }
+    return outcome;
+  });
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new DatabaseError(`database migration ${failed} failed`, { cause: error });
