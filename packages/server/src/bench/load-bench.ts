@@ -8,6 +8,7 @@
  *   scaling figure compares the two proxied runs.
  *
  *   npm run build && npm run bench:load -w @coffer/server [-- --seconds=20 --connections=50]
+ *     [--direct-only] [--profile-server=<folder>]   (a V8 CPU profile of the first instance)
  *
  * The instances are `dist/main.js` child processes on a fresh schema of the PostgreSQL server
  * `TEST_DATABASE_URL` names (two instances need a shared database), tokens from a local test issuer.
@@ -15,7 +16,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,10 @@ const MIX = [
   '/api/users/files/shared',
   '/api/users/uploads',
 ];
+
+function textArg(name: string): string | undefined {
+  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
 
 function arg(name: string, fallback: number): number {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -61,9 +66,23 @@ async function stopAll(children: ChildProcess[]): Promise<void> {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 elsewhere. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 interface Row {
   run: string;
   reqPerSec: number;
+  /** Coffer's CPU time per answered request (all instances), ms: the figure a busy machine distorts least. */
+  cpuMsPerRequest: number;
   p50: number;
   p99: number;
   max: number;
@@ -87,9 +106,13 @@ async function main(): Promise<void> {
   const main = fileURLToPath(new URL('../main.js', import.meta.url));
   const basePort = 18500 + Math.floor(Math.random() * 500);
   const children: ChildProcess[] = [];
+  const instances: ChildProcess[] = [];
+  const profileDir = textArg('profile-server');
 
   const startInstance = async (port: number): Promise<void> => {
-    const child = spawn(process.execPath, [main], {
+    const profile =
+      profileDir === undefined || children.length > 0 ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+    const child = spawn(process.execPath, [...profile, main], {
       env: {
         ...process.env,
         PORT: String(port),
@@ -104,6 +127,7 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(child);
+    instances.push(child);
     await until(`http://127.0.0.1:${port}/api/ready`, child);
   };
   const startNginx = async (port: number, upstreams: number[]): Promise<ChildProcess> => {
@@ -158,6 +182,8 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
     const run = async (name: string, url: string): Promise<void> => {
       let next = 0;
       const load = loadavg()[0]?.toFixed(1) ?? '?';
+      const live = instances.filter((c) => c.exitCode === null && c.signalCode === null);
+      const cpuBefore = live.reduce((sum, c) => sum + cpuSeconds(c.pid), 0);
       const result = await autocannon({
         url,
         connections,
@@ -175,9 +201,11 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
           },
         })),
       });
+      const cpu = live.reduce((sum, c) => sum + cpuSeconds(c.pid), 0) - cpuBefore;
       rows.push({
         run: name,
         reqPerSec: Math.round(result.requests.average),
+        cpuMsPerRequest: Math.round((cpu * 1000 * 100) / Math.max(1, result.requests.total)) / 100,
         p50: result.latency.p50,
         p99: result.latency.p99,
         max: result.latency.max,
@@ -188,7 +216,9 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
     };
 
     await run('1 instance, direct', `http://127.0.0.1:${basePort + 1}`);
-    if (existsSync(NGINX)) {
+    if (process.argv.includes('--direct-only')) {
+      // Profiling or a quick look: the proxied runs are skipped on request.
+    } else if (existsSync(NGINX)) {
       const one = await startNginx(basePort + 10, [basePort + 1]);
       await run('1 instance behind nginx', `http://127.0.0.1:${basePort + 10}`);
       await stopAll([one]);
@@ -208,11 +238,13 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
   process.stdout.write(
     `\n${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${new Date().toISOString()}, ${connections} connections, ${seconds} s per run\n`,
   );
-  process.stdout.write('| run | req/s | p50 ms | p99 ms | max ms | failed | load (1 min) before → after |\n');
-  process.stdout.write('|---|---|---|---|---|---|---|\n');
+  process.stdout.write(
+    '| run | req/s | Coffer CPU ms / request | p50 ms | p99 ms | max ms | failed | load (1 min) before → after |\n',
+  );
+  process.stdout.write('|---|---:|---:|---:|---:|---:|---:|---|\n');
   for (const r of rows) {
     process.stdout.write(
-      `| ${r.run} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.max} | ${r.failed} | ${r.load} |\n`,
+      `| ${r.run} | ${r.reqPerSec} | ${r.cpuMsPerRequest} | ${r.p50} | ${r.p99} | ${r.max} | ${r.failed} | ${r.load} |\n`,
     );
   }
 }

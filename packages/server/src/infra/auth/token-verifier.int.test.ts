@@ -255,4 +255,42 @@ describe('createJoseTokenVerifier', () => {
       expect(urls).toEqual([`${idp.issuer}/.well-known/openid-configuration`, `${idp.issuer}/jwks`]);
     });
   });
+  describe('remembered verifications', () => {
+    // A clock set back before the token's `nbf` tells whether a call checked the token again: a check
+    // refuses it ("not yet valid"), a remembered verification does not.
+    it('answers a token it verified within the cache time without checking it again', async () => {
+      const start = Date.now();
+      let clock = start;
+      const cached = verifierFor({ now: () => clock });
+      const uncached = verifierFor({ now: () => clock, verifiedCacheMs: 0 });
+      const token = await idp.mintToken({}, { notBeforeSec: 0 });
+      await expect(cached.verify(token)).resolves.toMatchObject({ subject: 'alice-sub' });
+      await expect(uncached.verify(token)).resolves.toMatchObject({ subject: 'alice-sub' });
+      clock = start - 120_000;
+      await expect(cached.verify(token)).resolves.toMatchObject({ subject: 'alice-sub' });
+      expect((await rejection(uncached.verify(token))).message).toBe('Access token is not yet valid');
+    });
+
+    it('never remembers a token past its exp', async () => {
+      const start = Date.now();
+      let clock = start;
+      const cached = verifierFor({ now: () => clock, clockToleranceSec: 0 });
+      const token = await idp.mintToken({}, { expiresInSec: 10 });
+      await cached.verify(token);
+      clock = start + 11_000;
+      expect((await rejection(cached.verify(token))).message).toBe('Access token has expired');
+    });
+
+    it('returns a copy: a caller changing its identity does not change the next answer', async () => {
+      const cached = verifierFor();
+      const token = await idp.mintToken({ ...userClaims('carol'), email: 'carol@example.test' });
+      const first = await cached.verify(token);
+      first.emails.push('mallory@example.test');
+      first.email = 'mallory@example.test';
+      await expect(cached.verify(token)).resolves.toMatchObject({
+        email: 'carol@example.test',
+        emails: ['carol@example.test'],
+      });
+    });
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, errors, jwtVerify } from 'jose';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { UnauthorizedError } from '../../http/errors.js';
@@ -56,7 +57,18 @@ export interface JoseTokenVerifierOptions {
   discoveryRetryAfterMs?: number;
   /** Receives why the issuer could not be used (never token content). */
   logger?: VerifierLogger;
+  /**
+   * How long a verified token's identity is remembered, in milliseconds (never past the token's `exp`);
+   * default 60 000; 0 verifies every call. A browser sends the same token with every call until it is
+   * renewed, and the signature check is most of an authenticated call's CPU time.
+   */
+  verifiedCacheMs?: number;
+  /** Milliseconds since the epoch (tests); default `Date.now`. */
+  now?: () => number;
 }
+
+/** Remembered verifications at most; the oldest is forgotten first. */
+const VERIFIED_CACHE_ENTRIES = 10_000;
 
 function checkedAlgorithms(algorithms: readonly string[]): string[] {
   if (algorithms.length === 0) throw new Error('Token verifier needs at least one algorithm');
@@ -119,6 +131,8 @@ export function createJoseTokenVerifier(options: JoseTokenVerifierOptions): Toke
     retryAfterMs: options.discoveryRetryAfterMs ?? 2000,
   });
 
+  const cacheMs = options.verifiedCacheMs ?? 60_000;
+  const now = options.now ?? Date.now;
   let keySet: JWTVerifyGetKey | null = null;
   async function getKeySet(): Promise<JWTVerifyGetKey> {
     if (keySet !== null) return keySet;
@@ -134,6 +148,7 @@ export function createJoseTokenVerifier(options: JoseTokenVerifierOptions): Toke
       audience: options.audience,
       algorithms,
       clockTolerance,
+      currentDate: new Date(now()),
       requiredClaims: ['exp', 'sub'],
     });
     if (typeof payload.sub !== 'string' || payload.sub === '' || typeof payload.iss !== 'string') {
@@ -142,10 +157,33 @@ export function createJoseTokenVerifier(options: JoseTokenVerifierOptions): Toke
     return { ...payload, iss: payload.iss, sub: payload.sub };
   }
 
+  // Keyed by the token's SHA-256, so the cache holds no bearer token.
+  const verified = new Map<string, { identity: Identity; until: number }>();
+  const remembered = (key: string): Identity | null => {
+    const entry = verified.get(key);
+    if (entry === undefined) return null;
+    if (now() < entry.until) return { ...entry.identity, emails: [...entry.identity.emails] };
+    verified.delete(key);
+    return null;
+  };
+  const remember = (key: string, identity: Identity, exp: number | undefined): void => {
+    if (cacheMs <= 0 || exp === undefined) return;
+    const until = Math.min(now() + cacheMs, exp * 1000);
+    if (until <= now()) return;
+    if (verified.size >= VERIFIED_CACHE_ENTRIES) {
+      const oldest = verified.keys().next();
+      if (oldest.done !== true) verified.delete(oldest.value);
+    }
+    verified.set(key, { identity: { ...identity, emails: [...identity.emails] }, until });
+  };
+
   return {
     async verify(token) {
       if (token === '') throw new UnauthorizedError('Missing access token');
       if (token.length > MAX_TOKEN_LENGTH) throw new UnauthorizedError('Invalid access token');
+      const key = cacheMs > 0 ? createHash('sha256').update(token).digest('base64url') : '';
+      const known = cacheMs > 0 ? remembered(key) : null;
+      if (known !== null) return known;
       let payload: JWTPayload & { iss: string; sub: string };
       try {
         payload = await verifyPayload(token);
@@ -159,7 +197,9 @@ export function createJoseTokenVerifier(options: JoseTokenVerifierOptions): Toke
         );
         throw new UnauthorizedError('Cannot verify the access token right now');
       }
-      return identityFromClaims(payload, defaultIdp);
+      const identity = identityFromClaims(payload, defaultIdp);
+      remember(key, identity, payload.exp);
+      return identity;
     },
   };
 }

@@ -43,7 +43,12 @@ export function createUsersRepo(db: Kysely<DB>): UsersRepo {
       const at = now.toISOString();
       const provenEmail = emailVerified ? identity.email : null;
       if (existing) {
-        const email = await emailFreeFor(provenEmail, existing.id);
+        // The row already holds this address (the common case: every request of a signed-in person), so
+        // no other row can (a unique index): no second query.
+        const email =
+          provenEmail !== null && existing.email === provenEmail
+            ? provenEmail
+            : await emailFreeFor(provenEmail, existing.id);
         const changed =
           existing.name !== identity.name ||
           existing.country !== identity.country ||
