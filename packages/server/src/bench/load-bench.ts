@@ -16,7 +16,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,11 +78,29 @@ function cpuSeconds(pid: number | undefined): number {
   }
 }
 
+/** CPU seconds of every PostgreSQL process on the machine (its server runs beside the benchmark). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+    } catch {
+      continue;
+    }
+    total += cpuSeconds(Number(entry));
+  }
+  return total;
+}
+
 interface Row {
   run: string;
   reqPerSec: number;
   /** Coffer's CPU time per answered request (all instances), ms: the figure a busy machine distorts least. */
   cpuMsPerRequest: number;
+  /** The same for the load generator (this process) and for PostgreSQL (every postgres process). */
+  generatorMsPerRequest: number;
+  postgresMsPerRequest: number;
   p50: number;
   p99: number;
   max: number;
@@ -184,6 +202,8 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
       const load = loadavg()[0]?.toFixed(1) ?? '?';
       const live = instances.filter((c) => c.exitCode === null && c.signalCode === null);
       const cpuBefore = live.reduce((sum, c) => sum + cpuSeconds(c.pid), 0);
+      const generatorBefore = process.cpuUsage();
+      const postgresBefore = postgresCpuSeconds();
       const result = await autocannon({
         url,
         connections,
@@ -202,10 +222,16 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
         })),
       });
       const cpu = live.reduce((sum, c) => sum + cpuSeconds(c.pid), 0) - cpuBefore;
+      const generator = process.cpuUsage(generatorBefore);
+      const postgres = postgresCpuSeconds() - postgresBefore;
+      const perRequest = (seconds: number) =>
+        Math.round((seconds * 1000 * 100) / Math.max(1, result.requests.total)) / 100;
       rows.push({
         run: name,
         reqPerSec: Math.round(result.requests.average),
-        cpuMsPerRequest: Math.round((cpu * 1000 * 100) / Math.max(1, result.requests.total)) / 100,
+        cpuMsPerRequest: perRequest(cpu),
+        generatorMsPerRequest: perRequest((generator.user + generator.system) / 1e6),
+        postgresMsPerRequest: perRequest(postgres),
         p50: result.latency.p50,
         p99: result.latency.p99,
         max: result.latency.max,
@@ -239,12 +265,12 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
     `\n${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${new Date().toISOString()}, ${connections} connections, ${seconds} s per run\n`,
   );
   process.stdout.write(
-    '| run | req/s | Coffer CPU ms / request | p50 ms | p99 ms | max ms | failed | load (1 min) before → after |\n',
+    '| run | req/s | CPU ms / request: Coffer | load generator | PostgreSQL | p50 ms | p99 ms | max ms | failed | load (1 min) before → after |\n',
   );
-  process.stdout.write('|---|---:|---:|---:|---:|---:|---:|---|\n');
+  process.stdout.write('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n');
   for (const r of rows) {
     process.stdout.write(
-      `| ${r.run} | ${r.reqPerSec} | ${r.cpuMsPerRequest} | ${r.p50} | ${r.p99} | ${r.max} | ${r.failed} | ${r.load} |\n`,
+      `| ${r.run} | ${r.reqPerSec} | ${r.cpuMsPerRequest} | ${r.generatorMsPerRequest} | ${r.postgresMsPerRequest} | ${r.p50} | ${r.p99} | ${r.max} | ${r.failed} | ${r.load} |\n`,
     );
   }
 }
