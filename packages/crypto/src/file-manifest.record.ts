@@ -1,4 +1,4 @@
-import { base64ToBytes, bytesToBase64 } from './base64.codec.js';
+import { bytesToBase64 } from './base64.codec.js';
 import { bytesToHex, hexToBytes } from './bytes.util.js';
 import { chunkCount, encryptedSize } from './content-size.math.js';
 import { InvalidArgumentError } from './crypto.errors.js';
@@ -12,7 +12,8 @@ import {
   sha256HexOfB64,
   type SignatureCheck,
 } from './signed-record.util.js';
-import { importSigningPublicKeyB64, signBytes, verifyBytes } from './signing-key.pair.js';
+import { signBytes } from './signing-key.pair.js';
+import { comparedFields, type SignedRecordKind, verifySignedRecord } from './signed-record.verify.js';
 
 /**
  * A file manifest: what the owner signs at upload to identify a file and its layout. Travels as
@@ -174,6 +175,12 @@ export interface ServedFileFields {
   ownerEncryptedFileKeyB64?: string;
 }
 
+const FILE_MANIFEST: SignedRecordKind<FileManifest> = {
+  name: 'file manifest',
+  parse: parseFileManifest,
+  message: fileManifestMessage,
+};
+
 /**
  * Verifies a served manifest with the owner's signing public key (the owner's own, verified at
  * unlock; or a contact's, matched against their pin), then compares it with the served metadata.
@@ -184,22 +191,14 @@ export async function verifyFileManifest(
   served: ServedFileFields,
   ownerSigningPublicKeyB64: string,
 ): Promise<SignatureCheck> {
-  if (manifestJson === undefined) return { status: 'unsigned' };
-  const manifest = parseFileManifest(manifestJson);
-  if (manifest === null) return { status: 'invalid-signature', reason: 'the file manifest is malformed' };
-  let signingPublicKey: CryptoKey;
-  try {
-    signingPublicKey = await importSigningPublicKeyB64(ownerSigningPublicKeyB64);
-  } catch {
-    return { status: 'invalid-signature', reason: "the owner's signing key is not valid" };
-  }
-  const { signatureB64, ...unsigned } = manifest;
-  const signed = await verifyBytes(
-    signingPublicKey,
-    base64ToBytes(signatureB64),
-    fileManifestMessage(unsigned),
+  const verified = await verifySignedRecord(
+    manifestJson,
+    FILE_MANIFEST,
+    ownerSigningPublicKeyB64,
+    "the owner's signing key",
   );
-  if (!signed) return { status: 'invalid-signature', reason: 'the file manifest signature does not verify' };
+  if (!verified.ok) return verified.check;
+  const manifest = verified.record;
   const fields: string[] = [];
   if (manifest.ownerEmail !== canonicalEmail(served.ownerEmail)) fields.push('ownerEmail');
   if (manifest.name !== served.name) fields.push('name');
@@ -220,5 +219,5 @@ export async function verifyFileManifest(
   ) {
     fields.push('ownerWrappedKeySha256Hex');
   }
-  return fields.length === 0 ? { status: 'valid' } : { status: 'mismatch', fields };
+  return comparedFields(fields);
 }

@@ -1,4 +1,4 @@
-import { base64ToBytes, bytesToBase64 } from './base64.codec.js';
+import { bytesToBase64 } from './base64.codec.js';
 import { hexToBytes } from './bytes.util.js';
 import { InvalidArgumentError } from './crypto.errors.js';
 import { encodeSignedMessage, SIGNED_LABELS } from './signed-message.encoding.js';
@@ -9,12 +9,11 @@ import {
   sha256HexOfB64,
   type SignatureCheck,
 } from './signed-record.util.js';
+import { comparedFields, type SignedRecordKind, verifySignedRecord } from './signed-record.verify.js';
 import {
-  importSigningPublicKeyB64,
   signBytes,
   signingAlgorithmOf,
   SIGNING_ALGORITHMS,
-  verifyBytes,
   type SigningAlgorithm,
 } from './signing-key.pair.js';
 
@@ -135,6 +134,12 @@ export function parseKeyBinding(keyBindingJson: string): KeyBinding | null {
   return valid ? binding : null;
 }
 
+const KEY_BINDING: SignedRecordKind<KeyBinding> = {
+  name: 'key binding',
+  parse: parseKeyBinding,
+  message: keyBindingMessage,
+};
+
 /**
  * Checks a served key binding against the served key record: signed by the served signing key,
  * and stating exactly this email, key id, RSA key and signing key.
@@ -146,22 +151,14 @@ export async function verifyKeyBinding(
   keyBindingJson: string | undefined,
   expected: KeyBindingFields,
 ): Promise<SignatureCheck> {
-  if (keyBindingJson === undefined) return { status: 'unsigned' };
-  const binding = parseKeyBinding(keyBindingJson);
-  if (binding === null) return { status: 'invalid-signature', reason: 'the key binding is malformed' };
-  let signingPublicKey: CryptoKey;
-  try {
-    signingPublicKey = await importSigningPublicKeyB64(expected.signingPublicKeyB64);
-  } catch {
-    return { status: 'invalid-signature', reason: 'the signing public key is not valid' };
-  }
-  const { signatureB64, ...unsigned } = binding;
-  const signed = await verifyBytes(
-    signingPublicKey,
-    base64ToBytes(signatureB64),
-    keyBindingMessage(unsigned),
+  const verified = await verifySignedRecord(
+    keyBindingJson,
+    KEY_BINDING,
+    expected.signingPublicKeyB64,
+    'the signing public key',
   );
-  if (!signed) return { status: 'invalid-signature', reason: 'the key binding signature does not verify' };
+  if (!verified.ok) return verified.check;
+  const { record: binding, signingPublicKey } = verified;
   const fields: string[] = [];
   if (binding.email !== canonicalEmail(expected.email)) fields.push('email');
   if (binding.keyId !== expected.keyId) fields.push('keyId');
@@ -172,7 +169,7 @@ export async function verifyKeyBinding(
     fields.push('signingKeySha256Hex');
   }
   if (binding.signingAlgorithm !== signingAlgorithmOf(signingPublicKey)) fields.push('signingAlgorithm');
-  return fields.length === 0 ? { status: 'valid' } : { status: 'mismatch', fields };
+  return comparedFields(fields);
 }
 
 /** Lowercase hex SHA-256 of SPKI bytes given as base64 (a key's identity in signed records). */

@@ -1,4 +1,4 @@
-import { base64ToBytes, bytesToBase64 } from './base64.codec.js';
+import { bytesToBase64 } from './base64.codec.js';
 import { hexToBytes } from './bytes.util.js';
 import { InvalidArgumentError } from './crypto.errors.js';
 import {
@@ -15,7 +15,8 @@ import {
   sha256HexOfB64,
   type SignatureCheck,
 } from './signed-record.util.js';
-import { importSigningPublicKeyB64, signBytes, verifyBytes } from './signing-key.pair.js';
+import { signBytes } from './signing-key.pair.js';
+import { comparedFields, type SignedRecordKind, verifySignedRecord } from './signed-record.verify.js';
 
 /**
  * A share grant: what the owner signs when sharing a file, about what the recipient receives.
@@ -154,6 +155,12 @@ export function parseShareGrant(shareGrantJson: string): ShareGrant | null {
   return valid ? grant : null;
 }
 
+const SHARE_GRANT: SignedRecordKind<ShareGrant> = {
+  name: 'share grant',
+  parse: parseShareGrant,
+  message: shareGrantMessage,
+};
+
 /**
  * Verifies a served share grant with the owner's signing public key, then compares it with what the
  * server serves: this file id, this owner, me as recipient with my key, and exactly this wrapped key
@@ -164,22 +171,14 @@ export async function verifyShareGrant(
   served: ShareGrantFields,
   ownerSigningPublicKeyB64: string,
 ): Promise<SignatureCheck> {
-  if (shareGrantJson === undefined) return { status: 'unsigned' };
-  const grant = parseShareGrant(shareGrantJson);
-  if (grant === null) return { status: 'invalid-signature', reason: 'the share grant is malformed' };
-  let signingPublicKey: CryptoKey;
-  try {
-    signingPublicKey = await importSigningPublicKeyB64(ownerSigningPublicKeyB64);
-  } catch {
-    return { status: 'invalid-signature', reason: "the owner's signing key is not valid" };
-  }
-  const { signatureB64, ...unsigned } = grant;
-  const signed = await verifyBytes(
-    signingPublicKey,
-    base64ToBytes(signatureB64),
-    shareGrantMessage(unsigned),
+  const verified = await verifySignedRecord(
+    shareGrantJson,
+    SHARE_GRANT,
+    ownerSigningPublicKeyB64,
+    "the owner's signing key",
   );
-  if (!signed) return { status: 'invalid-signature', reason: 'the share grant signature does not verify' };
+  if (!verified.ok) return verified.check;
+  const grant = verified.record;
   const fields: string[] = [];
   if (grant.fileId !== served.fileId) fields.push('fileId');
   if (grant.ownerEmail !== canonicalEmail(served.ownerEmail)) fields.push('ownerEmail');
@@ -193,7 +192,7 @@ export async function verifyShareGrant(
   }
   const servedManifest = await manifestHash(served.manifestJson).catch(() => null);
   if (grant.manifestSha256Hex !== servedManifest) fields.push('manifestSha256Hex');
-  return fields.length === 0 ? { status: 'valid' } : { status: 'mismatch', fields };
+  return comparedFields(fields);
 }
 
 /** Everything a recipient's app has about a received file, to check before offering it. */
