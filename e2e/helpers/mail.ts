@@ -103,6 +103,11 @@ function addressOf(to: string): string {
 
 /** Every message in the outbox to `to` with exactly this subject, oldest first. */
 export function mailsTo(to: string, subject: string): Mail[] {
+  return allMailsTo(to).filter((mail) => mail.subject === subject);
+}
+
+/** Every message in the outbox to `to`, oldest first. */
+export function allMailsTo(to: string): Mail[] {
   let files: string[];
   try {
     files = readdirSync(outboxDir()).filter((name) => name.endsWith('.eml'));
@@ -112,7 +117,7 @@ export function mailsTo(to: string, subject: string): Mail[] {
   return files
     .sort()
     .map((name) => parseMail(name, readFileSync(join(outboxDir(), name), 'utf8')))
-    .filter((mail) => addressOf(mail.to) === to.toLowerCase() && mail.subject === subject);
+    .filter((mail) => addressOf(mail.to) === to.toLowerCase());
 }
 
 /**

@@ -3,10 +3,11 @@ import { expect, test, type Response } from '@playwright/test';
 
 /**
  * The first page a visitor opens, JavaScript gzipped: 405 KB before the analytics library was loaded on
- * demand and Mantine split by screen, 263 KB after. A ceiling against regressions; issue 17 aims for
- * 250 KB (the transfer engine still loads with the app shell).
+ * demand and Mantine split by screen, 263 KB after, 217 KB once the transfer engine, the signed-in
+ * layout and the leave dialog (with the floating-ui code its Modal pulled in) loaded with the first
+ * screen that needs them. Issue 17's ceiling.
  */
-const FIRST_PAGE_JS_CEILING = 270 * 1000;
+const FIRST_PAGE_JS_CEILING = 250 * 1000;
 
 test('a visitor sees the landing page and can find sign-in', async ({ page }) => {
   await page.goto('/landing');

@@ -1,25 +1,33 @@
 import { useState, type ReactElement } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { AnalyticsConsentPrompt } from '../features/analytics/AnalyticsConsent';
-import { transferManager } from '../lib/transfers';
 import { cancelledSummary } from '../lib/transfers/cancelled-summary';
+import { loadedTransferManager, subscribeToTransfers } from '../lib/transfers/loaded-manager';
 import { snackbar } from '../lib/snackbar';
 import { AppProviders } from './AppProviders';
 import { createAppRouter } from './router/router';
 import { getAppSession } from './session/app-session';
 
 // Uploads and downloads count as operations in progress: logout aborts them, and leaving the route
-// or the page while one runs asks first (spec sections 2 and 4).
+// or the page while one runs asks first (spec sections 2 and 4). The engine loads with the first
+// screen that moves files; before that there is nothing to abort.
 getAppSession().operations.addSource({
-  hasActive: () => transferManager.hasActiveOperations(),
-  abortAll: () => transferManager.abortAllOperations(),
-  describeActive: () => cancelledSummary(transferManager.getSnapshot()),
+  hasActive: () => loadedTransferManager()?.hasActiveOperations() ?? false,
+  abortAll: async () => {
+    await loadedTransferManager()?.abortAllOperations();
+  },
+  describeActive: () => {
+    const manager = loadedTransferManager();
+    return manager === undefined ? [] : cancelledSummary(manager.getSnapshot());
+  },
   abortForNavigation: async () => {
-    const cancelled = cancelledSummary(transferManager.getSnapshot());
-    await transferManager.abortAllForNavigation();
+    const manager = loadedTransferManager();
+    if (manager === undefined) return;
+    const cancelled = cancelledSummary(manager.getSnapshot());
+    await manager.abortAllForNavigation();
     for (const line of cancelled) snackbar.warning(line);
   },
-  subscribe: (listener) => transferManager.subscribe(listener),
+  subscribe: subscribeToTransfers,
 });
 
 export function App(): ReactElement {

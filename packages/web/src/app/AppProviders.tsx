@@ -1,6 +1,5 @@
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ApiClientContext } from '../lib/api/context';
@@ -30,7 +29,7 @@ function SessionProviders({ session, children }: { session: AppSession; children
 }
 
 /**
- * Everything the screens rely on: theme, modals, snackbars, the global overlay, the query cache and
+ * Everything the screens rely on: theme, snackbars, the global overlay, the query cache and
  * the session (login, API client, encryption, current user).
  *
  * The colour scheme is fixed to light; `index.html` carries the attribute that `ColorSchemeScript`
@@ -54,11 +53,9 @@ export function AppProviders({ children, queryClient, session }: AppProvidersPro
       <QueryClientProvider client={client}>
         <AppSessionContext value={appSession}>
           <SessionProviders session={appSession}>
-            <ModalsProvider>
-              <Notifications position="top-right" limit={5} />
-              <GlobalOverlay />
-              {children}
-            </ModalsProvider>
+            <Notifications position="top-right" limit={5} />
+            <GlobalOverlay />
+            {children}
           </SessionProviders>
         </AppSessionContext>
       </QueryClientProvider>

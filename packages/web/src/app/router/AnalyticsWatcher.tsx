@@ -2,7 +2,7 @@ import { DIRECT_UPLOAD_THRESHOLD } from '@coffer/contracts';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { fileTypeGroupOf, identifyUser, sizeBucketOf, track, trackPageView } from '../../lib/analytics';
-import { transferManager } from '../../lib/transfers';
+import { loadedTransferManager, subscribeToTransfers } from '../../lib/transfers/loaded-manager';
 import { useCurrentUser } from '../session/current-user';
 
 type TransferStatus = 'queued' | 'processing' | 'complete' | 'failed' | 'aborted';
@@ -32,7 +32,9 @@ export function AnalyticsWatcher(): null {
     const seen = new Map<string, TransferStatus>();
     const sources = new Map<string, 'own' | 'shared'>();
     const onChange = (): void => {
-      const { uploads, downloads } = transferManager.getSnapshot();
+      const manager = loadedTransferManager();
+      if (manager === undefined) return;
+      const { uploads, downloads } = manager.getSnapshot();
       for (const item of uploads) {
         const before = seen.get(item.id);
         if (before === item.status) continue;
@@ -63,7 +65,7 @@ export function AnalyticsWatcher(): null {
         }
       }
     };
-    return transferManager.subscribe(onChange);
+    return subscribeToTransfers(onChange);
   }, []);
 
   return null;

@@ -1,12 +1,11 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
-import { navigationMessages } from '@coffer/contracts';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactElement } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBlocker, useLocation, useNavigate } from 'react-router';
 import { usersApi } from '../../lib/api/endpoints';
 import { meQueryKey } from '../../lib/auth/email-verification';
 import { snackbar } from '../../lib/snackbar';
 import { takeFlashMessage } from '../../lib/storage/flash-message';
+import type { LeaveDialog } from './LeaveDialog';
 import { useAppSession, useOperationsActive } from '../session/session-context';
 import { shouldRedirectToUnlock } from './navigation-rules';
 import { paths } from './paths';
@@ -80,6 +79,10 @@ function EmailVerificationWatcher(): null {
   return null;
 }
 
+const loadLeaveDialog = (): Promise<{ default: typeof LeaveDialog }> =>
+  import('./LeaveDialog').then((m) => ({ default: m.LeaveDialog }));
+const LazyLeaveDialog = lazy(loadLeaveDialog);
+
 /**
  * Spec: with file operations in progress, a path change asks for confirmation ('You have file
  * operations in progress…'); confirming aborts uploads and downloads (waiting 200 ms and 300 ms),
@@ -95,6 +98,8 @@ function LeaveGuard(): ReactElement | null {
 
   useEffect(() => {
     if (!active) return undefined;
+    // The dialog's code arrives while the files move, before anyone tries to leave.
+    void loadLeaveDialog().catch(() => undefined);
     const warn = (event: BeforeUnloadEvent): void => {
       event.preventDefault();
     };
@@ -115,19 +120,9 @@ function LeaveGuard(): ReactElement | null {
     }
   };
   return (
-    <Modal opened onClose={blocker.reset} title="Leave this page?" centered>
-      <Stack gap="lg">
-        <Text>{navigationMessages.leaveConfirm}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={blocker.reset} disabled={aborting}>
-            Stay
-          </Button>
-          <Button color="red" loading={aborting} onClick={() => void confirm()}>
-            Leave
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <Suspense fallback={null}>
+      <LazyLeaveDialog aborting={aborting} onStay={blocker.reset} onLeave={() => void confirm()} />
+    </Suspense>
   );
 }
 

@@ -1,15 +1,30 @@
+import type { ReactElement } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { LandingPage } from '../../features/landing/LandingPage';
 import { NotFoundPage } from '../../features/not-found/NotFoundPage';
-import { AppLayout } from '../layout/AppLayout';
 import { PageLoader } from '../layout/PageLoader';
 import { ShellVisibleProvider } from '../session/shell-visibility';
 import { RequireAccount, RequireAuth } from './guards';
-import { lazyPage } from './lazy-page';
+import { lazyPage, withTimeout } from './lazy-page';
 import { alwaysRevalidate, guardLoader } from './loaders';
 import { paths } from './paths';
 import { RootRoute } from './RootRoute';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
+
+/** The signed-in layout (top bar, sidebar) loads with the first screen that needs it, not on /landing. */
+const appLayout = lazyPage(() => import('../layout/AppLayout').then((m) => m.AppLayout));
+
+/** The same layout with the top bar and sidebar hidden (the unlock screen). */
+async function hiddenShellLayout(): Promise<{ element: ReactElement }> {
+  const AppLayout = await withTimeout(() => import('../layout/AppLayout').then((m) => m.AppLayout));
+  return {
+    element: (
+      <ShellVisibleProvider visible={false}>
+        <AppLayout />
+      </ShellVisibleProvider>
+    ),
+  };
+}
 
 /**
  * The spec's route table (section 2). Screens load lazily (with the 120 s chunk time-out), except
@@ -38,11 +53,7 @@ export const appRoutes: RouteObject[] = [
         loader: guardLoader('unlock'),
         shouldRevalidate: alwaysRevalidate,
         // Hidden even for the moment between unlocking and moving on.
-        element: (
-          <ShellVisibleProvider visible={false}>
-            <AppLayout />
-          </ShellVisibleProvider>
-        ),
+        lazy: hiddenShellLayout,
         children: [
           {
             path: paths.unlock,
@@ -60,7 +71,7 @@ export const appRoutes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to={paths.newUpload} replace /> },
           {
-            Component: AppLayout,
+            lazy: appLayout,
             children: [
               {
                 path: paths.newUpload,
@@ -107,7 +118,7 @@ export const appRoutes: RouteObject[] = [
         element: <RequireAccount reason="file-share" />,
         children: [
           {
-            Component: AppLayout,
+            lazy: appLayout,
             children: [
               {
                 path: '/share/:id',
@@ -126,7 +137,7 @@ export const appRoutes: RouteObject[] = [
         element: <RequireAccount reason="invite-email" />,
         children: [
           {
-            Component: AppLayout,
+            lazy: appLayout,
             children: [
               {
                 path: '/invite/:id',

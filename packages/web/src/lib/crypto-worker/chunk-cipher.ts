@@ -25,7 +25,8 @@ export interface ChunkCipher {
    * plaintext in all), answered apart so no chunk-sized concatenation runs.
    * Bytes, not a Blob: a Blob made in the worker would keep its memory until the garbage collectors
    * of both threads happen to run; the page turns these bytes into the part's Blob itself
-   * (see `encryptFileChunk`).
+   * (see `encryptFileChunk`). `onRead`, if given, hears the bytes of the slice read so far while
+   * the worker reads it (about every 1 %), the longest part of a chunk on a slow disk or machine.
    */
   encryptSlice(
     fileKey: CryptoKey,
@@ -34,6 +35,7 @@ export interface ChunkCipher {
     source: Blob,
     start: number,
     end: number,
+    onRead?: (bytesRead: number) => void,
   ): Promise<EncryptedSlice>;
   /** Frees the worker; pending calls fail. */
   dispose(): void;

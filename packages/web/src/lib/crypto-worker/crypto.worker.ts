@@ -5,10 +5,14 @@
  */
 import { responseTransfer } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';
-import type { CryptoRequest } from './protocol';
+import type { CryptoReadProgress, CryptoRequest } from './protocol';
 
 self.addEventListener('message', (event: MessageEvent<CryptoRequest>) => {
-  void processCryptoRequest(event.data).then((response) => {
+  const { id } = event.data;
+  const onRead = (read: number): void => {
+    self.postMessage({ id, read } satisfies CryptoReadProgress);
+  };
+  void processCryptoRequest(event.data, onRead).then((response) => {
     // A result buffer goes back to the page without a copy; a Blob goes as a reference.
     self.postMessage(response, { transfer: responseTransfer(response) });
   });

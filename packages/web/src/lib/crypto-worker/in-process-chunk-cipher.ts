@@ -9,8 +9,11 @@ import type { CryptoRequest } from './protocol';
  */
 export function createInProcessChunkCipher(): ChunkCipher {
   let nextId = 1;
-  const run = async (request: CryptoRequest): Promise<{ data: ArrayBuffer; iv?: ArrayBuffer }> => {
-    const response = await processCryptoRequest(request);
+  const run = async (
+    request: CryptoRequest,
+    onRead?: (bytesRead: number) => void,
+  ): Promise<{ data: ArrayBuffer; iv?: ArrayBuffer }> => {
+    const response = await processCryptoRequest(request, onRead);
     if (!response.ok) throw errorFromFailure(response.error);
     return response;
   };
@@ -20,8 +23,21 @@ export function createInProcessChunkCipher(): ChunkCipher {
       new Uint8Array(
         (await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })).data,
       ),
-    encryptSlice: async (key, index, isLast, source, start, end) => {
-      const answer = await run({ id: nextId++, op: 'encrypt-slice', key, index, isLast, source, start, end });
+    encryptSlice: async (key, index, isLast, source, start, end, onRead) => {
+      const answer = await run(
+        {
+          id: nextId++,
+          op: 'encrypt-slice',
+          key,
+          index,
+          isLast,
+          source,
+          start,
+          end,
+          reportRead: onRead !== undefined,
+        },
+        onRead,
+      );
       return answerSlice(answer.data, answer.iv);
     },
     dispose: () => undefined,

@@ -1,5 +1,6 @@
 import { decryptChunk, IntegrityError, sealChunk } from '@coffer/crypto';
 import { releaseBuffer } from '../transfers/buffers';
+import { readSlice } from './read-slice';
 import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
 
 /**
@@ -11,7 +12,10 @@ import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
  * the moment it has been used (see `releaseBuffer`), so the worker holds only the chunks it is
  * working on.
  */
-export async function processCryptoRequest(request: CryptoRequest): Promise<CryptoResponse> {
+export async function processCryptoRequest(
+  request: CryptoRequest,
+  onRead?: (bytesRead: number) => void,
+): Promise<CryptoResponse> {
   const { id, key, index, isLast } = request;
   try {
     switch (request.op) {
@@ -22,7 +26,10 @@ export async function processCryptoRequest(request: CryptoRequest): Promise<Cryp
         return { id, ok: true, data: wholeBuffer(await decrypting) };
       }
       case 'encrypt-slice': {
-        const plaintext = await request.source.slice(request.start, request.end).arrayBuffer();
+        const plaintext = await readSlice(
+          request.source.slice(request.start, request.end),
+          request.reportRead === true ? onRead : undefined,
+        );
         // WebCrypto copies its input when called: the plaintext can go before the encryption ends.
         const sealing = sealChunk(key, index, isLast, new Uint8Array(plaintext));
         releaseBuffer(plaintext);

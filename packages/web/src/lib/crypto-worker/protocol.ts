@@ -31,6 +31,8 @@ export type CryptoRequest =
       readonly source: Blob;
       readonly start: number;
       readonly end: number;
+      /** Report the bytes read with `CryptoReadProgress` messages while the slice is read. */
+      readonly reportRead?: boolean;
     });
 
 /** Why a request failed: `integrity` is a tag that did not verify; anything else is `failed`. */
@@ -49,3 +51,12 @@ export interface CryptoFailure {
 export type CryptoResponse =
   | { readonly id: number; readonly ok: true; readonly data: ArrayBuffer; readonly iv?: ArrayBuffer }
   | { readonly id: number; readonly ok: false; readonly error: CryptoFailure };
+
+/**
+ * Worker → page while an `encrypt-slice` request reads its slice (only when the page asked for it
+ * with `reportRead`): the bytes of the slice read so far. The request's one answer still follows.
+ */
+export interface CryptoReadProgress {
+  readonly id: number;
+  readonly read: number;
+}

@@ -1,5 +1,5 @@
 import { answerSlice, CryptoWorkerError, errorFromFailure, type ChunkCipher } from './chunk-cipher';
-import type { CryptoRequest, CryptoResponse } from './protocol';
+import type { CryptoReadProgress, CryptoRequest, CryptoResponse } from './protocol';
 
 /** The subset of `Worker` the cipher uses, so tests can pass a fake. */
 export type CryptoWorkerLike = Pick<Worker, 'postMessage' | 'addEventListener' | 'terminate'>;
@@ -15,6 +15,7 @@ interface Answer {
 interface Pending {
   resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
+  onRead?: ((bytesRead: number) => void) | undefined;
 }
 
 /** Starts the bundled crypto worker. The `new URL(…, import.meta.url)` form is what Vite bundles. */
@@ -50,10 +51,14 @@ export function createWorkerChunkCipher(
   const ensureWorker = (): CryptoWorkerLike => {
     if (worker !== null) return worker;
     const started = startWorker();
-    started.addEventListener('message', (event: MessageEvent<CryptoResponse>) => {
+    started.addEventListener('message', (event: MessageEvent<CryptoResponse | CryptoReadProgress>) => {
       const response = event.data;
       const call = pending.get(response.id);
       if (call === undefined) return;
+      if (!('ok' in response)) {
+        call.onRead?.(response.read);
+        return;
+      }
       pending.delete(response.id);
       if (response.ok) call.resolve(response);
       else call.reject(errorFromFailure(response.error));
@@ -72,11 +77,15 @@ export function createWorkerChunkCipher(
     return started;
   };
 
-  const run = (body: RequestBody, transfer: Transferable[]): Promise<Answer> =>
+  const run = (
+    body: RequestBody,
+    transfer: Transferable[],
+    onRead?: (bytesRead: number) => void,
+  ): Promise<Answer> =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       const request = { ...body, id } as CryptoRequest;
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, onRead });
       try {
         ensureWorker().postMessage(request, transfer);
       } catch (cause) {
@@ -89,8 +98,12 @@ export function createWorkerChunkCipher(
     decrypt: async (key, index, isLast, data) =>
       new Uint8Array((await run({ op: 'decrypt', key, index, isLast, data }, [data])).data),
     // The File is sent as a reference: the worker reads the slice itself.
-    encryptSlice: async (key, index, isLast, source, start, end) => {
-      const answer = await run({ op: 'encrypt-slice', key, index, isLast, source, start, end }, []);
+    encryptSlice: async (key, index, isLast, source, start, end, onRead) => {
+      const answer = await run(
+        { op: 'encrypt-slice', key, index, isLast, source, start, end, reportRead: onRead !== undefined },
+        [],
+        onRead,
+      );
       return answerSlice(answer.data, answer.iv);
     },
     dispose: () => {

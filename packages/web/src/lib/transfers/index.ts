@@ -3,10 +3,13 @@
  * TypeScript store that screens subscribe to (`useSyncExternalStore(transferManager.subscribe,
  * transferManager.getSnapshot)`).
  */
+import { announceTransferManager } from './loaded-manager';
 import { createTransferManager } from './transfer-manager';
 
 /** The app's one transfer manager; logout calls `transferManager.abortAllOperations()`. */
 export const transferManager = createTransferManager();
+// The app shell reaches it through `loaded-manager` (this engine is not on the first page).
+announceTransferManager(transferManager);
 
 export {
   createTransferManager,

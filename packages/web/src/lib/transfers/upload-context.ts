@@ -40,7 +40,11 @@ export function throwIfAborted(signal: AbortSignal): void {
  * collectors happened to run, and a 4 GiB upload held ~10 parts at once. The ciphertext buffer the
  * page receives for every part makes the page's collector run, and it frees the sent parts.
  */
-export async function encryptFileChunk(context: UploadContext, index: number): Promise<Blob> {
+export async function encryptFileChunk(
+  context: UploadContext,
+  index: number,
+  work?: UploadWork,
+): Promise<Blob> {
   const start = index * context.chunkSize;
   const end = Math.min(context.file.size, start + context.chunkSize);
   throwIfAborted(context.signal);
@@ -52,12 +56,58 @@ export async function encryptFileChunk(context: UploadContext, index: number): P
     context.file,
     start,
     end,
+    work === undefined
+      ? undefined
+      : (bytesRead) => {
+          work.read(index, bytesRead);
+        },
   );
+  work?.read(index, end - start);
   throwIfAborted(context.signal);
   const parts = await blobPartsOf(ciphertext, () => {
     throwIfAborted(context.signal);
   });
   return new Blob([iv, ...parts], { type: 'application/octet-stream' });
+}
+
+/**
+ * An upload's percentage (issue 15, point 12): every byte of the file is read for encryption once
+ * and sent once, and each counts for half. So the percentage moves while a chunk is read in the
+ * worker (seconds for 95 MiB on a slow machine) and while its part is sent, never by guessing.
+ * `read(index, bytes)`: bytes of chunk `index` read so far; `sent(bytes)`: request body bytes sent
+ * so far, of `sendTotal`.
+ */
+export interface UploadWork {
+  read(index: number, bytes: number): void;
+  sent(bytes: number): void;
+}
+
+export function createUploadWork(
+  reporter: ProgressReporter,
+  fileSize: number,
+  sendTotal: number,
+): UploadWork {
+  const readPerChunk = new Map<number, number>();
+  let read = 0;
+  let sent = 0;
+  const report = (): void => {
+    const readShare = fileSize > 0 ? read / fileSize : 1;
+    const sentShare = sendTotal > 0 ? Math.min(1, sent / sendTotal) : 0;
+    reporter.fraction(readShare + sentShare, 2);
+  };
+  return {
+    read(index, bytes) {
+      const before = readPerChunk.get(index) ?? 0;
+      if (bytes <= before) return;
+      readPerChunk.set(index, bytes);
+      read += bytes - before;
+      report();
+    },
+    sent(bytes) {
+      sent = bytes;
+      report();
+    },
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FileListItem } from '@coffer/contracts';
 import { encryptedSize } from '@coffer/crypto';
 import {
   createUploadPhase,
+  createUploadWork,
   encryptFileChunk,
   throwIfAborted,
   uploadHeaders,
@@ -17,10 +18,14 @@ import { sendUploadXhr } from './upload-xhr';
  */
 export async function uploadDirect(context: UploadContext): Promise<FileListItem> {
   const phase = createUploadPhase(context.reporter, context.chunkCount);
+  const expectedBytes = encryptedSize(context.file.size, context.chunkSize);
+  // The form's few text fields make the body a little larger than the ciphertext: `total` says how much.
+  let sendTotal = expectedBytes;
+  const work = createUploadWork(context.reporter, context.file.size, expectedBytes);
   const pieces: Blob[] = [];
   for (let index = 0; index < context.chunkCount; index++) {
     phase.encrypting(index);
-    pieces.push(await encryptFileChunk(context, index));
+    pieces.push(await encryptFileChunk(context, index, work));
   }
   phase.encrypting(null);
   throwIfAborted(context.signal);
@@ -34,7 +39,6 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
   if (context.manifest !== undefined) form.append('manifest', context.manifest);
   form.append('file', new Blob(pieces, { type: 'application/octet-stream' }), context.file.name);
 
-  const expectedBytes = encryptedSize(context.file.size, context.chunkSize);
   phase.uploading(true);
   const answer = await sendUploadXhr(
     {
@@ -44,7 +48,8 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
       body: form,
       signal: context.signal,
       onProgress: (loaded, total) => {
-        context.reporter.fraction(loaded, total ?? expectedBytes);
+        sendTotal = total ?? sendTotal;
+        work.sent((loaded / sendTotal) * expectedBytes);
       },
       onUnauthorized: () => {
         context.api.reportUnauthorized();

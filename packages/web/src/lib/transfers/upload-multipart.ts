@@ -19,11 +19,13 @@ import {
 } from './transfer-errors';
 import {
   createUploadPhase,
+  createUploadWork,
   encryptFileChunk,
   throwIfAborted,
   uploadHeaders,
   type UploadContext,
   type UploadPhase,
+  type UploadWork,
 } from './upload-context';
 import { parseJsonAnswer } from './upload-json';
 import { sendUploadXhr } from './upload-xhr';
@@ -49,15 +51,16 @@ export async function uploadMultipart(context: UploadContext): Promise<FileListI
   try {
     const phase = createUploadPhase(context.reporter, context.chunkCount);
     const totalBytes = encryptedSize(context.file.size, context.chunkSize);
+    const work = createUploadWork(context.reporter, context.file.size, totalBytes);
     let uploadedBytes = 0;
     const parts: CompletedPart[] = [];
-    let current = startChunk(context, phase, 0);
+    let current = startChunk(context, phase, work, 0);
     nextChunk = current;
     for (let index = 0; index < context.chunkCount; index++) {
       const body = await current;
       // The one chunk allowed to overlap this upload.
       if (index + 1 < context.chunkCount) {
-        current = startChunk(context, phase, index + 1);
+        current = startChunk(context, phase, work, index + 1);
         nextChunk = current;
       } else {
         nextChunk = null;
@@ -65,11 +68,11 @@ export async function uploadMultipart(context: UploadContext): Promise<FileListI
       const partNumber = index + 1;
       phase.uploading(true);
       const etag = await putPart(context, created, partNumber, body, (loaded) => {
-        context.reporter.fraction(uploadedBytes + Math.min(loaded, body.size), totalBytes);
+        work.sent(uploadedBytes + Math.min(loaded, body.size));
       });
       phase.uploading(false);
       uploadedBytes += body.size;
-      context.reporter.fraction(uploadedBytes, totalBytes);
+      work.sent(uploadedBytes);
       parts.push({ partNumber, etag });
     }
     throwIfAborted(context.signal);
@@ -90,9 +93,14 @@ export async function uploadMultipart(context: UploadContext): Promise<FileListI
   }
 }
 
-function startChunk(context: UploadContext, phase: UploadPhase, index: number): Promise<Blob> {
+function startChunk(
+  context: UploadContext,
+  phase: UploadPhase,
+  work: UploadWork,
+  index: number,
+): Promise<Blob> {
   phase.encrypting(index);
-  const encrypting = encryptFileChunk(context, index).finally(() => {
+  const encrypting = encryptFileChunk(context, index, work).finally(() => {
     phase.encrypting(null);
   });
   // Failures are handled where the chunk is awaited (or after an abort, ignored).

@@ -227,6 +227,11 @@ describe('multipart upload', () => {
     expect(
       progress.events.filter((event) => event.percent > 0 && event.percent < 100).length,
     ).toBeGreaterThan(10);
+    // Issue 15.12: the percentage moves while the first chunk is read and encrypted, before any part
+    // is sent (reading counts for half of the work, sending for the other half).
+    expect(
+      progress.events.some((event) => event.text === encryptingChunkText(1, 10) && event.percent > 0),
+    ).toBe(true);
   });
 
   it('declares the plaintext size and the part count when it creates the upload', async () => {
