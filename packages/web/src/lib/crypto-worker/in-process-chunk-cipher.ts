@@ -9,7 +9,9 @@ import type { CryptoRequest } from './protocol';
  */
 export function createInProcessChunkCipher(): ChunkCipher {
   let nextId = 1;
-  const run = async (request: CryptoRequest): Promise<{ data: ArrayBuffer; iv?: ArrayBuffer }> => {
+  const run = async (
+    request: CryptoRequest,
+  ): Promise<{ data: ArrayBuffer; iv?: ArrayBuffer; sha256?: ArrayBuffer }> => {
     const response = await processCryptoRequest(request);
     if (!response.ok) throw errorFromFailure(response.error);
     return response;
@@ -20,9 +22,11 @@ export function createInProcessChunkCipher(): ChunkCipher {
       new Uint8Array(
         (await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })).data,
       ),
-    encryptSlice: async (key, index, isLast, source, start, end) => {
-      const answer = await run({ id: nextId++, op: 'encrypt-slice', key, index, isLast, source, start, end });
-      return answerSlice(answer.data, answer.iv);
+    encryptSlice: async (key, index, isLast, source, start, end, options) => {
+      const hashPlaintext = options?.hashPlaintext === true;
+      const request = { id: nextId++, op: 'encrypt-slice', key, index, isLast, source, start, end } as const;
+      const answer = await run({ ...request, hashPlaintext });
+      return answerSlice(answer.data, answer.iv, answer.sha256);
     },
     dispose: () => undefined,
   };
