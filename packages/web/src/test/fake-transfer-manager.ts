@@ -77,7 +77,10 @@ export function createFakeTransferManager(): FakeTransferManager {
     },
     resumeUpload(file, _record, options): UploadTicket {
       // Moved by hand like any upload; the file is listed in `uploadedFiles` too.
-      const [ticket] = manager.enqueueUploads([file], { api: options.api, keys: { publicKey: null, keyVersion: null } });
+      const [ticket] = manager.enqueueUploads([file], {
+        api: options.api,
+        keys: { publicKey: null, keyVersion: null },
+      });
       if (ticket === undefined) throw new Error('no ticket');
       return ticket;
     },

@@ -45,7 +45,8 @@ export function recordingJournal(
       uploadId === null
         ? Promise.resolve()
         : quietly('adding a chunk hash', () => store.addChunkHash(uploadId ?? '', index, sha256Hex)),
-    ended: () => (uploadId === null ? Promise.resolve() : quietly('deleting', () => store.delete(uploadId ?? ''))),
+    ended: () =>
+      uploadId === null ? Promise.resolve() : quietly('deleting', () => store.delete(uploadId ?? '')),
   };
 }
 

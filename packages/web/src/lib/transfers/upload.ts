@@ -133,7 +133,13 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
     ? await uploadMultipart(
         records === null
           ? context
-          : { ...context, journal: recordingJournal(records, fileIdentity(options.file, format.chunkSize, encryptionInfo)) },
+          : {
+              ...context,
+              journal: recordingJournal(
+                records,
+                fileIdentity(options.file, format.chunkSize, encryptionInfo),
+              ),
+            },
       )
     : await uploadDirect(context);
   reporter.finish(uploadMessages.complete);
