@@ -240,6 +240,16 @@ export const apiRouteTable = [
     response: 'UploadPartResponse',
   },
   {
+    operationId: 'getMultipartUpload',
+    method: 'GET',
+    path: '/users/uploads/multipart/:uploadId',
+    auth: 'user',
+    params: 'UploadIdParams',
+    bodyKind: 'none',
+    status: 200,
+    response: 'MultipartUploadState',
+  },
+  {
     operationId: 'completeMultipartUpload',
     method: 'POST',
     path: '/users/uploads/multipart/:uploadId/complete',

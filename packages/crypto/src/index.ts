@@ -25,6 +25,7 @@ export {
   type CryptoErrorCode,
 } from './crypto.errors.js';
 export { base64ToBytes, bytesToBase64 } from './base64.codec.js';
+export { bytesToHex } from './bytes.util.js';
 export {
   exportPrivateKeyPkcs8,
   exportPublicKeyB64,
@@ -76,7 +77,7 @@ export {
   type SignedField,
   type SignedLabel,
 } from './signed-message.encoding.js';
-export { canonicalEmail, type SignatureCheck } from './signed-record.util.js';
+export { canonicalEmail, sha256, type SignatureCheck } from './signed-record.util.js';
 export {
   createKeyBinding,
   keyBindingMessage,

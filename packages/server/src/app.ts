@@ -255,6 +255,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     blobStore,
     logger: app.log,
     now,
+    expiryHours: config.uploadExpiryHours,
   });
   const shares = createSharesService({
     repo: createSharesRepo(db),

@@ -44,6 +44,45 @@ export const UploadsResponseSchema = Type.Object(
 );
 export type UploadsResponse = Static<typeof UploadsResponseSchema>;
 
+/** One part the server holds for an unfinished multipart upload. */
+export const HeldPartSchema = Type.Object(
+  {
+    partNumber: PartNumberSchema,
+    size: Type.Integer({ minimum: 0, description: 'Bytes of the stored part (one encrypted chunk).' }),
+    etag: EtagSchema,
+  },
+  { additionalProperties: false, title: 'HeldPart', description: 'A part received and stored.' },
+);
+export type HeldPart = Static<typeof HeldPartSchema>;
+
+/**
+ * One of my unfinished multipart uploads as the server holds it, for resuming it: the parts it has
+ * and the upload's encryption info (with the owner-wrapped file key). Only pending uploads that have
+ * not expired are answered; any other id is answered 404.
+ */
+export const MultipartUploadStateSchema = Type.Object(
+  {
+    uploadId: UploadIdSchema,
+    objectKey: ObjectKeySchema,
+    fileName: FileNameSchema,
+    contentType: ContentTypeSchema,
+    size: FileSizeSchema,
+    createdAt: DateTimeSchema,
+    parts: Type.Integer({ minimum: 1, maximum: MAX_PARTS, description: 'Number of parts declared.' }),
+    heldParts: Type.Array(HeldPartSchema, {
+      maxItems: MAX_PARTS,
+      description: 'Parts received so far, by ascending part number.',
+    }),
+    encryptionInfo: EncryptionInfoSchema,
+  },
+  {
+    additionalProperties: false,
+    title: 'MultipartUploadState',
+    description: 'Answer of GET /users/uploads/multipart/{uploadId}: what an unfinished upload holds.',
+  },
+);
+export type MultipartUploadState = Static<typeof MultipartUploadStateSchema>;
+
 /**
  * Start a multipart upload. Only encrypted uploads are accepted (the server never stores
  * plaintext), and `parts` must equal chunkCountFor(size), which the server checks.

@@ -230,6 +230,12 @@ describe.each(dialectsUnderTest)('access matrix ($name)', ({ open }) => {
         okStatus: 200,
       },
       {
+        name: 'getMultipartUpload',
+        request: (id) => ({ method: 'GET', url: `/api/users/uploads/multipart/${id}` }),
+        allowed: ['owner'],
+        okStatus: 200,
+      },
+      {
         name: 'uploadPart',
         request: (id) => ({ method: 'PUT', url: `/api/users/uploads/multipart/${id}/part/1${partQuery}` }),
         allowed: ['owner'],

@@ -75,6 +75,15 @@ export function createFakeTransferManager(): FakeTransferManager {
       publish();
       return tickets;
     },
+    resumeUpload(file, _record, options): UploadTicket {
+      // Moved by hand like any upload; the file is listed in `uploadedFiles` too.
+      const [ticket] = manager.enqueueUploads([file], {
+        api: options.api,
+        keys: { publicKey: null, keyVersion: null },
+      });
+      if (ticket === undefined) throw new Error('no ticket');
+      return ticket;
+    },
     startDownload(target): DownloadTicket {
       const id = `download-${++sequence}`;
       manager.downloadTargets.push({ fileId: target.fileId, source: target.source });

@@ -7,6 +7,7 @@ import {
   CreateMultipartUploadResponseSchema,
   FileListItemSchema,
   LimitQuerySchema,
+  MultipartUploadStateSchema,
   OkResponseSchema,
   RECENT_UPLOADS_LIMIT,
   UploadIdParamsSchema,
@@ -85,6 +86,21 @@ export function uploadsRoutes(app: FastifyTypeBox, deps: { uploads: UploadsServi
       },
       async (request, reply) =>
         reply.status(201).send(await uploads.createMultipart(currentUser(request), request.body)),
+    );
+
+    scope.get(
+      '/users/uploads/multipart/:uploadId',
+      {
+        schema: {
+          tags,
+          summary:
+            'One of my unfinished multipart uploads: the parts held (number, size, ETag) and its ' +
+            "encryptionInfo, to resume it. Complete, aborted, expired and other users' uploads: 404",
+          params: UploadIdParamsSchema,
+          response: { 200: MultipartUploadStateSchema },
+        },
+      },
+      async (request) => uploads.multipartState(currentUser(request).id, request.params.uploadId),
     );
 
     scope.put(

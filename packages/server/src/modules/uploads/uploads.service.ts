@@ -4,6 +4,7 @@ import type {
   CreateMultipartUploadResponse,
   DirectUploadMetadata,
   FileListItem,
+  MultipartUploadState,
   UploadItem,
   UploadPartResponse,
 } from '@coffer/contracts';
@@ -17,7 +18,7 @@ import {
   InvalidPartError,
   MultipartUploadNotFoundError,
 } from '../../infra/storage/blob-store.js';
-import { objectKeyFor } from '../files/file-views.js';
+import { objectKeyFor, parseEncryptionInfo } from '../files/file-views.js';
 import type { FilesRepo } from '../files/files.repo.js';
 import type { CurrentUser } from '../users/users.service.js';
 import type { UploadPolicy } from './upload-policy.js';
@@ -36,6 +37,11 @@ export interface UploadPartInput {
 
 export interface UploadsService {
   list(userId: string, limit: number): Promise<UploadItem[]>;
+  /**
+   * One of the user's unfinished multipart uploads with the parts the server holds, for resuming it.
+   * Anything else (another user's, a direct, complete, aborted, failed or expired upload) is not found.
+   */
+  multipartState(userId: string, uploadId: string): Promise<MultipartUploadState>;
   createMultipart(
     user: CurrentUser,
     body: CreateMultipartUploadRequest,
@@ -70,6 +76,11 @@ export interface UploadsServiceDeps {
   blobStore: BlobStore;
   logger: UploadsLogger;
   now: () => Date;
+  /**
+   * `UPLOAD_EXPIRY_HOURS`: a pending upload idle this long is expired (the sweeper aborts it at its next
+   * run); no longer resumable. Default 24.
+   */
+  expiryHours?: number;
 }
 
 const uploadNotFound = () => new NotFoundError('Upload not found');
@@ -164,6 +175,28 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
       return (await repo.listFor(userId, limit))
         .map(toUploadItem)
         .filter((item): item is UploadItem => item !== null);
+    },
+
+    async multipartState(userId, uploadId) {
+      const row = await ownMultipart(userId, uploadId);
+      const expiresAt = Date.parse(row.updated_at) + (deps.expiryHours ?? 24) * 3600 * 1000;
+      if (row.status !== 'pending' || row.storage_upload_id === null || expiresAt < deps.now().getTime()) {
+        throw uploadNotFound();
+      }
+      const encryptionInfo = parseEncryptionInfo(row.encryption_info);
+      if (encryptionInfo === null) throw uploadNotFound();
+      const held = await repo.partsOf(row.id);
+      return {
+        uploadId: row.id,
+        objectKey: row.object_key,
+        fileName: row.file_name,
+        contentType: row.content_type,
+        size: row.size,
+        createdAt: row.created_at,
+        parts: row.parts,
+        heldParts: held.map((part) => ({ partNumber: part.part_number, size: part.size, etag: part.etag })),
+        encryptionInfo,
+      };
     },
 
     async createMultipart(user, body) {

@@ -29,7 +29,7 @@ export function NewUploadPage(): ReactElement {
 
       <UploadDropzone onFiles={list.add} busy={list.busy} full={full && !list.busy} />
 
-      {list.ready && <UnfinishedUploads busy={list.busy} />}
+      {list.ready && <UnfinishedUploads busy={list.busy} onResume={list.resume} />}
 
       {list.entries.length > 0 && (
         <Stack gap="sm">

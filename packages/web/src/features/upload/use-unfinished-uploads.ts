@@ -5,6 +5,7 @@ import { filesApi } from '../../lib/api/files';
 import { statsQueryKey } from '../../lib/contacts/query-keys';
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { snackbar } from '../../lib/snackbar';
+import { browserUploadRecords } from '../../lib/transfers/upload-records.idb';
 import { useRecentUploadsQuery } from './use-recent-uploads';
 
 /**
@@ -18,6 +19,8 @@ export function unfinishedUploads(uploads: readonly UploadItem[]): UploadItem[] 
 
 export interface UnfinishedUploads {
   readonly uploads: readonly UploadItem[];
+  /** The server's recent uploads, once loaded. */
+  readonly listed: readonly UploadItem[] | undefined;
   readonly cancel: (uploadId: string) => void;
   readonly cancelling: string | null;
 }
@@ -28,7 +31,14 @@ export function useUnfinishedUploads(enabled: boolean): UnfinishedUploads {
   const client = useQueryClient();
   const query = useRecentUploadsQuery(enabled);
   const mutation = useMutation({
-    mutationFn: (uploadId: string) => filesApi.cancelUpload(api, uploadId),
+    mutationFn: async (uploadId: string) => {
+      const answer = await filesApi.cancelUpload(api, uploadId);
+      // This browser's record of it (what Resume needed) goes too.
+      await browserUploadRecords()
+        ?.delete(uploadId)
+        .catch(() => undefined);
+      return answer;
+    },
     onSuccess: () => {
       snackbar.success(uploadMessages.cancelled);
     },
@@ -44,6 +54,7 @@ export function useUnfinishedUploads(enabled: boolean): UnfinishedUploads {
   });
   return {
     uploads: unfinishedUploads(query.data ?? []),
+    listed: query.data,
     cancel: (uploadId) => {
       mutation.mutate(uploadId);
     },

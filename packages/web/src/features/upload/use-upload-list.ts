@@ -10,6 +10,7 @@ import { fileQueryKeys } from '../../lib/files/query-keys';
 import { addToSelection, selectionMessages } from '../../lib/files/upload-selection';
 import { snackbar } from '../../lib/snackbar';
 import type { TransferItem, UploadKeys } from '../../lib/transfers';
+import type { UploadRecord } from '../../lib/transfers/upload-records';
 import { useCurrentUser } from '../../app/session/current-user';
 import { useTransferManager, useTransfers } from '../files/use-transfers';
 
@@ -42,6 +43,8 @@ export interface UploadList {
   cancelAll: () => void;
   /** Starts every entry that is not running (Upload Files). */
   start: () => void;
+  /** Resumes an unfinished upload this browser recorded, with the file re-opened or picked again. */
+  resume: (file: File, record: UploadRecord) => void;
 }
 
 let sequence = 0;
@@ -176,6 +179,31 @@ export function useUploadList(): UploadList {
     });
   };
 
+  const resume = (file: File, record: UploadRecord): void => {
+    if (busy) return;
+    let ticket;
+    try {
+      ticket = manager.resumeUpload(file, record, {
+        api,
+        privateKey: encryption.status === 'unlocked' ? encryption.keys.privateKey : null,
+      });
+    } catch (error) {
+      snackbar.danger(error instanceof Error ? error.message : uploadMessages.defaultError);
+      return;
+    }
+    const key = `upload-entry-${++sequence}`;
+    setEntries((previous) => [...previous, { key, file, transferId: ticket.id, error: null }]);
+    void ticket.done.then(({ item }) => {
+      manager.dismiss(item.id);
+      // A refused or failed resume is not a file to upload anew: the unfinished upload stays listed.
+      patch(key, null);
+      if (item.status === 'complete') snackbar.success(uploadMessages.success);
+      if (item.status === 'failed') snackbar.danger(item.error ?? uploadMessages.defaultError);
+      void queryClient.invalidateQueries({ queryKey: fileQueryKeys.all });
+      void queryClient.invalidateQueries({ queryKey: statsQueryKey });
+    });
+  };
+
   const cancel = (entry: UploadEntry): void => {
     const transfer = transferOf(entry);
     if (transfer === undefined || (transfer.status !== 'queued' && transfer.status !== 'processing')) {
@@ -212,5 +240,6 @@ export function useUploadList(): UploadList {
     cancel,
     cancelAll,
     start,
+    resume,
   };
 }

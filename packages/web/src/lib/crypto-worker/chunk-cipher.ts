@@ -35,10 +35,17 @@ export interface ChunkCipher {
     source: Blob,
     start: number,
     end: number,
-    onRead?: (bytesRead: number) => void,
+    options?: EncryptSliceOptions,
   ): Promise<EncryptedSlice>;
   /** Frees the worker; pending calls fail. */
   dispose(): void;
+}
+
+export interface EncryptSliceOptions {
+  /** Also answer the SHA-256 of the slice's plaintext (`plaintextSha256`). */
+  readonly hashPlaintext?: boolean;
+  /** Called with the bytes of the slice read so far while the slice is read (progress). */
+  readonly onRead?: (bytesRead: number) => void;
 }
 
 /** A sealed chunk in two pieces: the part is `iv || ciphertext`. */
@@ -46,6 +53,8 @@ export interface EncryptedSlice {
   readonly iv: Uint8Array<ArrayBuffer>;
   /** AES-GCM output: ciphertext followed by the 16-byte tag. */
   readonly ciphertext: Uint8Array<ArrayBuffer>;
+  /** SHA-256 of the plaintext, when asked for (`hashPlaintext`). */
+  readonly plaintextSha256?: Uint8Array<ArrayBuffer>;
 }
 
 /** The crypto worker failed for a reason other than integrity (it crashed, a key was unusable…). */
@@ -68,11 +77,19 @@ export function errorFromFailure(failure: CryptoFailure): Error {
 /** An answer's buffers are transferred, never copied. */
 export function responseTransfer(response: CryptoResponse): Transferable[] {
   if (!response.ok) return [];
-  return response.iv === undefined ? [response.data] : [response.data, response.iv];
+  return [response.data, response.iv, response.sha256].filter((b): b is ArrayBuffer => b !== undefined);
 }
 
 /** The two pieces of an `encrypt-slice` answer. */
-export function answerSlice(data: ArrayBuffer, iv: ArrayBuffer | undefined): EncryptedSlice {
+export function answerSlice(
+  data: ArrayBuffer,
+  iv: ArrayBuffer | undefined,
+  sha256?: ArrayBuffer,
+): EncryptedSlice {
   if (iv === undefined) throw new CryptoWorkerError('The encryption worker answered no IV');
-  return { iv: new Uint8Array(iv), ciphertext: new Uint8Array(data) };
+  return {
+    iv: new Uint8Array(iv),
+    ciphertext: new Uint8Array(data),
+    ...(sha256 === undefined ? {} : { plaintextSha256: new Uint8Array(sha256) }),
+  };
 }

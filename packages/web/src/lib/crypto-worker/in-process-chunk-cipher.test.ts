@@ -35,6 +35,21 @@ describe('in-process chunk cipher', () => {
     );
   });
 
+  it("answers the SHA-256 of the slice's plaintext only when asked (resumable uploads)", async () => {
+    const cipher = createInProcessChunkCipher();
+    const key = await generateFileKey();
+    const source = new Blob(['0123456789abcdef']);
+    const plain = await cipher.encryptSlice(key, 0, true, source, 4, 10);
+    expect(plain.plaintextSha256).toBeUndefined();
+    const hashed = await cipher.encryptSlice(key, 0, true, source, 4, 10, { hashPlaintext: true });
+    const expected = new Uint8Array(
+      await crypto.subtle.digest('SHA-256', new TextEncoder().encode('456789')),
+    );
+    expect(hashed.plaintextSha256).toEqual(expected);
+    const decrypted = await decryptChunk(key, 0, true, new Uint8Array([...hashed.iv, ...hashed.ciphertext]));
+    expect(new TextDecoder().decode(decrypted)).toBe('456789');
+  });
+
   it('encrypts a slice of a Blob into bytes that @coffer/crypto decrypts', async () => {
     const cipher = createInProcessChunkCipher();
     const key = await generateFileKey();

@@ -12,7 +12,7 @@ export function createInProcessChunkCipher(): ChunkCipher {
   const run = async (
     request: CryptoRequest,
     onRead?: (bytesRead: number) => void,
-  ): Promise<{ data: ArrayBuffer; iv?: ArrayBuffer }> => {
+  ): Promise<{ data: ArrayBuffer; iv?: ArrayBuffer; sha256?: ArrayBuffer }> => {
     const response = await processCryptoRequest(request, onRead);
     if (!response.ok) throw errorFromFailure(response.error);
     return response;
@@ -23,7 +23,8 @@ export function createInProcessChunkCipher(): ChunkCipher {
       new Uint8Array(
         (await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })).data,
       ),
-    encryptSlice: async (key, index, isLast, source, start, end, onRead) => {
+    encryptSlice: async (key, index, isLast, source, start, end, options) => {
+      const onRead = options?.onRead;
       const answer = await run(
         {
           id: nextId++,
@@ -35,10 +36,11 @@ export function createInProcessChunkCipher(): ChunkCipher {
           start,
           end,
           reportRead: onRead !== undefined,
+          hashPlaintext: options?.hashPlaintext === true,
         },
         onRead,
       );
-      return answerSlice(answer.data, answer.iv);
+      return answerSlice(answer.data, answer.iv, answer.sha256);
     },
     dispose: () => undefined,
   };

@@ -1,4 +1,4 @@
-import { decryptChunk, IntegrityError, sealChunk } from '@coffer/crypto';
+import { decryptChunk, IntegrityError, sealChunk, sha256 } from '@coffer/crypto';
 import { releaseBuffer } from '../transfers/buffers';
 import { readSlice } from './read-slice';
 import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
@@ -32,9 +32,18 @@ export async function processCryptoRequest(
         );
         // WebCrypto copies its input when called: the plaintext can go before the encryption ends.
         const sealing = sealChunk(key, index, isLast, new Uint8Array(plaintext));
+        // digest copies its input when called too; both run while the plaintext is already released.
+        const hashing = request.hashPlaintext === true ? sha256(new Uint8Array(plaintext)) : undefined;
         releaseBuffer(plaintext);
         const sealed = await sealing;
-        return { id, ok: true, data: wholeBuffer(sealed.ciphertextBytes), iv: wholeBuffer(sealed.ivBytes) };
+        const digest = hashing === undefined ? undefined : wholeBuffer(await hashing);
+        return {
+          id,
+          ok: true,
+          data: wholeBuffer(sealed.ciphertextBytes),
+          iv: wholeBuffer(sealed.ivBytes),
+          ...(digest === undefined ? {} : { sha256: digest }),
+        };
       }
     }
   } catch (cause) {

@@ -33,6 +33,8 @@ export type CryptoRequest =
       readonly end: number;
       /** Report the bytes read with `CryptoReadProgress` messages while the slice is read. */
       readonly reportRead?: boolean;
+      /** Also answer the SHA-256 of the slice's plaintext in `sha256` (resumable uploads check it). */
+      readonly hashPlaintext?: boolean;
     });
 
 /** Why a request failed: `integrity` is a tag that did not verify; anything else is `failed`. */
@@ -49,7 +51,13 @@ export interface CryptoFailure {
  * to put 12 bytes before it.
  */
 export type CryptoResponse =
-  | { readonly id: number; readonly ok: true; readonly data: ArrayBuffer; readonly iv?: ArrayBuffer }
+  | {
+      readonly id: number;
+      readonly ok: true;
+      readonly data: ArrayBuffer;
+      readonly iv?: ArrayBuffer;
+      readonly sha256?: ArrayBuffer;
+    }
   | { readonly id: number; readonly ok: false; readonly error: CryptoFailure };
 
 /**

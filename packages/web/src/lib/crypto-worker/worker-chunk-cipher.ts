@@ -10,6 +10,7 @@ type RequestBody = CryptoRequest extends infer R ? (R extends CryptoRequest ? Om
 interface Answer {
   readonly data: ArrayBuffer;
   readonly iv?: ArrayBuffer;
+  readonly sha256?: ArrayBuffer;
 }
 
 interface Pending {
@@ -98,13 +99,24 @@ export function createWorkerChunkCipher(
     decrypt: async (key, index, isLast, data) =>
       new Uint8Array((await run({ op: 'decrypt', key, index, isLast, data }, [data])).data),
     // The File is sent as a reference: the worker reads the slice itself.
-    encryptSlice: async (key, index, isLast, source, start, end, onRead) => {
+    encryptSlice: async (key, index, isLast, source, start, end, options) => {
+      const onRead = options?.onRead;
       const answer = await run(
-        { op: 'encrypt-slice', key, index, isLast, source, start, end, reportRead: onRead !== undefined },
+        {
+          op: 'encrypt-slice',
+          key,
+          index,
+          isLast,
+          source,
+          start,
+          end,
+          reportRead: onRead !== undefined,
+          hashPlaintext: options?.hashPlaintext === true,
+        },
         [],
         onRead,
       );
-      return answerSlice(answer.data, answer.iv);
+      return answerSlice(answer.data, answer.iv, answer.sha256);
     },
     dispose: () => {
       worker?.terminate();

@@ -17,7 +17,11 @@ export type TransferErrorCode =
   /** The browser offers no way to save a file this large, or saving could not start. */
   | 'SAVE_UNAVAILABLE'
   /** The metadata is not what its owner signed (issue 13): the file is not opened. */
-  | 'SIGNATURE';
+  | 'SIGNATURE'
+  /** Resuming an upload: the picked file is not the one the upload started from. */
+  | 'DIFFERENT_FILE'
+  /** Resuming an upload: the server no longer has it, or answers another file key than the one sent. */
+  | 'NOT_RESUMABLE';
 
 /** A transfer failed; `message` is the user-facing text (spec section 8 where the spec has one). */
 export class TransferError extends Error {

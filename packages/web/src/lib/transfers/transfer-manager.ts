@@ -23,6 +23,9 @@ import type {
 } from './transfer-manager.types';
 import type { TransferKind, TransferProgress, TransferStatus } from './transfer-types';
 import { assertUploadKeys, isLargeUpload, uploadFile } from './upload';
+import { resumeUpload } from './upload-resume';
+import { createMemoryUploadRecords } from './upload-records';
+import { browserUploadRecords } from './upload-records.idb';
 
 export type * from './transfer-manager.types';
 
@@ -55,6 +58,7 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
   let sequence = 0;
   const getCipher = deps.getCipher ?? getSharedChunkCipher;
   const sleep = deps.sleep ?? defaultSleep;
+  const uploadRecords = deps.uploadRecords === undefined ? browserUploadRecords() : deps.uploadRecords;
 
   const publish = (): void => {
     const items = [...tasks.values()].map((task) => task.item);
@@ -224,6 +228,7 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
               createXhr: deps.createXhr,
               retryDelaysMs: deps.retryDelaysMs,
               testFormat: deps.testFormat,
+              records: uploadRecords,
             });
             return { statusText: uploadMessages.complete, fileId: stored.fileId };
           },
@@ -238,6 +243,44 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
       for (const task of created) if (!task.queued) task.start();
       publish();
       return tickets;
+    },
+
+    resumeUpload(file, record, { api, privateKey }) {
+      if (privateKey === null || privateKey === undefined) {
+        throw new TransferError('PRECONDITION', uploadMessages.encryptionNotInitialized);
+      }
+      const records = uploadRecords ?? createMemoryUploadRecords();
+      let stored: FileListItem | null = null;
+      const task = createTask(
+        'upload',
+        {
+          fileName: file.name,
+          size: file.size,
+          status: 'queued',
+          statusText: uploadMessages.preparing,
+          fileId: null,
+        },
+        true,
+        async (current) => {
+          stored = await resumeUpload({
+            api,
+            file,
+            record,
+            records,
+            privateKey,
+            cipher: getCipher(),
+            signal: current.controller.signal,
+            onProgress: onProgress(current),
+            createXhr: deps.createXhr,
+            retryDelaysMs: deps.retryDelaysMs,
+            testFormat: deps.testFormat,
+          });
+          return { statusText: uploadMessages.complete, fileId: stored.fileId };
+        },
+      );
+      pump();
+      publish();
+      return { id: task.item.id, done: task.whenSettled.then(() => ({ item: task.item, file: stored })) };
     },
 
     startDownload(target, { api, privateKey, saveMethod }) {

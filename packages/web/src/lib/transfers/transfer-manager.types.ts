@@ -7,6 +7,7 @@ import type { SaveCapabilities } from './save/save-method';
 import type { SaveMethod, SaveSinkOpener } from './save/save-sink';
 import type { TransferKind, TransferStatus } from './transfer-types';
 import type { UploadKeys } from './upload';
+import type { UploadRecord, UploadRecordStore } from './upload-records';
 import type { XhrFactory } from './upload-xhr';
 
 /** One upload or download as the screens show it. Immutable: every change is a new object. */
@@ -57,6 +58,12 @@ export interface EnqueueUploadsOptions {
   readonly keys: UploadKeys;
 }
 
+export interface ResumeUploadOptions {
+  readonly api: ApiClient;
+  /** The unlocked session's private key: unwraps the upload's file key. */
+  readonly privateKey: CryptoKey | null | undefined;
+}
+
 export interface StartDownloadOptions {
   readonly api: ApiClient;
   /** The unlocked session's private key; null/undefined throws 'Encryption is not unlocked...'. */
@@ -86,6 +93,12 @@ export interface TransferManager {
    * @throws {TransferError} PRECONDITION ('Encryption is not unlocked...') without a private key.
    */
   startDownload(target: DownloadTarget, options: StartDownloadOptions): DownloadTicket;
+  /**
+   * Resumes the recorded multipart upload `record` with `file` (re-opened or picked again), through
+   * the same queue as new large uploads; only the parts the server lacks are sent.
+   * @throws {TransferError} PRECONDITION ('Encryption is not unlocked...') without a private key.
+   */
+  resumeUpload(file: File, record: UploadRecord, options: ResumeUploadOptions): UploadTicket;
   /**
    * Cancels one transfer (multipart uploads are aborted on the server too). Resolves with
    * 'Upload cancelled' / 'Download cancelled'; rejects with 'Error cancelling upload' when the
@@ -121,6 +134,8 @@ export interface TransferManagerDeps {
   readonly getSaveMethod?: () => SaveMethod;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly retryDelaysMs?: readonly number[];
+  /** Records of multipart uploads for resuming them; default the browser's IndexedDB (null: none). */
+  readonly uploadRecords?: UploadRecordStore | null;
   /** Tests only. */
   readonly testFormat?: TestFormatOverrides;
 }

@@ -1,8 +1,10 @@
 import { encryptingChunkText, uploadMessages, type NewEncryptionInfo } from '@coffer/contracts';
+import { bytesToHex } from '@coffer/crypto';
 import type { ChunkCipher } from '../crypto-worker';
 import { blobPartsOf } from './buffers';
 import type { ApiClient } from '../api/http';
 import type { ProgressReporter } from './progress';
+import type { UploadJournal } from './upload-journal';
 import { TransferAbortedError } from './transfer-errors';
 import type { XhrFactory } from './upload-xhr';
 
@@ -24,6 +26,8 @@ export interface UploadContext {
   readonly chunkCount: number;
   /** Part retries after a network error or a 5xx/429 answer, with these waits (ms) before each. */
   readonly retryDelaysMs: readonly number[];
+  /** Multipart: the browser's record of the upload, so it can be resumed (each chunk's plaintext hashed). */
+  readonly journal?: UploadJournal;
 }
 
 export function throwIfAborted(signal: AbortSignal): void {
@@ -49,21 +53,29 @@ export async function encryptFileChunk(
   const end = Math.min(context.file.size, start + context.chunkSize);
   throwIfAborted(context.signal);
   const isLast = index === context.chunkCount - 1;
-  const { iv, ciphertext } = await context.cipher.encryptSlice(
+  const { iv, ciphertext, plaintextSha256 } = await context.cipher.encryptSlice(
     context.fileKey,
     index,
     isLast,
     context.file,
     start,
     end,
-    work === undefined
-      ? undefined
-      : (bytesRead) => {
-          work.read(index, bytesRead);
-        },
+    {
+      hashPlaintext: context.journal !== undefined,
+      ...(work === undefined
+        ? {}
+        : {
+            onRead: (bytesRead: number) => {
+              work.read(index, bytesRead);
+            },
+          }),
+    },
   );
   work?.read(index, end - start);
   throwIfAborted(context.signal);
+  if (context.journal !== undefined && plaintextSha256 !== undefined) {
+    await context.journal.chunkHashed(index, bytesToHex(plaintextSha256));
+  }
   const parts = await blobPartsOf(ciphertext, () => {
     throwIfAborted(context.signal);
   });

@@ -1,4 +1,5 @@
 import {
+  CHUNK_OVERHEAD_BYTES,
   noEtagText,
   uploadMessages,
   type CompletedPart,
@@ -46,51 +47,87 @@ export async function uploadMultipart(context: UploadContext): Promise<FileListI
     encryptionInfo: context.encryptionInfo,
     ...(context.manifest === undefined ? {} : { manifest: context.manifest }),
   } satisfies CreateMultipartUploadRequest);
+  await context.journal?.started(created);
+  return sendPartsAndComplete(context, created, new Map(), 'failure');
+}
 
+/**
+ * Sends every part that `held` (part number → ETag, parts the server has) lacks, then completes.
+ * `abortOn`: a new upload is aborted on the server after any failure; a resumed one only when it is
+ * cancelled, so a resume that fails (the network, another file picked) can be resumed again.
+ */
+export async function sendPartsAndComplete(
+  context: UploadContext,
+  created: CreateMultipartUploadResponse,
+  held: ReadonlyMap<number, string>,
+  abortOn: 'failure' | 'cancel',
+): Promise<FileListItem> {
   let nextChunk: Promise<Blob> | null = null;
   try {
     const phase = createUploadPhase(context.reporter, context.chunkCount);
     const totalBytes = encryptedSize(context.file.size, context.chunkSize);
     const work = createUploadWork(context.reporter, context.file.size, totalBytes);
+    const toSend: number[] = [];
     let uploadedBytes = 0;
-    const parts: CompletedPart[] = [];
-    let current = startChunk(context, phase, work, 0);
-    nextChunk = current;
     for (let index = 0; index < context.chunkCount; index++) {
-      const body = await current;
-      // The one chunk allowed to overlap this upload.
-      if (index + 1 < context.chunkCount) {
-        current = startChunk(context, phase, work, index + 1);
-        nextChunk = current;
+      if (held.has(index + 1)) {
+        // A part the server holds was read, encrypted and sent before: done on both counts.
+        uploadedBytes += partSize(context, index);
+        work.read(index, partSize(context, index) - CHUNK_OVERHEAD_BYTES);
       } else {
-        nextChunk = null;
+        toSend.push(index);
       }
+    }
+    if (uploadedBytes > 0) work.sent(uploadedBytes);
+    const parts: CompletedPart[] = [...held].map(([partNumber, etag]) => ({ partNumber, etag }));
+    let current = toSend[0] === undefined ? null : startChunk(context, phase, work, toSend[0]);
+    nextChunk = current;
+    for (let k = 0; k < toSend.length && current !== null; k++) {
+      const index = toSend[k] ?? 0;
+      const body: Blob = await current;
+      // The one chunk allowed to overlap this upload.
+      const following = toSend[k + 1];
+      current = following === undefined ? null : startChunk(context, phase, work, following);
+      nextChunk = current;
       const partNumber = index + 1;
       phase.uploading(true);
+      const sentBefore = uploadedBytes;
       const etag = await putPart(context, created, partNumber, body, (loaded) => {
-        work.sent(uploadedBytes + Math.min(loaded, body.size));
+        work.sent(sentBefore + Math.min(loaded, body.size));
       });
       phase.uploading(false);
       uploadedBytes += body.size;
       work.sent(uploadedBytes);
       parts.push({ partNumber, etag });
     }
+    parts.sort((a, b) => a.partNumber - b.partNumber);
     throwIfAborted(context.signal);
-    return await callJson<FileListItem>(
+    const stored = await callJson<FileListItem>(
       context,
       'POST',
       `/users/uploads/multipart/${seg(created.uploadId)}/complete`,
       { uploadId: created.uploadId, objectKey: created.objectKey, parts },
     );
+    await context.journal?.ended();
+    return stored;
   } catch (error) {
     // A chunk still encrypting must not surface as an unhandled rejection.
     nextChunk?.catch(() => undefined);
+    const cancelled = error instanceof TransferAbortedError || context.signal.aborted;
+    if (!cancelled && abortOn === 'cancel') throw error;
     const serverAbortError = await abortOnServer(context, created.uploadId);
-    if (error instanceof TransferAbortedError || context.signal.aborted) {
+    await context.journal?.ended();
+    if (cancelled) {
       throw new TransferAbortedError(uploadMessages.aborted, { cause: error, serverAbortError });
     }
     throw error;
   }
+}
+
+/** Bytes of encrypted chunk `index` (part index + 1). */
+function partSize(context: UploadContext, index: number): number {
+  const start = index * context.chunkSize;
+  return Math.min(context.file.size - start, context.chunkSize) + CHUNK_OVERHEAD_BYTES;
 }
 
 function startChunk(

@@ -14,7 +14,9 @@ import { TransferError } from './transfer-errors';
 import type { ProgressListener } from './transfer-types';
 import { throwIfAborted, type UploadContext } from './upload-context';
 import { uploadDirect } from './upload-direct';
+import { recordingJournal } from './upload-journal';
 import { uploadMultipart } from './upload-multipart';
+import { fileHandleOf, type UploadRecordStore } from './upload-records';
 import { signUploadManifest } from '../trust/signed-files';
 import { createBrowserXhr, type XhrFactory } from './upload-xhr';
 
@@ -45,9 +47,24 @@ export interface UploadOptions {
   readonly retryDelaysMs?: readonly number[];
   /** Tests only. */
   readonly testFormat?: TestFormatOverrides;
+  /** Where multipart uploads are recorded so they can be resumed; none: not resumable. */
+  readonly records?: UploadRecordStore | null;
 }
 
-const DEFAULT_RETRY_DELAYS_MS = [1000, 3000] as const;
+export const DEFAULT_RETRY_DELAYS_MS = [1000, 3000] as const;
+
+/** What a resumed upload checks the re-opened file against. */
+function fileIdentity(file: File, chunkSize: number, encryptionInfo: NewEncryptionInfo) {
+  const handle = fileHandleOf(file);
+  return {
+    fileName: file.name,
+    size: file.size,
+    lastModified: file.lastModified,
+    chunkSize,
+    encryptedFileKey: encryptionInfo.encryptedFileKey,
+    ...(handle === undefined ? {} : { handle }),
+  };
+}
 
 /** Checks the spec's preconditions of an upload; throws a PRECONDITION error with its text. */
 export function assertUploadKeys(keys: UploadKeys): { publicKey: CryptoKey; keyVersion: string } {
@@ -110,8 +127,20 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
     chunkCount: chunkCount(options.file.size, format.chunkSize),
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
   };
-  const stored = isLargeUpload(options.file.size, options.testFormat)
-    ? await uploadMultipart(context)
+  const large = isLargeUpload(options.file.size, options.testFormat);
+  const records = options.records ?? null;
+  const stored = large
+    ? await uploadMultipart(
+        records === null
+          ? context
+          : {
+              ...context,
+              journal: recordingJournal(
+                records,
+                fileIdentity(options.file, format.chunkSize, encryptionInfo),
+              ),
+            },
+      )
     : await uploadDirect(context);
   reporter.finish(uploadMessages.complete);
   return stored;

@@ -1,3 +1,4 @@
+import { idbConnection, idbRequest as promisify, idbTransactionDone } from '../storage/idb';
 import { createMemoryPinHighWater, type PinHighWaterStore } from './pin-high-water';
 
 /**
@@ -13,26 +14,6 @@ interface Mark {
   version: number;
 }
 
-function promisify<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    request.onsuccess = () => {
-      resolve(request.result);
-    };
-    request.onerror = () => {
-      reject(request.error ?? new Error('IndexedDB request failed'));
-    };
-  });
-}
-
-function openDatabase(factory: IDBFactory): Promise<IDBDatabase> {
-  const request = factory.open(DB_NAME, DB_VERSION);
-  request.onupgradeneeded = () => {
-    const db = request.result;
-    if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: 'id' });
-  };
-  return promisify(request);
-}
-
 /**
  * The pin set high-water marks in IndexedDB. A raise reads and writes in one transaction, so two
  * tabs raising at once keep the higher mark. Where IndexedDB fails (some private windows), the marks
@@ -40,17 +21,7 @@ function openDatabase(factory: IDBFactory): Promise<IDBDatabase> {
  */
 export function createIndexedDbPinHighWater(factory: IDBFactory = indexedDB): PinHighWaterStore {
   const fallback = createMemoryPinHighWater();
-  let dbPromise: Promise<IDBDatabase> | null = null;
-  const db = (): Promise<IDBDatabase> => {
-    dbPromise ??= openDatabase(factory).then((opened) => {
-      opened.onversionchange = () => {
-        opened.close();
-        dbPromise = null;
-      };
-      return opened;
-    });
-    return dbPromise;
-  };
+  const db = idbConnection(factory, { name: DB_NAME, version: DB_VERSION, stores: { [STORE]: 'id' } });
 
   async function stored(id: string): Promise<number> {
     const tx = (await db()).transaction(STORE, 'readonly');
@@ -60,14 +31,7 @@ export function createIndexedDbPinHighWater(factory: IDBFactory = indexedDB): Pi
 
   async function raiseStored(id: string, version: number): Promise<void> {
     const tx = (await db()).transaction(STORE, 'readwrite');
-    const done = new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => {
-        resolve();
-      };
-      tx.onabort = () => {
-        reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-      };
-    });
+    const done = idbTransactionDone(tx);
     const store = tx.objectStore(STORE);
     const mark = (await promisify(store.get(id))) as Mark | undefined;
     if (version > (mark?.version ?? 0)) store.put({ id, version } satisfies Mark);

@@ -115,6 +115,25 @@ export class FakeCofferServer {
       this.multipart.delete(match[1] ?? '');
       return json(201, item);
     }
+    if ((match = /^\/api\/users\/uploads\/multipart\/([^/]+)$/.exec(path)) && method === 'GET') {
+      const uploadId = match[1] ?? '';
+      const upload = this.multipart.get(uploadId);
+      if (upload === undefined || upload.aborted)
+        return json(404, { code: 'NOT_FOUND', message: 'no upload' });
+      return json(200, {
+        uploadId,
+        objectKey: upload.objectKey,
+        fileName: upload.request.name,
+        contentType: upload.request.contentType,
+        size: upload.request.size,
+        createdAt: new Date(0).toISOString(),
+        parts: upload.request.parts,
+        heldParts: [...upload.parts]
+          .sort(([a], [b]) => a - b)
+          .map(([partNumber, bytes]) => ({ partNumber, size: bytes.length, etag: `"etag-${partNumber}"` })),
+        encryptionInfo: upload.request.encryptionInfo,
+      });
+    }
     if ((match = /^\/api\/users\/uploads\/multipart\/([^/]+)$/.exec(path)) && method === 'DELETE') {
       const upload = this.multipart.get(match[1] ?? '');
       if (upload === undefined) return json(404, { code: 'NOT_FOUND', message: 'no upload' });

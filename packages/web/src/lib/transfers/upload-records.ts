@@ -1,0 +1,67 @@
+/**
+ * What this browser remembers of each multipart upload in progress, so it can be resumed after a
+ * reload, a crash or a closed laptop (issue 18). One record per upload, written when the server
+ * has created the upload, completed as chunks are encrypted, deleted when the upload completes, is
+ * cancelled, or the server no longer knows it. The browser implementation is IndexedDB
+ * (`upload-records.idb.ts`); tests use the in-memory one.
+ *
+ * Nothing secret is kept: the file key stays wrapped to the owner's public key (only its base64 copy,
+ * to notice a server that hands back another one), and the hashes are of plaintext the user holds.
+ */
+export interface UploadRecord {
+  readonly uploadId: string;
+  readonly objectKey: string;
+  /** The file's identity when the upload started. */
+  readonly fileName: string;
+  readonly size: number;
+  readonly lastModified: number;
+  readonly chunkSize: number;
+  /** The owner-wrapped file key as sent at the start (base64): the server must hand back the same. */
+  readonly encryptedFileKey: string;
+  /** Lowercase hex SHA-256 of each chunk's plaintext, by chunk index, as far as encrypted. */
+  readonly chunkSha256: Readonly<Record<number, string>>;
+  /** Where the upload started from a File System Access handle: re-opened after a permission prompt. */
+  readonly handle?: FileSystemFileHandle;
+  /** Epoch ms. */
+  readonly startedAt: number;
+}
+
+export interface UploadRecordStore {
+  get(uploadId: string): Promise<UploadRecord | undefined>;
+  all(): Promise<UploadRecord[]>;
+  put(record: UploadRecord): Promise<void>;
+  /** Adds one chunk's plaintext hash (nothing when the record is gone). */
+  addChunkHash(uploadId: string, index: number, sha256Hex: string): Promise<void>;
+  delete(uploadId: string): Promise<void>;
+}
+
+export function createMemoryUploadRecords(): UploadRecordStore {
+  const records = new Map<string, UploadRecord>();
+  return {
+    get: (uploadId) => Promise.resolve(records.get(uploadId)),
+    all: () => Promise.resolve([...records.values()]),
+    put: (record) => {
+      records.set(record.uploadId, record);
+      return Promise.resolve();
+    },
+    addChunkHash: (uploadId, index, sha256Hex) => {
+      const record = records.get(uploadId);
+      if (record !== undefined) {
+        records.set(uploadId, { ...record, chunkSha256: { ...record.chunkSha256, [index]: sha256Hex } });
+      }
+      return Promise.resolve();
+    },
+    delete: (uploadId) => {
+      records.delete(uploadId);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The File System Access handle a dropped file carries (react-dropzone sets `file.handle` in Chromium). */
+export function fileHandleOf(file: File): FileSystemFileHandle | undefined {
+  const handle = (file as File & { handle?: unknown }).handle;
+  return typeof FileSystemFileHandle !== 'undefined' && handle instanceof FileSystemFileHandle
+    ? handle
+    : undefined;
+}

@@ -1,0 +1,236 @@
+import { type NewEncryptionInfo } from '@coffer/contracts';
+import { chunkCount, decryptChunk, unwrapFileKey, wrapFileKey, generateFileKey } from '@coffer/crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createInProcessChunkCipher } from '../crypto-worker';
+import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-server';
+import { ownerKeyPair } from './testing/keys';
+import { TransferAbortedError, TransferError } from './transfer-errors';
+import { uploadFile } from './upload';
+import { createMemoryUploadRecords, type UploadRecordStore } from './upload-records';
+import { differentFileText, resumeUpload, UPLOAD_GONE_TEXT, UPLOAD_KEY_CHANGED_TEXT } from './upload-resume';
+
+/** Small sizes so multipart runs on kilobytes (tests only): 5 parts of 1024 bytes and one of 100. */
+const testFormat = { chunkSize: 1024, directUploadThreshold: 4096 };
+const SIZE = 5 * 1024 + 100;
+const LAST_MODIFIED = 1_700_000_000_000;
+
+let keys: CryptoKeyPair;
+beforeAll(async () => {
+  keys = await ownerKeyPair();
+});
+
+function fileOf(content: Uint8Array<ArrayBuffer>, lastModified = LAST_MODIFIED): File {
+  return new File([content], 'film.mov', { type: 'video/quicktime', lastModified });
+}
+
+/** Uploads `content` until part `stopAt` is asked for, which never arrives (the tab closed). */
+async function interruptedUpload(
+  server: FakeCofferServer,
+  records: UploadRecordStore,
+  content: Uint8Array<ArrayBuffer>,
+  stopAt = 3,
+) {
+  const controller = new AbortController();
+  let reached: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  server.partBehaviour = (partNumber) => {
+    if (partNumber < stopAt) return 'ok';
+    reached();
+    return new Promise(() => undefined);
+  };
+  void uploadFile({
+    api: server.api,
+    file: fileOf(content),
+    keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
+    cipher: createInProcessChunkCipher(),
+    signal: controller.signal,
+    onProgress: () => undefined,
+    createXhr: server.createXhr,
+    retryDelaysMs: [],
+    testFormat,
+    records,
+  }).catch(() => undefined);
+  await stopped;
+  // The page is gone: nothing more of this run is answered, and nothing aborts it on the server.
+  server.partBehaviour = () => 'ok';
+  const [record] = await records.all();
+  if (record === undefined) throw new Error('no record');
+  return record;
+}
+
+async function decryptStored(info: NewEncryptionInfo, ciphertext: Uint8Array, size: number) {
+  const fileKey = await unwrapFileKey(info.encryptedFileKey, keys.privateKey);
+  const count = chunkCount(size, testFormat.chunkSize);
+  const pieces: Uint8Array[] = [];
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    const length = Math.min(testFormat.chunkSize, size - i * testFormat.chunkSize) + 28;
+    pieces.push(
+      await decryptChunk(fileKey, i, i === count - 1, ciphertext.subarray(offset, offset + length)),
+    );
+    offset += length;
+  }
+  return concat(pieces);
+}
+
+function resumeOptions(
+  server: FakeCofferServer,
+  records: UploadRecordStore,
+  file: File,
+  record: Awaited<ReturnType<typeof interruptedUpload>>,
+) {
+  return {
+    api: server.api,
+    file,
+    record,
+    records,
+    privateKey: keys.privateKey,
+    cipher: createInProcessChunkCipher(),
+    signal: new AbortController().signal,
+    onProgress: () => undefined,
+    createXhr: server.createXhr,
+    retryDelaysMs: [],
+    testFormat,
+  };
+}
+
+const partPuts = (server: FakeCofferServer) =>
+  server.log.filter((line) => line.startsWith('PUT ')).map((line) => Number(/part\/(\d+)$/.exec(line)?.[1]));
+
+describe('resuming a multipart upload', () => {
+  it('records the upload and each encrypted chunk, then sends only the missing parts and completes', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    const content = patternBytes(SIZE, 3);
+    const record = await interruptedUpload(server, records, content);
+    expect(record).toMatchObject({
+      fileName: 'film.mov',
+      size: SIZE,
+      lastModified: LAST_MODIFIED,
+      chunkSize: 1024,
+    });
+    // Chunks 0 and 1 were sent, 2 was being sent and 3 encrypted ahead of it.
+    expect(Object.keys(record.chunkSha256).map(Number).sort()).toEqual([0, 1, 2, 3]);
+    const [upload] = [...server.multipart.values()];
+    expect([...(upload?.parts.keys() ?? [])]).toEqual([1, 2]);
+
+    server.log.length = 0;
+    const stored = await resumeUpload(resumeOptions(server, records, fileOf(content), record));
+    expect(partPuts(server)).toEqual([3, 4, 5, 6]);
+    const file = server.files.get(stored.fileId);
+    if (file === undefined || upload === undefined) throw new Error('not stored');
+    expect(await decryptStored(upload.request.encryptionInfo, file.ciphertext, SIZE)).toEqual(content);
+    expect(await records.all()).toEqual([]);
+  });
+
+  it('refuses a file of another date or size before asking the server', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    const content = patternBytes(SIZE, 4);
+    const record = await interruptedUpload(server, records, content);
+    server.log.length = 0;
+    for (const file of [fileOf(content, LAST_MODIFIED + 1), fileOf(content.subarray(1))]) {
+      const error = await resumeUpload(resumeOptions(server, records, file, record)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransferError);
+      expect((error as TransferError).message).toBe(differentFileText(record));
+    }
+    expect(server.log).toEqual([]);
+  });
+
+  it('refuses a file of the same size and date whose next chunk differs, and sends nothing of it', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    const content = patternBytes(SIZE, 5);
+    const record = await interruptedUpload(server, records, content);
+    const other = content.slice();
+    // Only chunk 2 (the first missing one) differs.
+    other[2 * 1024 + 10] = (other[2 * 1024 + 10] ?? 0) ^ 1;
+    server.log.length = 0;
+    const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
+      (e: unknown) => e,
+    );
+    expect((error as TransferError).code).toBe('DIFFERENT_FILE');
+    expect(partPuts(server)).toEqual([]);
+    // Still pending and recorded: the right file resumes it.
+    expect(server.multipart.size).toBe(1);
+    expect(await records.get(record.uploadId)).toBeDefined();
+    await resumeUpload(resumeOptions(server, records, fileOf(content), record));
+    expect(server.files.size).toBe(1);
+  });
+
+  it('checks a held chunk when the first missing one was never hashed', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    const content = patternBytes(SIZE, 6);
+    const full = await interruptedUpload(server, records, content);
+    // As if the page died while chunk 2 was being read: only the sent chunks' hashes are known.
+    const record = { ...full, chunkSha256: { 0: full.chunkSha256[0] ?? '', 1: full.chunkSha256[1] ?? '' } };
+    await records.put(record);
+    const other = content.slice();
+    other[1024 + 1] = (other[1024 + 1] ?? 0) ^ 1;
+    server.log.length = 0;
+    const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
+      (e: unknown) => e,
+    );
+    expect((error as TransferError).code).toBe('DIFFERENT_FILE');
+    expect(partPuts(server)).toEqual([]);
+  });
+
+  it('refuses a server that answers another wrapped file key (one it could know)', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    const content = patternBytes(SIZE, 7);
+    const record = await interruptedUpload(server, records, content);
+    const [entry] = [...server.multipart];
+    if (entry === undefined) throw new Error('no upload');
+    const [uploadId, upload] = entry;
+    const swapped = await wrapFileKey(await generateFileKey(), keys.publicKey);
+    server.multipart.set(uploadId, {
+      ...upload,
+      request: {
+        ...upload.request,
+        encryptionInfo: { ...upload.request.encryptionInfo, encryptedFileKey: swapped },
+      },
+    });
+    server.log.length = 0;
+    const error = await resumeUpload(resumeOptions(server, records, fileOf(content), record)).catch(
+      (e: unknown) => e,
+    );
+    expect((error as TransferError).message).toBe(UPLOAD_KEY_CHANGED_TEXT);
+    expect(partPuts(server)).toEqual([]);
+  });
+
+  it('forgets the record when the server no longer knows the upload', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    const content = patternBytes(SIZE, 8);
+    const record = await interruptedUpload(server, records, content);
+    server.multipart.clear();
+    const error = await resumeUpload(resumeOptions(server, records, fileOf(content), record)).catch(
+      (e: unknown) => e,
+    );
+    expect((error as TransferError).message).toBe(UPLOAD_GONE_TEXT);
+    expect(await records.all()).toEqual([]);
+  });
+
+  it('aborts on the server and forgets the record when the resumed upload is cancelled', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    const content = patternBytes(SIZE, 9);
+    const record = await interruptedUpload(server, records, content);
+    const controller = new AbortController();
+    server.partBehaviour = () => {
+      controller.abort();
+      return 'network-error';
+    };
+    const error = await resumeUpload({
+      ...resumeOptions(server, records, fileOf(content), record),
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransferAbortedError);
+    expect([...server.multipart.values()][0]?.aborted).toBe(true);
+    expect(await records.all()).toEqual([]);
+  });
+});
