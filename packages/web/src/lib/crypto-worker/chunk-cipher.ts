@@ -72,7 +72,9 @@ export function errorFromFailure(failure: CryptoFailure): Error {
     case 'aborted':
       return new TransferAbortedError(failure.message);
     case 'transfer':
-      return new TransferError(failure.code ?? 'HTTP', failure.message, { status: failure.status ?? undefined });
+      return new TransferError(failure.code ?? 'HTTP', failure.message, {
+        status: failure.status ?? undefined,
+      });
     case 'failed':
       return new CryptoWorkerError(`${failure.name}: ${failure.message}`);
   }
@@ -83,9 +85,16 @@ export function describeFailure(cause: unknown): CryptoFailure {
   if (cause instanceof IntegrityError) {
     return { kind: 'integrity', name: cause.name, message: cause.message };
   }
-  if (cause instanceof TransferAbortedError) return { kind: 'aborted', name: cause.name, message: cause.message };
+  if (cause instanceof TransferAbortedError)
+    return { kind: 'aborted', name: cause.name, message: cause.message };
   if (cause instanceof TransferError) {
-    return { kind: 'transfer', name: cause.name, message: cause.message, code: cause.code, status: cause.status };
+    return {
+      kind: 'transfer',
+      name: cause.name,
+      message: cause.message,
+      code: cause.code,
+      status: cause.status,
+    };
   }
   if (cause instanceof Error) return { kind: 'failed', name: cause.name, message: cause.message };
   return { kind: 'failed', name: 'Error', message: String(cause) };

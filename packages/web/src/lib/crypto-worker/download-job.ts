@@ -5,12 +5,7 @@ import { openFileTargetSink } from '../transfers/save/fs-access-sink';
 import type { SaveSink } from '../transfers/save/save-sink';
 import { openPortTargetSink } from '../transfers/save/service-worker-sink';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
-import type {
-  DownloadCall,
-  DownloadPageMessage,
-  DownloadWorkerMessage,
-  WorkerSinkTarget,
-} from './protocol';
+import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage, WorkerSinkTarget } from './protocol';
 
 /**
  * A download, in the crypto worker: the page checked the metadata and unwrapped the file key; here
@@ -85,7 +80,10 @@ async function sinkFor(target: WorkerSinkTarget, page: PagePort): Promise<SaveSi
 class PagePort {
   readonly cancelled = new AbortController();
   readonly #port: MessagePort;
-  readonly #waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  readonly #waiting = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
   #nextSeq = 1;
 
   constructor(port: MessagePort) {

@@ -1,4 +1,4 @@
-import { decryptChunk, IntegrityError, sealChunk } from '@coffer/crypto';
+import { decryptChunk, sealChunk } from '@coffer/crypto';
 import { releaseBuffer } from '../transfers/buffers';
 import { describeFailure } from './chunk-cipher';
 import { runDownloadJob } from './download-job';

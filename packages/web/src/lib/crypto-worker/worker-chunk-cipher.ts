@@ -1,4 +1,4 @@
-import type { DownloadHost, DownloadJob } from '../transfers/download-pipeline';
+import type { DownloadHost } from '../transfers/download-pipeline';
 import type { SaveSink, SinkHandOff } from '../transfers/save/save-sink';
 import {
   answerSlice,

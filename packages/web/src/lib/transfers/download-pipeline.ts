@@ -116,7 +116,9 @@ export async function runDownloadPipeline(options: DownloadPipelineOptions): Pro
 }
 
 function onlyAbort(failure: unknown): unknown {
-  return failure instanceof TransferAbortedError ? failure : new TransferAbortedError(downloadMessages.aborted);
+  return failure instanceof TransferAbortedError
+    ? failure
+    : new TransferAbortedError(downloadMessages.aborted);
 }
 
 async function streamChunks(

@@ -121,7 +121,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
   // Closing the dialog cancels at once, even while the metadata is still loading.
   sinkOpening?.catch(fail);
   /** The pipeline took the sink (and ends it); before that, a failure here must abort it. */
-  let sinkTaken = false;
+  const sinkState = { taken: false };
   let contentRequested = false;
 
   try {
@@ -149,7 +149,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     const host: DownloadHost = {
       headers: () => options.api.authHeaders(),
       openSink: () => {
-        sinkTaken = true;
+        sinkState.taken = true;
         sinkOpening ??= openSink(method, {
           fileName: metadata.name,
           size: metadata.size,
@@ -172,7 +172,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
         open: async (offset, openSignal) =>
           openDownloadStream(doFetch as typeof fetch, job, await host.headers(), offset, openSignal),
         decrypt: (key, index, isLast, encrypted) => cipher.decrypt(key, index, isLast, encrypted),
-        openSink: host.openSink,
+        openSink: () => host.openSink(),
         progress: reporter,
         signal: internal.signal,
       });
@@ -188,7 +188,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     if (contentRequested && final instanceof TransferError && final.status === 401) {
       options.api.reportUnauthorized();
     }
-    if (!sinkTaken && sinkOpening !== null) await (await sinkOpening.catch(() => null))?.abort(final);
+    if (!sinkState.taken && sinkOpening !== null) await (await sinkOpening.catch(() => null))?.abort(final);
     throw final;
   } finally {
     signal.removeEventListener('abort', onOuterAbort);

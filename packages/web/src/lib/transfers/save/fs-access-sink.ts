@@ -58,9 +58,7 @@ export async function openFsAccessSink(info: SaveFileInfo): Promise<SaveSink> {
  * hand-off: `createWritable()` works in dedicated workers). Chromium writes to a temporary file and
  * moves it into place on `close()`; `abort()` discards it.
  */
-export async function openFileTargetSink(
-  handle: Pick<SaveFileHandle, 'createWritable'>,
-): Promise<SaveSink> {
+export async function openFileTargetSink(handle: Pick<SaveFileHandle, 'createWritable'>): Promise<SaveSink> {
   const writable = await handle.createWritable();
   return {
     async write(bytes) {
