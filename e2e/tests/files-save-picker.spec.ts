@@ -16,10 +16,11 @@ import {
 } from '../helpers/files.js';
 
 /**
- * The save path Chrome and Edge users get by default: the File System Access API. Its picker is a
- * native dialog no test can drive, so the page's `showSaveFilePicker` is replaced by one that
- * answers a file of the origin private file system: the same FileSystemFileHandle and
- * `createWritable()` the real picker gives, so the app's own save code runs unchanged.
+ * The File System Access save path (asked for with `coffer.saveMethod` = `fs-access`; `auto` takes
+ * it where a Chromium has no service worker). Its picker is a native dialog no test can drive, so
+ * the page's `showSaveFilePicker` is replaced by one that answers a file of the origin private file
+ * system: the same FileSystemFileHandle the real picker gives, handed to the crypto worker, whose
+ * `createWritable()` writes the file, so the app's own save code runs unchanged.
  */
 
 const MIB = 1024 * 1024;
@@ -59,6 +60,7 @@ test.beforeAll(async ({ browser }) => {
   context = await browser.newContext();
   page = await context.newPage();
   await page.addInitScript(() => {
+    localStorage.setItem('coffer.saveMethod', 'fs-access');
     (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async (options?: {
       suggestedName?: string;
     }) => {

@@ -1,4 +1,6 @@
 import { IntegrityError } from '@coffer/crypto';
+import type { DownloadHost, DownloadJob } from '../transfers/download-pipeline';
+import { TransferAbortedError, TransferError } from '../transfers/transfer-errors';
 import type { CryptoFailure, CryptoResponse } from './protocol';
 
 /**
@@ -37,6 +39,12 @@ export interface ChunkCipher {
     end: number,
     options?: EncryptSliceOptions,
   ): Promise<EncryptedSlice>;
+  /**
+   * Runs a whole download (fetch, resume, cut, decrypt, save) off the page's main thread, asking
+   * `host` for headers and the save target and telling it the progress. Missing where the cipher
+   * runs on the current thread: the download then runs the same pipeline here.
+   */
+  runDownload?: (job: DownloadJob, host: DownloadHost) => Promise<void>;
   /** Frees the worker; pending calls fail. */
   dispose(): void;
 }
@@ -69,9 +77,38 @@ export class CryptoWorkerError extends Error {
 
 /** The main-thread error for a failure reported by the worker: integrity keeps its own type. */
 export function errorFromFailure(failure: CryptoFailure): Error {
-  return failure.kind === 'integrity'
-    ? new IntegrityError()
-    : new CryptoWorkerError(`${failure.name}: ${failure.message}`);
+  switch (failure.kind) {
+    case 'integrity':
+      return new IntegrityError();
+    case 'aborted':
+      return new TransferAbortedError(failure.message);
+    case 'transfer':
+      return new TransferError(failure.code ?? 'HTTP', failure.message, {
+        status: failure.status ?? undefined,
+      });
+    case 'failed':
+      return new CryptoWorkerError(`${failure.name}: ${failure.message}`);
+  }
+}
+
+/** An error as it crosses to the other thread (see {@link errorFromFailure}). */
+export function describeFailure(cause: unknown): CryptoFailure {
+  if (cause instanceof IntegrityError) {
+    return { kind: 'integrity', name: cause.name, message: cause.message };
+  }
+  if (cause instanceof TransferAbortedError)
+    return { kind: 'aborted', name: cause.name, message: cause.message };
+  if (cause instanceof TransferError) {
+    return {
+      kind: 'transfer',
+      name: cause.name,
+      message: cause.message,
+      code: cause.code,
+      status: cause.status,
+    };
+  }
+  if (cause instanceof Error) return { kind: 'failed', name: cause.name, message: cause.message };
+  return { kind: 'failed', name: 'Error', message: String(cause) };
 }
 
 /** An answer's buffers are transferred, never copied. */

@@ -1,7 +1,9 @@
-import { decryptChunk, IntegrityError, sealChunk, sha256 } from '@coffer/crypto';
+import { decryptChunk, sealChunk, sha256 } from '@coffer/crypto';
 import { releaseBuffer } from '../transfers/buffers';
+import { describeFailure } from './chunk-cipher';
+import { runDownloadJob } from './download-job';
 import { readSlice } from './read-slice';
-import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
+import type { CryptoRequest, CryptoResponse } from './protocol';
 
 /**
  * Runs one request with `@coffer/crypto`. Never throws: failures become `ok: false` answers, so
@@ -16,16 +18,21 @@ export async function processCryptoRequest(
   request: CryptoRequest,
   onRead?: (bytesRead: number) => void,
 ): Promise<CryptoResponse> {
-  const { id, key, index, isLast } = request;
+  const { id } = request;
   try {
     switch (request.op) {
+      case 'download':
+        await runDownloadJob(request.job, request.port);
+        return { id, ok: true, data: new ArrayBuffer(0) };
       case 'decrypt': {
+        const { key, index, isLast } = request;
         const decrypting = decryptChunk(key, index, isLast, new Uint8Array(request.data));
         // WebCrypto copied the input when called: it can go before the decryption ends.
         releaseBuffer(request.data);
         return { id, ok: true, data: wholeBuffer(await decrypting) };
       }
       case 'encrypt-slice': {
+        const { key, index, isLast } = request;
         const plaintext = await readSlice(
           request.source.slice(request.start, request.end),
           request.reportRead === true ? onRead : undefined,
@@ -56,12 +63,4 @@ function wholeBuffer(bytes: Uint8Array<ArrayBuffer>): ArrayBuffer {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
     ? bytes.buffer
     : bytes.slice().buffer;
-}
-
-function describeFailure(cause: unknown): CryptoFailure {
-  if (cause instanceof IntegrityError) {
-    return { kind: 'integrity', name: cause.name, message: cause.message };
-  }
-  if (cause instanceof Error) return { kind: 'failed', name: cause.name, message: cause.message };
-  return { kind: 'failed', name: 'Error', message: String(cause) };
 }

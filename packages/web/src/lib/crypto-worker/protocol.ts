@@ -1,3 +1,7 @@
+import type { DownloadJob } from '../transfers/download-pipeline';
+import type { SinkTarget } from '../transfers/save/save-sink';
+import type { TransferErrorCode } from '../transfers/transfer-errors';
+
 /**
  * Messages between the page and the crypto worker. One request encrypts or decrypts one chunk of
  * the coffer-v1 format. `id` pairs an answer with its request: the worker handles requests
@@ -19,6 +23,16 @@ interface ChunkPosition {
 }
 
 export type CryptoRequest =
+  | {
+      readonly id: number;
+      /**
+       * Runs a whole download in the worker (`download-job.ts`); answered once it ended, with an
+       * empty `data` or the failure. Everything else goes over `port` (see `DownloadPortMessage`).
+       */
+      readonly op: 'download';
+      readonly job: DownloadJob;
+      readonly port: MessagePort;
+    }
   | (ChunkPosition & {
       /** Answers the chunk's plaintext, once its tag has verified. */
       readonly op: 'decrypt';
@@ -37,14 +51,46 @@ export type CryptoRequest =
       readonly hashPlaintext?: boolean;
     });
 
-/** Why a request failed: `integrity` is a tag that did not verify; anything else is `failed`. */
-export type CryptoFailureKind = 'integrity' | 'failed';
+/**
+ * Why a request failed: `integrity` is a tag that did not verify; `transfer` a `TransferError`
+ * (`aborted`: a `TransferAbortedError`) with its code and status; anything else is `failed`.
+ */
+export type CryptoFailureKind = 'integrity' | 'transfer' | 'aborted' | 'failed';
 
 export interface CryptoFailure {
   readonly kind: CryptoFailureKind;
   readonly name: string;
   readonly message: string;
+  readonly code?: TransferErrorCode;
+  readonly status?: number | null;
 }
+
+/** Worker → page on a download's port. `call`s are answered with `return` or `throw` (same `seq`). */
+export type DownloadWorkerMessage =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'fraction'; readonly done: number; readonly total: number }
+  | { readonly type: 'call'; readonly seq: number; readonly call: DownloadCall };
+
+/**
+ * What the worker asks of the page: fresh auth headers (before every request: a token may have
+ * been renewed), the save target (opened only once the first answer arrived), and for the page
+ * sink (Blob fallback) each write, the close and the abort.
+ */
+export type DownloadCall =
+  | { readonly method: 'headers' }
+  | { readonly method: 'open-sink' }
+  | { readonly method: 'write'; readonly bytes: ArrayBuffer }
+  | { readonly method: 'close' }
+  | { readonly method: 'abort'; readonly failure: CryptoFailure };
+
+/** Page → worker on a download's port. */
+export type DownloadPageMessage =
+  | { readonly type: 'cancel' }
+  | { readonly type: 'return'; readonly seq: number; readonly value: unknown }
+  | { readonly type: 'throw'; readonly seq: number; readonly failure: CryptoFailure };
+
+/** The answer to `open-sink`: where the worker writes (`page`: post the plaintext to the page). */
+export type WorkerSinkTarget = SinkTarget | { readonly kind: 'page' };
 
 /**
  * `encrypt-slice` answers the IV apart (`iv`), so the chunk-sized ciphertext is never copied just

@@ -1,5 +1,21 @@
-import { answerSlice, CryptoWorkerError, errorFromFailure, type ChunkCipher } from './chunk-cipher';
-import type { CryptoReadProgress, CryptoRequest, CryptoResponse } from './protocol';
+import type { DownloadHost } from '../transfers/download-pipeline';
+import type { SaveSink, SinkHandOff } from '../transfers/save/save-sink';
+import {
+  answerSlice,
+  CryptoWorkerError,
+  describeFailure,
+  errorFromFailure,
+  type ChunkCipher,
+} from './chunk-cipher';
+import type {
+  CryptoReadProgress,
+  CryptoRequest,
+  CryptoResponse,
+  DownloadCall,
+  DownloadPageMessage,
+  DownloadWorkerMessage,
+  WorkerSinkTarget,
+} from './protocol';
 
 /** The subset of `Worker` the cipher uses, so tests can pass a fake. */
 export type CryptoWorkerLike = Pick<Worker, 'postMessage' | 'addEventListener' | 'terminate'>;
@@ -118,10 +134,121 @@ export function createWorkerChunkCipher(
       );
       return answerSlice(answer.data, answer.iv, answer.sha256);
     },
+    runDownload: async (job, host) => {
+      const channel = new MessageChannel();
+      const page = new DownloadPageSide(channel.port1, host);
+      const cancel = (): void => {
+        page.send({ type: 'cancel' });
+      };
+      host.signal.addEventListener('abort', cancel, { once: true });
+      if (host.signal.aborted) cancel();
+      let outcome: 'closed' | 'aborted' = 'aborted';
+      try {
+        await run({ op: 'download', job, port: channel.port2 }, [channel.port2]);
+        outcome = 'closed';
+      } finally {
+        host.signal.removeEventListener('abort', cancel);
+        page.close();
+        await page.settle(outcome);
+      }
+    },
     dispose: () => {
       worker?.terminate();
       worker = null;
       failAll(new CryptoWorkerError('The encryption worker was stopped'));
     },
   };
+}
+
+/**
+ * The page's end of a download running in the worker: answers its calls (headers, the save
+ * target, the Blob fallback's writes) and passes the progress on. This is all the main thread
+ * does during a download.
+ */
+class DownloadPageSide {
+  #sink: SaveSink | null = null;
+  #handOff: SinkHandOff | null = null;
+  /** The page sink was closed or aborted at the worker's request. */
+  #ended = false;
+
+  constructor(
+    readonly port: MessagePort,
+    readonly host: DownloadHost,
+  ) {
+    port.onmessage = (event: MessageEvent<DownloadWorkerMessage>) => {
+      const message = event.data;
+      switch (message.type) {
+        case 'text':
+          host.progress.text(message.text);
+          break;
+        case 'fraction':
+          host.progress.fraction(message.done, message.total);
+          break;
+        case 'call':
+          this.#answer(message.seq, message.call);
+          break;
+      }
+    };
+  }
+
+  send(message: DownloadPageMessage, transfer: Transferable[] = []): void {
+    this.port.postMessage(message, transfer);
+  }
+
+  #answer(seq: number, call: DownloadCall): void {
+    this.#run(call).then(
+      ({ value, transfer }) => {
+        this.send({ type: 'return', seq, value }, transfer);
+      },
+      (error: unknown) => {
+        this.send({ type: 'throw', seq, failure: describeFailure(error) });
+      },
+    );
+  }
+
+  async #run(call: DownloadCall): Promise<{ value: unknown; transfer: Transferable[] }> {
+    const none = { value: null, transfer: [] };
+    switch (call.method) {
+      case 'headers':
+        return { value: await this.host.headers(), transfer: [] };
+      case 'open-sink': {
+        const sink = await this.host.openSink();
+        this.#sink = sink;
+        const handOff = sink.handOff?.() ?? null;
+        this.#handOff = handOff;
+        const target: WorkerSinkTarget = handOff?.target ?? { kind: 'page' };
+        return { value: target, transfer: handOff?.transfer ?? [] };
+      }
+      case 'write':
+        await this.#pageSink().write(new Uint8Array(call.bytes));
+        return none;
+      case 'close':
+        this.#ended = true;
+        await this.#pageSink().close();
+        return none;
+      case 'abort':
+        this.#ended = true;
+        await this.#pageSink().abort(errorFromFailure(call.failure));
+        return none;
+    }
+  }
+
+  #pageSink(): SaveSink {
+    if (this.#sink === null || this.#handOff !== null) throw new Error('No page sink is open');
+    return this.#sink;
+  }
+
+  /** The page's part of the ending of a handed-off sink. */
+  async settle(outcome: 'closed' | 'aborted'): Promise<void> {
+    await this.#handOff?.settle(outcome);
+    // The worker died before it could end the page sink: no complete-looking file.
+    if (outcome === 'aborted' && this.#handOff === null && !this.#ended) {
+      await this.#sink?.abort(new CryptoWorkerError('The download stopped'));
+    }
+  }
+
+  close(): void {
+    this.port.onmessage = null;
+    this.port.close();
+  }
 }

@@ -428,7 +428,8 @@ describe('download', () => {
     const download = downloadFile(
       options(server, item.fileId, 2000, sink, {
         saveMethod: 'auto',
-        saveCapabilities: { fsAccess: true, serviceWorker: true },
+        // auto takes the picker where there is no service worker.
+        saveCapabilities: { fsAccess: true, serviceWorker: false },
         openSink,
       }),
     );

@@ -1,35 +1,29 @@
-import { API_PREFIX, decryptingChunkText, downloadMessages } from '@coffer/contracts';
-import {
-  CHUNK_OVERHEAD,
-  chunkCount,
-  encryptedSize,
-  FileKeyUnwrapError,
-  plainChunkLength,
-  unwrapFileKey,
-} from '@coffer/crypto';
+import { downloadMessages } from '@coffer/contracts';
+import { FileKeyUnwrapError, unwrapFileKey } from '@coffer/crypto';
 import { ApiRequestError } from '../api/http';
 import type { ApiClient } from '../api/http';
 import type { ChunkCipher } from '../crypto-worker';
 import {
-  DOWNLOAD_NETWORK_ERROR_TEXT,
-  FILE_KEY_UNDECRYPTABLE_TEXT,
-  downloadHttpErrorMessage,
-  fromApiRequestError,
-} from './error-mapping';
+  guard,
+  normalizeDownloadError,
+  openDownloadStream,
+  runDownloadPipeline,
+  type DownloadHost,
+  type DownloadJob,
+} from './download-pipeline';
+import { FILE_KEY_UNDECRYPTABLE_TEXT, fromApiRequestError } from './error-mapping';
 import {
   fetchRawDownloadMetadata,
   toDownloadMetadata,
-  type DownloadMetadata,
   type DownloadSource,
   type RawDownloadMetadata,
 } from './download-metadata';
-import { ResumableReader, type OpenedStream } from './resumable-reader';
 import { transferFormat, type TestFormatOverrides } from './format-overrides';
-import { createProgressReporter, type ProgressReporter } from './progress';
+import { createProgressReporter } from './progress';
 import { openSaveSink } from './save/open-save-sink';
 import { resolveSaveMethod, type SaveCapabilities } from './save/save-method';
 import type { SaveMethod, SaveSink, SaveSinkOpener } from './save/save-sink';
-import { TransferAbortedError, TransferError, isAbortError } from './transfer-errors';
+import { TransferAbortedError, TransferError } from './transfer-errors';
 import type { ProgressListener } from './transfer-types';
 
 /** The file to download, as the list shows it (name and size are known before any call). */
@@ -79,10 +73,11 @@ export const DEFAULT_RESUME_DELAYS_MS: readonly number[] = [1000, 3000, 6000];
 
 /**
  * Downloads, decrypts and saves one file: metadata → unwrap the file key with the private key →
- * stream the ciphertext → cut it into encrypted chunks → decrypt each in the worker → write its
- * plaintext only once it verified. Chunk i + 1 downloads while chunk i decrypts and is written:
- * at most two chunks in flight, whatever the file size. A connection that breaks is picked up
- * again with a `Range` request from the first byte of the chunk that was being read.
+ * (in the crypto worker, see `download-pipeline.ts`) stream the ciphertext → cut it into
+ * encrypted chunks → decrypt each → write its plaintext only once it verified. Chunk i + 1
+ * downloads while chunk i decrypts and is written: at most two chunks in flight, whatever the
+ * file size. A connection that breaks is picked up again with a `Range` request from the first
+ * byte of the chunk that was being read.
  *
  * With `fs-access` the save dialog opens synchronously, inside the click's user activation.
  * @throws {TransferAbortedError} 'Download was aborted' (signal, dialog closed, download cancelled
@@ -125,8 +120,9 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
       : null;
   // Closing the dialog cancels at once, even while the metadata is still loading.
   sinkOpening?.catch(fail);
-  let sink: SaveSink | null = null;
-  let input: ResumableReader | null = null;
+  /** The pipeline took the sink (and ends it); before that, a failure here must abort it. */
+  const sinkState = { taken: false };
+  let contentRequested = false;
 
   try {
     if (signal.aborted) throw new TransferAbortedError(downloadMessages.aborted);
@@ -142,24 +138,45 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     if (target.verify !== undefined) await guard(target.verify(raw), internal.signal);
     const metadata = toDownloadMetadata(raw, target.fileId, chunkSize);
     const fileKey = await guard(unwrap(metadata.encryptedFileKey, privateKey), internal.signal);
-    const total = encryptedSize(metadata.size, chunkSize);
-    input = await ResumableReader.open({
-      open: (offset) => fetchContent(options, metadata, offset, internal.signal),
-      onReceived: (received) => {
-        reporter.fraction(received, total);
-      },
-      retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RESUME_DELAYS_MS,
-      signal: internal.signal,
-    });
-    sinkOpening ??= openSink(method, {
-      fileName: metadata.name,
+    const job: DownloadJob = {
+      fileKey,
       size: metadata.size,
-      contentType: metadata.contentType,
-    });
-    sink = await guard(sinkOpening, internal.signal);
-    sinkOpening = null;
-    await streamChunks({ ...options, reporter, input, sink, fileKey, metadata, chunkSize, fail, internal });
-    await guard(sink.close(), internal.signal);
+      chunkSize,
+      downloadPath: metadata.downloadPath,
+      apiBaseUrl: options.apiBaseUrl,
+      retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RESUME_DELAYS_MS,
+    };
+    const host: DownloadHost = {
+      headers: () => options.api.authHeaders(),
+      openSink: () => {
+        sinkState.taken = true;
+        sinkOpening ??= openSink(method, {
+          fileName: metadata.name,
+          size: metadata.size,
+          contentType: metadata.contentType,
+        });
+        return sinkOpening;
+      },
+      progress: reporter,
+      signal: internal.signal,
+    };
+    contentRequested = true;
+    const { cipher } = options;
+    if (cipher.runDownload !== undefined) {
+      // Browsers: fetch, decrypt and save in the crypto worker; this thread only shows progress.
+      await cipher.runDownload(job, host);
+    } else {
+      const doFetch = options.fetchImpl ?? ((input: string, init?: RequestInit) => fetch(input, init));
+      await runDownloadPipeline({
+        job,
+        open: async (offset, openSignal) =>
+          openDownloadStream(doFetch as typeof fetch, job, await host.headers(), offset, openSignal),
+        decrypt: (key, index, isLast, encrypted) => cipher.decrypt(key, index, isLast, encrypted),
+        openSink: () => host.openSink(),
+        progress: reporter,
+        signal: internal.signal,
+      });
+    }
     reporter.finish(downloadMessages.complete);
   } catch (error) {
     const cause = failure ?? error;
@@ -167,61 +184,15 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
       ? new TransferAbortedError(downloadMessages.aborted, { cause })
       : toDownloadError(cause);
     internal.abort();
-    if (sink === null && sinkOpening !== null) sink = await sinkOpening.catch(() => null);
-    await sink?.abort(final);
-    await input?.cancel();
+    // The content request bypasses the API client: the session still hears of a 401.
+    if (contentRequested && final instanceof TransferError && final.status === 401) {
+      options.api.reportUnauthorized();
+    }
+    if (!sinkState.taken && sinkOpening !== null) await (await sinkOpening.catch(() => null))?.abort(final);
     throw final;
   } finally {
     signal.removeEventListener('abort', onOuterAbort);
   }
-}
-
-interface StreamContext {
-  readonly cipher: ChunkCipher;
-  readonly reporter: ProgressReporter;
-  readonly input: ResumableReader;
-  readonly sink: SaveSink;
-  readonly fileKey: CryptoKey;
-  readonly metadata: DownloadMetadata;
-  readonly chunkSize: number;
-  readonly fail: (error: unknown) => void;
-  readonly internal: AbortController;
-}
-
-async function streamChunks(context: StreamContext): Promise<void> {
-  const { metadata, chunkSize, reporter, internal } = context;
-  const count = chunkCount(metadata.size, chunkSize);
-  const phase = createDownloadPhase(reporter, count);
-  const { input } = context;
-
-  let writing: Promise<void> | null = null;
-  for (let index = 0; index < count; index++) {
-    const isLast = index === count - 1;
-    phase.downloading(true);
-    const encrypted = await input.read(plainChunkLength(metadata.size, index, chunkSize) + CHUNK_OVERHEAD);
-    // Bytes after the last chunk mean the object was extended: fail before writing the last chunk.
-    if (isLast) await input.expectEnd();
-    phase.downloading(false);
-    // The previous chunk must be written before this one starts: order, and two chunks in flight.
-    if (writing !== null) await guard(writing, internal.signal);
-    writing = decryptAndWrite(context, phase, index, isLast, encrypted);
-    writing.catch(context.fail);
-  }
-  if (writing !== null) await guard(writing, internal.signal);
-}
-
-async function decryptAndWrite(
-  context: StreamContext,
-  phase: DownloadPhase,
-  index: number,
-  isLast: boolean,
-  encrypted: ArrayBuffer,
-): Promise<void> {
-  phase.decrypting(index);
-  const plaintext = await context.cipher.decrypt(context.fileKey, index, isLast, encrypted);
-  phase.decrypting(null);
-  if (context.internal.signal.aborted) return;
-  await context.sink.write(plaintext);
 }
 
 async function unwrap(encryptedFileKey: string, privateKey: CryptoKey): Promise<CryptoKey> {
@@ -235,99 +206,7 @@ async function unwrap(encryptedFileKey: string, privateKey: CryptoKey): Promise<
   }
 }
 
-/**
- * GET …/download with the bearer header, from `offset` on (a `Range` request, answered 206) when
- * resuming; a non-ok answer becomes the spec's text.
- */
-async function fetchContent(
-  options: DownloadOptions,
-  metadata: DownloadMetadata,
-  offset: number,
-  signal: AbortSignal,
-): Promise<OpenedStream> {
-  const doFetch = options.fetchImpl ?? ((input: string, init?: RequestInit) => fetch(input, init));
-  const headers: Record<string, string> = { ...(await options.api.authHeaders()) };
-  if (offset > 0) headers.Range = `bytes=${offset}-`;
-  let response: Response;
-  try {
-    response = await doFetch(`${options.apiBaseUrl ?? API_PREFIX}${metadata.downloadPath}`, {
-      headers,
-      signal,
-    });
-  } catch (error) {
-    throw toDownloadError(error);
-  }
-  if (!response.ok) {
-    const text = await response.text().catch(() => '');
-    if (response.status === 401) options.api.reportUnauthorized();
-    throw new TransferError('HTTP', downloadHttpErrorMessage(response.status, response.statusText, text), {
-      status: response.status,
-    });
-  }
-  if (response.body === null) throw new TransferError('HTTP', downloadMessages.defaultError);
-  return { body: response.body, offset: response.status === 206 ? rangeStart(response) : 0 };
-}
-
-/** The first byte of a 206 answer (`Content-Range: bytes <start>-<end>/<size>`); NaN if unreadable. */
-function rangeStart(response: Response): number {
-  const match = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers.get('Content-Range') ?? '');
-  return match === null ? Number.NaN : Number(match[1]);
-}
-
 function toDownloadError(error: unknown): unknown {
-  if (error instanceof TransferError) return error;
-  if (isAbortError(error)) return new TransferAbortedError(downloadMessages.aborted, { cause: error });
   if (error instanceof ApiRequestError) return fromApiRequestError('download', error);
-  if (error instanceof TypeError)
-    return new TransferError('NETWORK', DOWNLOAD_NETWORK_ERROR_TEXT, { cause: error });
-  return error;
-}
-
-/** Awaits `promise`, but gives up as soon as `signal` aborts (a stalled write must not hang an abort). */
-function guard<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new TransferAbortedError(downloadMessages.aborted));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => {
-      reject(new TransferAbortedError(downloadMessages.aborted));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
-/**
- * The spec's download texts while chunks overlap: 'Downloading and decrypting file' while bytes
- * arrive, 'Decrypting chunk i of n...' while the pipeline waits for decryption only.
- */
-interface DownloadPhase {
-  downloading(active: boolean): void;
-  decrypting(index: number | null): void;
-}
-
-function createDownloadPhase(reporter: ProgressReporter, count: number): DownloadPhase {
-  let isDownloading = false;
-  let decryptingIndex: number | null = null;
-  const show = (): void => {
-    if (isDownloading) reporter.text(downloadMessages.downloadingAndDecrypting);
-    else if (decryptingIndex !== null) reporter.text(decryptingChunkText(decryptingIndex + 1, count));
-  };
-  return {
-    downloading(active) {
-      isDownloading = active;
-      show();
-    },
-    decrypting(index) {
-      decryptingIndex = index;
-      show();
-    },
-  };
+  return normalizeDownloadError(error);
 }

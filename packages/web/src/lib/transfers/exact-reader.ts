@@ -12,8 +12,8 @@ export class TruncatedStreamError extends IntegrityError {
 }
 
 /**
- * Cuts a byte stream into pieces of exact, known lengths (the encrypted chunks), each in a fresh
- * buffer of its own so it can be transferred to the crypto worker. A stream that ends early is
+ * Cuts a byte stream into pieces of exact, known lengths (the encrypted chunks), each in a buffer
+ * of its own: a fresh one, or one the caller gives back for reuse (`into`). A stream that ends early is
  * truncated, one with bytes after the last piece was extended: both are integrity failures.
  *
  * Where the stream is a byte stream (a fetch body in current browsers) it is read with a BYOB
@@ -40,9 +40,15 @@ export class ExactReader {
     return this.#byob !== null;
   }
 
-  /** The next `length` bytes. @throws {TruncatedStreamError} the stream ended first. */
-  async read(length: number): Promise<ArrayBuffer> {
-    return this.#byob === null ? this.#readPieces(length) : this.#readInPlace(this.#byob, length);
+  /**
+   * The next `length` bytes, in `into` when it is exactly that long (a buffer the caller no longer
+   * needs: reusing it spares the page faults of a fresh chunk-sized allocation), else in a new one.
+   * `into` belongs to the reader from then on (a BYOB read detaches it).
+   * @throws {TruncatedStreamError} the stream ended first.
+   */
+  async read(length: number, into: ArrayBuffer | null = null): Promise<ArrayBuffer> {
+    const buffer = into !== null && into.byteLength === length ? into : new ArrayBuffer(length);
+    return this.#byob === null ? this.#readPieces(buffer) : this.#readInPlace(this.#byob, buffer);
   }
 
   /** @throws {IntegrityError} more bytes follow. */
@@ -65,8 +71,9 @@ export class ExactReader {
     await (this.#byob ?? this.#reader)?.cancel().catch(() => undefined);
   }
 
-  async #readInPlace(reader: ReadableStreamBYOBReader, length: number): Promise<ArrayBuffer> {
-    let buffer = new ArrayBuffer(length);
+  async #readInPlace(reader: ReadableStreamBYOBReader, into: ArrayBuffer): Promise<ArrayBuffer> {
+    let buffer = into;
+    const length = into.byteLength;
     let filled = 0;
     while (filled < length) {
       // The buffer is transferred into the stream and comes back as `value.buffer`.
@@ -79,8 +86,9 @@ export class ExactReader {
     return buffer;
   }
 
-  async #readPieces(length: number): Promise<ArrayBuffer> {
-    const out = new Uint8Array(length);
+  async #readPieces(into: ArrayBuffer): Promise<ArrayBuffer> {
+    const out = new Uint8Array(into);
+    const length = out.length;
     let filled = 0;
     while (filled < length) {
       if (this.#pending.length === 0) this.#pending = await this.#next();

@@ -52,9 +52,19 @@ export class ResumableReader {
     return reader;
   }
 
-  /** The next `length` bytes of the object (one whole encrypted chunk). */
-  async read(length: number): Promise<ArrayBuffer> {
-    const buffer = await this.#withRetries(async () => (await this.#ensureOpen()).read(length));
+  /**
+   * The next `length` bytes of the object (one whole encrypted chunk), in `into` where it fits
+   * (see {@link ExactReader.read}).
+   */
+  async read(length: number, into: ArrayBuffer | null = null): Promise<ArrayBuffer> {
+    let reuse = into;
+    const buffer = await this.#withRetries(async () => {
+      const reader = await this.#ensureOpen();
+      // A read that broke detached the buffer it was given: the retry reads into a new one.
+      const target = reuse !== null && reuse.byteLength === length ? reuse : null;
+      reuse = null;
+      return reader.read(length, target);
+    });
     this.#position += length;
     return buffer;
   }

@@ -16,9 +16,10 @@ describe('save method', () => {
     localStorage.clear();
   });
 
-  it('auto prefers the File System Access API, then the service worker, then a Blob for small files', () => {
-    expect(resolveSaveMethod('auto', 10, all)).toBe('fs-access');
+  it('auto prefers the service worker (an ordinary download), then the File System Access API, then a Blob for small files', () => {
+    expect(resolveSaveMethod('auto', 10, all)).toBe('service-worker');
     expect(resolveSaveMethod('auto', 10, swOnly)).toBe('service-worker');
+    expect(resolveSaveMethod('auto', 10, { fsAccess: true, serviceWorker: false })).toBe('fs-access');
     expect(resolveSaveMethod('auto', BLOB_SAVE_LIMIT, none)).toBe('blob');
     expect(() => resolveSaveMethod('auto', BLOB_SAVE_LIMIT + 1, none)).toThrow(CANNOT_SAVE_LARGE_TEXT);
   });

@@ -42,8 +42,11 @@ export function preferredSaveMethod(): SaveMethod {
 }
 
 /**
- * The method a download of `size` bytes will use. `auto` picks the File System Access API where
- * available, else the service worker, else a Blob when the file is small enough.
+ * The method a download of `size` bytes will use. `auto` picks the service worker where the browser
+ * has one (Chrome, Edge, Firefox, Safari): an ordinary download, in the browser's download list,
+ * no dialog. Else the File System Access API (a Chromium whose service workers are unavailable,
+ * e.g. disabled by policy), else a Blob when the file is small enough. The picker stays available
+ * on request (`coffer.saveMethod` = `fs-access`): it writes straight to the chosen file.
  * @throws {TransferError} SAVE_UNAVAILABLE when nothing fits.
  */
 export function resolveSaveMethod(
@@ -54,8 +57,8 @@ export function resolveSaveMethod(
   const blobFits = size <= BLOB_SAVE_LIMIT;
   switch (requested) {
     case 'auto':
-      if (capabilities.fsAccess) return 'fs-access';
       if (capabilities.serviceWorker) return 'service-worker';
+      if (capabilities.fsAccess) return 'fs-access';
       if (blobFits) return 'blob';
       throw new TransferError('SAVE_UNAVAILABLE', CANNOT_SAVE_LARGE_TEXT);
     case 'fs-access':

@@ -10,6 +10,29 @@ export interface SaveSink {
   close(): Promise<void>;
   /** Give up: no file may be left looking complete. Never throws. */
   abort(reason: unknown): Promise<void>;
+  /**
+   * Moves the writing to the crypto worker, where the download runs: what the worker needs to
+   * write itself (see {@link SinkTarget}) and what the page still does at the end. Sinks without
+   * it (the Blob fallback) are written from the page, the worker posting it the plaintext.
+   * After a hand-off the page calls only `settle`, never write, close or abort.
+   */
+  handOff?: () => SinkHandOff;
+}
+
+/**
+ * What a worker writes to instead of the page:
+ * - `port`: the service worker's MessagePort of this download (`pulls` = pulls already received);
+ * - `file`: the file handle the picker returned (its `createWritable()` works in a worker).
+ */
+export type SinkTarget =
+  | { readonly kind: 'port'; readonly port: MessagePort; readonly pulls: number; readonly sliceBytes: number }
+  | { readonly kind: 'file'; readonly handle: FileSystemFileHandle; readonly createdEmpty: boolean };
+
+export interface SinkHandOff {
+  readonly target: SinkTarget;
+  readonly transfer: Transferable[];
+  /** The page's part of the ending (iframe, keep-alive, an empty picked file), after the worker's. */
+  settle(outcome: 'closed' | 'aborted'): Promise<void>;
 }
 
 export interface SaveFileInfo {

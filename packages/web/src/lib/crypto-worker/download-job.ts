@@ -1,0 +1,121 @@
+import { decryptChunk } from '@coffer/crypto';
+import { openDownloadStream, runDownloadPipeline, type DownloadJob } from '../transfers/download-pipeline';
+import { quantizePercent } from '../transfers/progress';
+import { openFileTargetSink } from '../transfers/save/fs-access-sink';
+import type { SaveSink } from '../transfers/save/save-sink';
+import { openPortTargetSink } from '../transfers/save/service-worker-sink';
+import { describeFailure, errorFromFailure } from './chunk-cipher';
+import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage, WorkerSinkTarget } from './protocol';
+
+/**
+ * A download, in the crypto worker: the page checked the metadata and unwrapped the file key; here
+ * the ciphertext is fetched (with `Range` resume), cut into chunks, decrypted and written to the
+ * save target the page handed over (the service worker's port, the picked file), so none of it
+ * runs on the page's main thread. The page hears the progress and answers `port` calls.
+ */
+export async function runDownloadJob(job: DownloadJob, port: MessagePort): Promise<void> {
+  const page = new PagePort(port);
+  let percent = -1;
+  try {
+    await runDownloadPipeline({
+      job,
+      open: async (offset, signal) =>
+        openDownloadStream(
+          (input, init) => fetch(input, init),
+          job,
+          (await page.call({ method: 'headers' })) as Record<string, string>,
+          offset,
+          signal,
+        ),
+      // WebCrypto copies its input when called: the read buffer is free again at once.
+      decrypt: (key, index, isLast, encrypted) => decryptChunk(key, index, isLast, new Uint8Array(encrypted)),
+      decryptCopiesInput: true,
+      openSink: async () => sinkFor((await page.call({ method: 'open-sink' })) as WorkerSinkTarget, page),
+      progress: {
+        text: (text) => {
+          page.post({ type: 'text', text });
+        },
+        fraction: (done, total) => {
+          // One message per visible step, not per network piece.
+          const next = quantizePercent(total <= 0 ? 100 : (done / total) * 100);
+          if (next === percent) return;
+          percent = next;
+          page.post({ type: 'fraction', done, total });
+        },
+      },
+      signal: page.cancelled.signal,
+    });
+  } finally {
+    page.close();
+  }
+}
+
+async function sinkFor(target: WorkerSinkTarget, page: PagePort): Promise<SaveSink> {
+  switch (target.kind) {
+    case 'port':
+      return openPortTargetSink(target.port, target.pulls, target.sliceBytes);
+    case 'file':
+      return openFileTargetSink(target.handle);
+    case 'page':
+      // The Blob fallback lives on the page: each verified chunk goes there (transferred, no copy).
+      return {
+        async write(bytes) {
+          const buffer =
+            bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+              ? bytes.buffer
+              : bytes.slice().buffer;
+          await page.call({ method: 'write', bytes: buffer }, [buffer]);
+        },
+        async close() {
+          await page.call({ method: 'close' });
+        },
+        async abort(reason) {
+          await page.call({ method: 'abort', failure: describeFailure(reason) }).catch(() => undefined);
+        },
+      };
+  }
+}
+
+/** The worker's end of a download's MessageChannel. */
+class PagePort {
+  readonly cancelled = new AbortController();
+  readonly #port: MessagePort;
+  readonly #waiting = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  #nextSeq = 1;
+
+  constructor(port: MessagePort) {
+    this.#port = port;
+    port.onmessage = (event: MessageEvent<DownloadPageMessage>) => {
+      const message = event.data;
+      if (message.type === 'cancel') {
+        this.cancelled.abort();
+        return;
+      }
+      const call = this.#waiting.get(message.seq);
+      if (call === undefined) return;
+      this.#waiting.delete(message.seq);
+      if (message.type === 'return') call.resolve(message.value);
+      else call.reject(errorFromFailure(message.failure));
+    };
+  }
+
+  post(message: DownloadWorkerMessage, transfer: Transferable[] = []): void {
+    this.#port.postMessage(message, transfer);
+  }
+
+  call(call: DownloadCall, transfer: Transferable[] = []): Promise<unknown> {
+    const seq = this.#nextSeq++;
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(seq, { resolve, reject });
+      this.post({ type: 'call', seq, call }, transfer);
+    });
+  }
+
+  close(): void {
+    this.#port.onmessage = null;
+    this.#port.close();
+  }
+}

@@ -1,0 +1,260 @@
+import { API_PREFIX, decryptingChunkText, downloadMessages } from '@coffer/contracts';
+import { CHUNK_OVERHEAD, chunkCount, encryptedSize, plainChunkLength } from '@coffer/crypto';
+import { downloadHttpErrorMessage, DOWNLOAD_NETWORK_ERROR_TEXT } from './error-mapping';
+import { ResumableReader, type OpenedStream } from './resumable-reader';
+import type { SaveSink } from './save/save-sink';
+import { TransferAbortedError, TransferError, isAbortError } from './transfer-errors';
+
+/**
+ * The download pipeline proper, after the metadata and the file key: fetch the ciphertext (with
+ * `Range` resume), cut it into encrypted chunks, decrypt each, hand the verified plaintext to the
+ * sink. It runs in the crypto worker in browsers (`crypto-worker/download-job.ts`), so the page's
+ * main thread only shows progress; tests run it on the current thread. It imports nothing that
+ * needs a page (no DOM, no React): the worker bundles it.
+ */
+
+/** Where the pipeline reports progress: the spec's texts and the received byte count. */
+export interface PipelineProgress {
+  text(text: string): void;
+  fraction(done: number, total: number): void;
+}
+
+/** What a download needs once the page has checked the metadata and unwrapped the file key. */
+export interface DownloadJob {
+  readonly fileKey: CryptoKey;
+  /** Plaintext size (bytes). */
+  readonly size: number;
+  readonly chunkSize: number;
+  /** API path of the content, e.g. `/users/files/{id}/download`. */
+  readonly downloadPath: string;
+  /** The API prefix (default `/api`). */
+  readonly apiBaseUrl?: string;
+  readonly retryDelaysMs: readonly number[];
+}
+
+/** What a download running elsewhere (the crypto worker) asks of the page. */
+export interface DownloadHost {
+  /** The API's auth headers, fresh for each request. */
+  headers(): Promise<Record<string, string>>;
+  /** The save method's sink (may be handed off to the worker, see `SaveSink.handOff`). */
+  openSink(): Promise<SaveSink>;
+  readonly progress: PipelineProgress;
+  readonly signal: AbortSignal;
+}
+
+export interface DownloadPipelineOptions {
+  readonly job: DownloadJob;
+  /** Requests the object from `offset` on; throws a {@link TransferError} for a non-ok answer. */
+  readonly open: (offset: number, signal: AbortSignal) => Promise<OpenedStream>;
+  /** Decrypts one chunk; the buffer is the caller's again as soon as this returns (copied or moved). */
+  readonly decrypt: (
+    key: CryptoKey,
+    index: number,
+    isLast: boolean,
+    encrypted: ArrayBuffer,
+  ) => Promise<Uint8Array<ArrayBuffer>>;
+  /**
+   * True when `decrypt` copies its input before it returns (WebCrypto on this thread): the read
+   * buffer is then reused for the next chunk instead of allocating a fresh 95 MiB one.
+   */
+  readonly decryptCopiesInput?: boolean;
+  /** Opened after the first answer arrived, so a failed request never starts a browser download. */
+  readonly openSink: () => Promise<SaveSink>;
+  readonly progress: PipelineProgress;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs the pipeline to the end: the sink is closed on success and aborted on any failure (no
+ * complete-looking file). Chunk i + 1 downloads while chunk i decrypts and is written: at most
+ * two chunks in flight, whatever the file size.
+ * @throws {TransferError} (incl. {@link TransferAbortedError}) or `IntegrityError`.
+ */
+export async function runDownloadPipeline(options: DownloadPipelineOptions): Promise<void> {
+  const { job, progress } = options;
+  const internal = new AbortController();
+  let failure: unknown = null;
+  const fail = (error: unknown): void => {
+    failure ??= error;
+    internal.abort();
+  };
+  const onOuterAbort = (): void => {
+    fail(new TransferAbortedError(downloadMessages.aborted));
+  };
+  if (options.signal.aborted) onOuterAbort();
+  options.signal.addEventListener('abort', onOuterAbort, { once: true });
+  let input: ResumableReader | null = null;
+  let sink: SaveSink | null = null;
+  let sinkOpening: Promise<SaveSink> | null = null;
+  try {
+    const total = encryptedSize(job.size, job.chunkSize);
+    input = await guard(
+      ResumableReader.open({
+        open: (offset) => options.open(offset, internal.signal),
+        onReceived: (received) => {
+          progress.fraction(received, total);
+        },
+        retryDelaysMs: job.retryDelaysMs,
+        signal: internal.signal,
+      }),
+      internal.signal,
+    );
+    sinkOpening = options.openSink();
+    sink = await guard(sinkOpening, internal.signal);
+    await streamChunks(options, input, sink, fail, internal.signal);
+    await guard(sink.close(), internal.signal);
+  } catch (error) {
+    const cause = normalizeDownloadError(options.signal.aborted ? onlyAbort(failure) : (failure ?? error));
+    internal.abort();
+    if (sink === null && sinkOpening !== null) sink = await sinkOpening.catch(() => null);
+    await sink?.abort(cause);
+    await input?.cancel();
+    throw cause;
+  } finally {
+    options.signal.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+function onlyAbort(failure: unknown): unknown {
+  return failure instanceof TransferAbortedError
+    ? failure
+    : new TransferAbortedError(downloadMessages.aborted);
+}
+
+async function streamChunks(
+  options: DownloadPipelineOptions,
+  input: ResumableReader,
+  sink: SaveSink,
+  fail: (error: unknown) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const { job } = options;
+  const count = chunkCount(job.size, job.chunkSize);
+  const phase = createDownloadPhase(options.progress, count);
+  // One read buffer for the whole download where decrypt copies its input (see `decryptCopiesInput`):
+  // a fresh 95 MiB buffer costs ~25,000 page faults before the first byte lands in it.
+  let spare: ArrayBuffer | null = null;
+  let writing: Promise<void> | null = null;
+  for (let index = 0; index < count; index++) {
+    const isLast = index === count - 1;
+    phase.downloading(true);
+    const length = plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD;
+    const encrypted = await input.read(length, spare);
+    // Bytes after the last chunk mean the object was extended: fail before writing the last chunk.
+    if (isLast) await input.expectEnd();
+    phase.downloading(false);
+    // The previous chunk must be written before this one starts: order, and two chunks in flight.
+    if (writing !== null) await guard(writing, signal);
+    phase.decrypting(index);
+    const decrypting = options.decrypt(job.fileKey, index, isLast, encrypted);
+    spare = options.decryptCopiesInput === true ? encrypted : null;
+    writing = writeWhenDecrypted(decrypting, sink, phase, signal);
+    writing.catch(fail);
+  }
+  if (writing !== null) await guard(writing, signal);
+}
+
+async function writeWhenDecrypted(
+  decrypting: Promise<Uint8Array<ArrayBuffer>>,
+  sink: SaveSink,
+  phase: DownloadPhase,
+  signal: AbortSignal,
+): Promise<void> {
+  const plaintext = await decrypting;
+  phase.decrypting(null);
+  if (signal.aborted) return;
+  await sink.write(plaintext);
+}
+
+/**
+ * GET the content with the given headers, from `offset` on (a `Range` request, answered 206) when
+ * resuming; a non-ok answer becomes the spec's text (its status kept: 401 signs the user out).
+ */
+export async function openDownloadStream(
+  fetchImpl: typeof fetch,
+  job: Pick<DownloadJob, 'downloadPath' | 'apiBaseUrl'>,
+  authHeaders: Record<string, string>,
+  offset: number,
+  signal: AbortSignal,
+): Promise<OpenedStream> {
+  const headers: Record<string, string> = { ...authHeaders };
+  if (offset > 0) headers.Range = `bytes=${offset}-`;
+  let response: Response;
+  try {
+    response = await fetchImpl(`${job.apiBaseUrl ?? API_PREFIX}${job.downloadPath}`, { headers, signal });
+  } catch (error) {
+    throw normalizeDownloadError(error);
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    throw new TransferError('HTTP', downloadHttpErrorMessage(response.status, response.statusText, text), {
+      status: response.status,
+    });
+  }
+  if (response.body === null) throw new TransferError('HTTP', downloadMessages.defaultError);
+  return { body: response.body, offset: response.status === 206 ? rangeStart(response) : 0 };
+}
+
+/** The first byte of a 206 answer (`Content-Range: bytes <start>-<end>/<size>`); NaN if unreadable. */
+function rangeStart(response: Response): number {
+  const match = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers.get('Content-Range') ?? '');
+  return match === null ? Number.NaN : Number(match[1]);
+}
+
+/** Aborts and network failures as the transfer errors the screens show; anything else unchanged. */
+export function normalizeDownloadError(error: unknown): unknown {
+  if (error instanceof TransferError) return error;
+  if (isAbortError(error)) return new TransferAbortedError(downloadMessages.aborted, { cause: error });
+  if (error instanceof TypeError)
+    return new TransferError('NETWORK', DOWNLOAD_NETWORK_ERROR_TEXT, { cause: error });
+  return error;
+}
+
+/** Awaits `promise`, but gives up as soon as `signal` aborts (a stalled write must not hang an abort). */
+export function guard<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new TransferAbortedError(downloadMessages.aborted));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(new TransferAbortedError(downloadMessages.aborted));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * The spec's download texts while chunks overlap: 'Downloading and decrypting file' while bytes
+ * arrive, 'Decrypting chunk i of n...' while the pipeline waits for decryption only.
+ */
+interface DownloadPhase {
+  downloading(active: boolean): void;
+  decrypting(index: number | null): void;
+}
+
+function createDownloadPhase(progress: PipelineProgress, count: number): DownloadPhase {
+  let isDownloading = false;
+  let decryptingIndex: number | null = null;
+  const show = (): void => {
+    if (isDownloading) progress.text(downloadMessages.downloadingAndDecrypting);
+    else if (decryptingIndex !== null) progress.text(decryptingChunkText(decryptingIndex + 1, count));
+  };
+  return {
+    downloading(active) {
+      isDownloading = active;
+      show();
+    },
+    decrypting(index) {
+      decryptingIndex = index;
+      show();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { downloadMessages } from '@coffer/contracts';
+import { IntegrityError } from '@coffer/crypto';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { responseTransfer } from '../crypto-worker/chunk-cipher';
+import { processCryptoRequest } from '../crypto-worker/process-request';
+import type { CryptoRequest } from '../crypto-worker/protocol';
+import { createWorkerChunkCipher, type CryptoWorkerLike } from '../crypto-worker/worker-chunk-cipher';
+import { downloadFile, type DownloadOptions } from './download';
+import type { SaveSink, SinkHandOff } from './save/save-sink';
+import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-server';
+import { ownerKeyPair } from './testing/keys';
+import { MemorySink } from './testing/memory-sink';
+import { ProgressLog } from './testing/progress-log';
+import { encryptForStorage } from './testing/stored-file';
+
+const chunkSize = 1024;
+
+/**
+ * The crypto worker on this thread with a worker's message semantics: every message is
+ * structured-cloned with its transfer list (the download's MessagePort moves; buffers detach),
+ * and the real request handler answers it. Its `fetch` is the global one, which the tests stub.
+ */
+class InThreadWorker extends EventTarget implements CryptoWorkerLike {
+  readonly ops: string[] = [];
+
+  postMessage(message: unknown, transfer?: Transferable[] | StructuredSerializeOptions): void {
+    const list = Array.isArray(transfer) ? transfer : (transfer?.transfer ?? []);
+    const request = structuredClone(message, { transfer: list }) as CryptoRequest;
+    this.ops.push(request.op);
+    void processCryptoRequest(request).then((response) => {
+      const data = structuredClone(response, { transfer: responseTransfer(response) });
+      this.dispatchEvent(new MessageEvent('message', { data }));
+    });
+  }
+
+  terminate(): void {
+    // Nothing runs in the background.
+  }
+}
+
+let owner: CryptoKeyPair;
+beforeAll(async () => {
+  owner = await ownerKeyPair();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function setUp(content: Uint8Array) {
+  const server = new FakeCofferServer();
+  const { ciphertext, encryptionInfo } = await encryptForStorage(content, owner.publicKey, chunkSize);
+  const item = server.addFile('report.pdf', content.length, encryptionInfo, ciphertext);
+  // The worker fetches with the global fetch; the page's fetchImpl must never see the content.
+  const workerFetch = vi.fn((input: RequestInfo | URL, init?: RequestInit) =>
+    server.fetch(input instanceof Request ? input.url : input.toString(), init),
+  );
+  vi.stubGlobal('fetch', workerFetch);
+  const pageFetch = vi.fn((url: string, init?: RequestInit) => server.fetch(url, init));
+  const worker = new InThreadWorker();
+  const progress = new ProgressLog();
+  const options = (sink: SaveSink): DownloadOptions => ({
+    api: server.api,
+    target: { fileId: item.fileId, source: 'own', fileName: 'report.pdf', size: content.length },
+    privateKey: owner.privateKey,
+    cipher: createWorkerChunkCipher(() => worker),
+    signal: new AbortController().signal,
+    onProgress: progress.listener,
+    saveMethod: 'service-worker',
+    saveCapabilities: { fsAccess: false, serviceWorker: true },
+    openSink: () => Promise.resolve(sink),
+    fetchImpl: pageFetch as typeof fetch,
+    retryDelaysMs: [0, 0, 0],
+    testFormat: { chunkSize },
+  });
+  return { server, item, worker, workerFetch, pageFetch, progress, options };
+}
+
+/**
+ * A service-worker sink handed off to the worker: the test plays the service worker on the other
+ * end of the port (a pull whenever it took a slice), and the page-side methods must never run.
+ */
+function handedOffSink() {
+  const channel = new MessageChannel();
+  const received: Uint8Array[] = [];
+  const settled: string[] = [];
+  let ended: 'end' | 'error' | null = null;
+  channel.port2.onmessage = (event: MessageEvent<{ type: string; bytes?: ArrayBuffer }>) => {
+    const { type, bytes } = event.data;
+    if (type === 'chunk' && bytes !== undefined) {
+      received.push(new Uint8Array(bytes));
+      channel.port2.postMessage({ type: 'pull' });
+    } else if (type === 'end' || type === 'error') {
+      ended = type;
+      channel.port2.close();
+    }
+  };
+  const notOnPage = (): Promise<void> => Promise.reject(new Error('written on the page after the hand-off'));
+  const sink: SaveSink = {
+    write: notOnPage,
+    close: notOnPage,
+    abort: notOnPage,
+    handOff: (): SinkHandOff => ({
+      // One pull already arrived on the page before the hand-off.
+      target: { kind: 'port', port: channel.port1, pulls: 1, sliceBytes: 300 },
+      transfer: [channel.port1],
+      settle: (outcome) => {
+        settled.push(outcome);
+        return Promise.resolve();
+      },
+    }),
+  };
+  return { sink, received, settled, ended: () => ended };
+}
+
+describe('download in the crypto worker', () => {
+  it('fetches, decrypts and writes to the handed-off service-worker port there; the page only answers and shows progress', async () => {
+    const content = patternBytes(5000, 3);
+    const { server, worker, workerFetch, pageFetch, progress, options, item } = await setUp(content);
+    const target = handedOffSink();
+    await downloadFile(options(target.sink));
+
+    await vi.waitFor(() => {
+      expect(target.ended()).toBe('end');
+    });
+    expect(concat(target.received)).toEqual(content);
+    // Slices of at most sliceBytes, as the service worker asks for them.
+    expect(Math.max(...target.received.map((piece) => piece.length))).toBeLessThanOrEqual(300);
+    expect(target.settled).toEqual(['closed']);
+    expect(worker.ops).toEqual(['download']);
+    expect(
+      workerFetch.mock.calls.map(([url]) => (url instanceof Request ? url.url : url.toString())),
+    ).toEqual([`/api/users/files/${item.fileId}/download`]);
+    // The page asked for the metadata only (through its API client), never for the content.
+    expect(pageFetch).not.toHaveBeenCalled();
+    expect(server.log).toEqual([
+      `GET /api/users/files/${item.fileId}`,
+      `GET /api/users/files/${item.fileId}/download`,
+    ]);
+    expect(progress.texts).toContain(downloadMessages.downloadingAndDecrypting);
+    expect(progress.texts.at(-1)).toBe(downloadMessages.complete);
+    progress.expectSpecSteps();
+  });
+
+  it('writes to a page sink (the Blob fallback) through the port, and aborts it on an integrity failure', async () => {
+    const content = patternBytes(3000, 4);
+    const ok = await setUp(content);
+    const sink = new MemorySink();
+    await downloadFile(ok.options(sink));
+    expect(sink.state).toBe('closed');
+    expect(concat(sink.chunks)).toEqual(content);
+
+    const bad = await setUp(content);
+    bad.server.downloadBehaviour = 'tamper';
+    const tampered = new MemorySink();
+    await expect(downloadFile(bad.options(tampered))).rejects.toBeInstanceOf(IntegrityError);
+    expect(tampered.state).toBe('aborted');
+  });
+
+  it('errors the handed-off download when a chunk fails verification, and settles it as aborted', async () => {
+    const { server, options } = await setUp(patternBytes(5000, 5));
+    server.downloadBehaviour = 'tamper';
+    const target = handedOffSink();
+    await expect(downloadFile(options(target.sink))).rejects.toBeInstanceOf(IntegrityError);
+    await vi.waitFor(() => {
+      expect(target.ended()).toBe('error');
+    });
+    expect(target.settled).toEqual(['aborted']);
+  });
+
+  it('resumes a broken connection from the worker with a Range request', async () => {
+    const content = patternBytes(5000, 6);
+    const { server, options } = await setUp(content);
+    server.downloadCuts = [{ at: 2 * (chunkSize + 28) + 100, how: 'error' }];
+    const target = handedOffSink();
+    await downloadFile(options(target.sink));
+    await vi.waitFor(() => {
+      expect(target.ended()).toBe('end');
+    });
+    expect(server.downloadRanges).toEqual([null, `bytes=${2 * (chunkSize + 28)}-`]);
+    expect(concat(target.received)).toEqual(content);
+  });
+});
