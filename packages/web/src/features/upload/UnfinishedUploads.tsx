@@ -92,10 +92,11 @@ export function UnfinishedUploads({ busy, onResume }: UnfinishedUploadsProps): R
               key={upload.uploadId}
               component="li"
               justify="space-between"
-              wrap="nowrap"
+              // Narrow screens: the buttons go under the name rather than squeezing it.
+              wrap="wrap"
               aria-label={`Unfinished upload ${upload.fileName}`}
             >
-              <div style={{ minWidth: 0 }}>
+              <div style={{ minWidth: 0, flex: '1 1 14rem' }}>
                 <Text truncate="end">{upload.fileName}</Text>
                 <Text size="xs" c="dimmed">
                   {formatSize(upload.size)} · {upload.completedParts} of {upload.parts} parts ·{' '}
