@@ -1,6 +1,7 @@
 import { useState, type ReactElement } from 'react';
 import { formatSize, type UploadItem } from '@coffer/contracts';
 import { Button, Card, FileButton, Group, Stack, Text } from '@mantine/core';
+import { useEncryptionState } from '../../app/session/session-context';
 import type { UploadRecord } from '../../lib/transfers/upload-records';
 import { ageText, useUnfinishedUploads } from './use-unfinished-uploads';
 import { useUploadRecords } from './use-upload-records';
@@ -35,7 +36,11 @@ interface UnfinishedUploadsProps {
  */
 export function UnfinishedUploads({ busy, onResume }: UnfinishedUploadsProps): ReactElement | null {
   const { uploads, listed, cancel, cancelling } = useUnfinishedUploads(!busy);
-  const records = useUploadRecords(listed);
+  const encryption = useEncryptionState();
+  const records = useUploadRecords(
+    listed,
+    encryption.status === 'unlocked' ? encryption.keys.keyVersion : null,
+  );
   // Records whose stored handle could not be read (permission refused, file moved): pick the file instead.
   const [pickInstead, setPickInstead] = useState<ReadonlySet<string>>(new Set());
   if (busy || uploads.length === 0) return null;
@@ -87,10 +92,11 @@ export function UnfinishedUploads({ busy, onResume }: UnfinishedUploadsProps): R
               key={upload.uploadId}
               component="li"
               justify="space-between"
-              wrap="nowrap"
+              // Narrow screens: the buttons go under the name rather than squeezing it.
+              wrap="wrap"
               aria-label={`Unfinished upload ${upload.fileName}`}
             >
-              <div style={{ minWidth: 0 }}>
+              <div style={{ minWidth: 0, flex: '1 1 14rem' }}>
                 <Text truncate="end">{upload.fileName}</Text>
                 <Text size="xs" c="dimmed">
                   {formatSize(upload.size)} · {upload.completedParts} of {upload.parts} parts ·{' '}

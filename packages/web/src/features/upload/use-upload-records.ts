@@ -14,17 +14,19 @@ export const uploadRecordsQueryKey = ['upload-records'] as const;
  */
 export function useUploadRecords(
   listed: readonly UploadItem[] | undefined,
+  keyVersion: string | null,
 ): ReadonlyMap<string, UploadRecord> | undefined {
   const api = useApiClient();
   const store = browserUploadRecords();
   const query = useQuery({
-    queryKey: [...uploadRecordsQueryKey, listed],
+    queryKey: [...uploadRecordsQueryKey, keyVersion, listed],
     queryFn: async () => {
-      if (store === null || listed === undefined) return new Map<string, UploadRecord>();
-      const kept = await forgetFinishedUploads(store, listed, api);
+      if (store === null || listed === undefined || keyVersion === null)
+        return new Map<string, UploadRecord>();
+      const kept = await forgetFinishedUploads(store, listed, api, keyVersion);
       return new Map(kept.map((record) => [record.uploadId, record]));
     },
-    enabled: listed !== undefined,
+    enabled: listed !== undefined && keyVersion !== null,
     retry: false,
   });
   return query.data;

@@ -3,7 +3,8 @@ import { ApiRequestError, seg, type ApiClient } from '../api/http';
 import type { UploadRecord, UploadRecordStore } from './upload-records';
 
 /**
- * Forgets the records of uploads the server no longer has pending (completed elsewhere, cancelled,
+ * Among the records of the signed-in user's uploads (`keyVersion`: another person's records on the
+ * same browser are left alone), forgets those of uploads the server no longer has pending (completed elsewhere, cancelled,
  * expired by the sweeper): those listed with another status at once, those missing from the recent
  * list after asking the server about each (GET /users/uploads/multipart/{id} answers 404). Answers
  * the records that remain.
@@ -12,10 +13,12 @@ export async function forgetFinishedUploads(
   store: UploadRecordStore,
   listed: readonly UploadItem[],
   api: ApiClient,
+  keyVersion: string,
 ): Promise<UploadRecord[]> {
   const statusOf = new Map(listed.map((upload) => [upload.uploadId, upload.status]));
   const kept: UploadRecord[] = [];
   for (const record of await store.all()) {
+    if (record.keyVersion !== keyVersion) continue;
     const status = statusOf.get(record.uploadId);
     if (status === 'pending' || (status === undefined && (await stillPending(api, record)))) {
       kept.push(record);

@@ -18,6 +18,8 @@ export interface UploadRecord {
   readonly chunkSize: number;
   /** The owner-wrapped file key as sent at the start (base64): the server must hand back the same. */
   readonly encryptedFileKey: string;
+  /** The owner's key id (`encryptionInfo.version`): whose upload it is, on a browser several people use. */
+  readonly keyVersion: string;
   /** Lowercase hex SHA-256 of each chunk's plaintext, by chunk index, as far as encrypted. */
   readonly chunkSha256: Readonly<Record<number, string>>;
   /** Where the upload started from a File System Access handle: re-opened after a permission prompt. */

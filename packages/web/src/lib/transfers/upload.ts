@@ -62,6 +62,7 @@ function fileIdentity(file: File, chunkSize: number, encryptionInfo: NewEncrypti
     lastModified: file.lastModified,
     chunkSize,
     encryptedFileKey: encryptionInfo.encryptedFileKey,
+    keyVersion: encryptionInfo.version,
     ...(handle === undefined ? {} : { handle }),
   };
 }
