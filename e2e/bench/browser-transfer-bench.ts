@@ -686,7 +686,8 @@ async function shareAndReceive(h: Harness, file: TestFile, hash: boolean): Promi
     await dialog.getByRole('button', { name: 'Add contact' }).click();
     await dialog.waitFor({ state: 'hidden' });
     const contactCard = owner.getByRole('article', { name: recipient.name });
-    await contactCard.getByText('Verified', { exact: true }).waitFor();
+    // The key-trust badge ("Not verified in person") replaces the "Verified" status once the key is
+    // pinned; the Share files button is what a contact with a key offers (as in contacts-manage.spec).
     await contactCard.getByRole('button', { name: 'Share files' }).click();
     const share = owner.getByRole('dialog', { name: `Share files with ${recipient.name}` });
     await share.getByRole('checkbox', { name: file.name }).check();
