@@ -19,11 +19,25 @@ test.use({
 });
 
 /** Configures analytics for this page and returns the requests sent to the analytics host. */
-async function withAnalyticsConfigured(
-  page: Page,
-): Promise<{ sent: Request[]; libraryLoaded: () => boolean }> {
+async function withAnalyticsConfigured(page: Page): Promise<{
+  sent: Request[];
+  libraryLoaded: () => boolean;
+  /** From now on requests count as made after consent. */
+  consented: () => void;
+  /** Requests made before consent to the analytics host or for a script that turned out to be PostHog. */
+  beforeConsent: () => string[];
+}> {
   const sent: Request[] = [];
   let library = false;
+  let consent = false;
+  // Every script request, in order, with whether consent had been given; which of them hold PostHog is
+  // known only once its body has been read, so the check runs at the end, over all of them.
+  const scripts: { url: string; consent: boolean }[] = [];
+  const posthogScripts = new Set<string>();
+  const sentBefore: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push({ url: request.url(), consent });
+  });
   await page.addInitScript(() => {
     Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false });
     Object.defineProperty(Navigator.prototype, 'userAgentData', { get: () => undefined });
@@ -39,6 +53,7 @@ async function withAnalyticsConfigured(
   });
   await page.route(`**${ANALYTICS_PATH}/**`, async (route) => {
     sent.push(route.request());
+    if (!consent) sentBefore.push(route.request().url());
     await route.fulfill({ status: 200, contentType: 'application/json', body: '{"status":1}' });
   });
   page.on('response', (response) => {
@@ -46,11 +61,23 @@ async function withAnalyticsConfigured(
     void response
       .body()
       .then((body) => {
-        if (body.includes('PostHog')) library = true;
+        if (!body.includes('PostHog')) return;
+        library = true;
+        posthogScripts.add(response.url());
       })
       .catch(() => undefined);
   });
-  return { sent, libraryLoaded: () => library };
+  return {
+    sent,
+    libraryLoaded: () => library,
+    consented: () => {
+      consent = true;
+    },
+    beforeConsent: () => [
+      ...sentBefore,
+      ...scripts.filter((script) => !script.consent && posthogScripts.has(script.url)).map((s) => s.url),
+    ],
+  };
 }
 
 function consentPrompt(page: Page) {
@@ -98,10 +125,13 @@ test('nothing is sent before consent; the prompt can wait; Profile turns analyti
   const consentSwitch = page.getByRole('switch', { name: 'Share anonymous usage statistics' });
   await expect(consentSwitch).not.toBeChecked();
   expect(analytics.sent).toHaveLength(0);
+  analytics.consented();
   await consentSwitch.check({ force: true });
   await expect(consentSwitch).toBeChecked();
   await page.getByRole('link', { name: 'My Files' }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'My Files' })).toBeVisible();
   await expect.poll(() => analytics.libraryLoaded(), { timeout: 30_000 }).toBe(true);
   await expect.poll(() => analytics.sent.length, { timeout: 30_000 }).toBeGreaterThan(0);
+  // Now that the PostHog script is known: it was never asked for, and nothing was sent, before consent.
+  expect(analytics.beforeConsent()).toEqual([]);
 });

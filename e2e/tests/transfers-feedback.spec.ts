@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
 import { logoutFromSidebar, newPerson, signUpReady, type TestPerson } from '../helpers/auth.js';
 import { snackbar, writeTestFile, writeTextFile, type TestFile } from '../helpers/files.js';
 import { allMailsTo } from '../helpers/mail.js';
@@ -146,6 +146,13 @@ test('the queue counts Queued (n of total) while several wait, then shows a perc
     ['queue-1.bin', 'queue-2.bin', 'queue-3.bin'].map((name) => writeTestFile(dir, name, 101 * MIB, 'QUEUE')),
   );
   const hold = await holdMultipartCreates(a);
+  // Parts wait until the test ends: the first upload must still be running when it is cancelled, on a
+  // busy machine or an idle one.
+  const heldParts: Route[] = [];
+  const partPattern = /\/api\/users\/uploads\/multipart\/[^/]+\/part\/\d+/;
+  await a.route(partPattern, (route) => {
+    heldParts.push(route);
+  });
   try {
     await a.getByRole('link', { name: 'New Upload' }).first().click();
     await a.locator('input[type="file"]').setInputFiles(big.map((file) => file.path));
@@ -171,6 +178,8 @@ test('the queue counts Queued (n of total) while several wait, then shows a perc
   } finally {
     hold.release();
     await hold.stop();
+    await a.unroute(partPattern);
+    for (const route of heldParts) await route.abort().catch(() => undefined);
   }
 });
 

@@ -79,6 +79,8 @@ export async function idbRun<T>(
 ): Promise<T> {
   const tx = (await db()).transaction(store, mode);
   const done = idbTransactionDone(tx);
+  // When `work` fails the transaction aborts and `done` rejects too, unawaited: not a second error.
+  done.catch(() => undefined);
   const result = await work(tx.objectStore(store));
   await done;
   return result;

@@ -13,6 +13,9 @@ import { MemorySink } from './testing/memory-sink';
 import { ProgressLog } from './testing/progress-log';
 import { encryptForStorage } from './testing/stored-file';
 
+/** A ceiling for the worker's pipeline on a busy 2-core machine, not an expected duration. */
+const WAIT = { timeout: 10_000 };
+
 const chunkSize = 1024;
 
 /**
@@ -121,7 +124,7 @@ describe('download in the crypto worker', () => {
 
     await vi.waitFor(() => {
       expect(target.ended()).toBe('end');
-    });
+    }, WAIT);
     expect(concat(target.received)).toEqual(content);
     // Slices of at most sliceBytes, as the service worker asks for them.
     expect(Math.max(...target.received.map((piece) => piece.length))).toBeLessThanOrEqual(300);
@@ -163,7 +166,7 @@ describe('download in the crypto worker', () => {
     await expect(downloadFile(options(target.sink))).rejects.toBeInstanceOf(IntegrityError);
     await vi.waitFor(() => {
       expect(target.ended()).toBe('error');
-    });
+    }, WAIT);
     expect(target.settled).toEqual(['aborted']);
   });
 
@@ -175,7 +178,7 @@ describe('download in the crypto worker', () => {
     await downloadFile(options(target.sink));
     await vi.waitFor(() => {
       expect(target.ended()).toBe('end');
-    });
+    }, WAIT);
     expect(server.downloadRanges).toEqual([null, `bytes=${2 * (chunkSize + 28)}-`]);
     expect(concat(target.received)).toEqual(content);
   });

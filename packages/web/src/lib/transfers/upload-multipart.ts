@@ -116,7 +116,8 @@ export async function sendPartsAndComplete(
     const cancelled = error instanceof TransferAbortedError || context.signal.aborted;
     if (!cancelled && abortOn === 'cancel') throw error;
     const serverAbortError = await abortOnServer(context, created.uploadId);
-    await context.journal?.ended();
+    // Forget the upload only once the server has: one it still holds stays listed, resumable here.
+    if (serverAbortError === undefined) await context.journal?.ended();
     if (cancelled) {
       throw new TransferAbortedError(uploadMessages.aborted, { cause: error, serverAbortError });
     }

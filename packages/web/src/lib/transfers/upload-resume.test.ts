@@ -125,6 +125,50 @@ describe('resuming a multipart upload', () => {
     expect(await records.all()).toEqual([]);
   });
 
+  it('keeps the record of a new upload that failed while the server could not be told', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    server.partBehaviour = (partNumber) => (partNumber < 3 ? 'ok' : 'network-error');
+    server.abortBehaviour = 'network-error';
+    const failed = uploadFile({
+      api: server.api,
+      file: fileOf(patternBytes(SIZE, 5)),
+      keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
+      cipher: createInProcessChunkCipher(),
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+      createXhr: server.createXhr,
+      retryDelaysMs: [],
+      testFormat,
+      records,
+    });
+    await expect(failed).rejects.toBeInstanceOf(TransferError);
+    // The server still holds parts 1 and 2: the record stays, so this browser can resume it.
+    expect([...(server.multipart.values().next().value?.parts.keys() ?? [])]).toEqual([1, 2]);
+    expect((await records.all()).map((record) => record.fileName)).toEqual(['film.mov']);
+
+    server.abortBehaviour = 'ok';
+    const second = new FakeCofferServer();
+    second.partBehaviour = (partNumber) => (partNumber < 3 ? 'ok' : 'network-error');
+    const forgotten = createMemoryUploadRecords();
+    await expect(
+      uploadFile({
+        api: second.api,
+        file: fileOf(patternBytes(SIZE, 5)),
+        keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
+        cipher: createInProcessChunkCipher(),
+        signal: new AbortController().signal,
+        onProgress: () => undefined,
+        createXhr: second.createXhr,
+        retryDelaysMs: [],
+        testFormat,
+        records: forgotten,
+      }),
+    ).rejects.toBeInstanceOf(TransferError);
+    // Aborted on the server: nothing is left to resume, and the record is gone.
+    expect(await forgotten.all()).toEqual([]);
+  });
+
   it('refuses a file of another date or size before asking the server', async () => {
     const server = new FakeCofferServer();
     const records = createMemoryUploadRecords();

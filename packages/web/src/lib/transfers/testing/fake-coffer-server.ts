@@ -52,6 +52,8 @@ export class FakeCofferServer {
   partBehaviour: (partNumber: number) => PartBehaviour | Promise<PartBehaviour> = () => 'ok';
   directBehaviour: () => FakeXhrAnswer | null = () => null;
   downloadBehaviour: DownloadBehaviour = 'ok';
+  /** `network-error`: the server-side abort (`DELETE` of a multipart upload) never reaches the server. */
+  abortBehaviour: 'ok' | 'network-error' = 'ok';
   /**
    * Breaks the next download answers: each entry cuts one answer after that many bytes of the
    * object, by a network error (`error`) or by ending the body early (`end`).
@@ -135,6 +137,7 @@ export class FakeCofferServer {
       });
     }
     if ((match = /^\/api\/users\/uploads\/multipart\/([^/]+)$/.exec(path)) && method === 'DELETE') {
+      if (this.abortBehaviour === 'network-error') throw new TypeError('Failed to fetch');
       const upload = this.multipart.get(match[1] ?? '');
       if (upload === undefined) return json(404, { code: 'NOT_FOUND', message: 'no upload' });
       upload.aborted = true;
