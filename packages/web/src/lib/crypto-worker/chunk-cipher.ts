@@ -1,7 +1,7 @@
 import { IntegrityError } from '@coffer/crypto';
 import type { DownloadHost, DownloadJob } from '../transfers/download-pipeline';
 import { TransferAbortedError, TransferError } from '../transfers/transfer-errors';
-import type { CryptoFailure, CryptoResponse } from './protocol';
+import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
 
 /**
  * Encrypts and decrypts single chunks of the coffer-v1 format off the main thread.
@@ -115,6 +115,29 @@ export function describeFailure(cause: unknown): CryptoFailure {
 export function responseTransfer(response: CryptoResponse): Transferable[] {
   if (!response.ok) return [];
   return [response.data, response.iv, response.sha256].filter((b): b is ArrayBuffer => b !== undefined);
+}
+
+/** The `encrypt-slice` request for {@link ChunkCipher.encryptSlice}'s arguments (each cipher adds its id). */
+export function encryptSliceRequest(
+  key: CryptoKey,
+  index: number,
+  isLast: boolean,
+  source: Blob,
+  start: number,
+  end: number,
+  options: EncryptSliceOptions | undefined,
+): Omit<Extract<CryptoRequest, { op: 'encrypt-slice' }>, 'id'> {
+  return {
+    op: 'encrypt-slice',
+    key,
+    index,
+    isLast,
+    source,
+    start,
+    end,
+    reportRead: options?.onRead !== undefined,
+    hashPlaintext: options?.hashPlaintext === true,
+  };
 }
 
 /** The two pieces of an `encrypt-slice` answer. */

@@ -1,4 +1,4 @@
-import { answerSlice, errorFromFailure, type ChunkCipher } from './chunk-cipher';
+import { answerSlice, encryptSliceRequest, errorFromFailure, type ChunkCipher } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';
 import type { CryptoRequest } from './protocol';
 
@@ -24,22 +24,8 @@ export function createInProcessChunkCipher(): ChunkCipher {
         (await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })).data,
       ),
     encryptSlice: async (key, index, isLast, source, start, end, options) => {
-      const onRead = options?.onRead;
-      const answer = await run(
-        {
-          id: nextId++,
-          op: 'encrypt-slice',
-          key,
-          index,
-          isLast,
-          source,
-          start,
-          end,
-          reportRead: onRead !== undefined,
-          hashPlaintext: options?.hashPlaintext === true,
-        },
-        onRead,
-      );
+      const request = encryptSliceRequest(key, index, isLast, source, start, end, options);
+      const answer = await run({ id: nextId++, ...request }, options?.onRead);
       return answerSlice(answer.data, answer.iv, answer.sha256);
     },
     dispose: () => undefined,

@@ -2,6 +2,7 @@ import type { DownloadHost } from '../transfers/download-pipeline';
 import type { SaveSink, SinkHandOff } from '../transfers/save/save-sink';
 import {
   answerSlice,
+  encryptSliceRequest,
   CryptoWorkerError,
   describeFailure,
   errorFromFailure,
@@ -116,22 +117,8 @@ export function createWorkerChunkCipher(
       new Uint8Array((await run({ op: 'decrypt', key, index, isLast, data }, [data])).data),
     // The File is sent as a reference: the worker reads the slice itself.
     encryptSlice: async (key, index, isLast, source, start, end, options) => {
-      const onRead = options?.onRead;
-      const answer = await run(
-        {
-          op: 'encrypt-slice',
-          key,
-          index,
-          isLast,
-          source,
-          start,
-          end,
-          reportRead: onRead !== undefined,
-          hashPlaintext: options?.hashPlaintext === true,
-        },
-        [],
-        onRead,
-      );
+      const request = encryptSliceRequest(key, index, isLast, source, start, end, options);
+      const answer = await run(request, [], options?.onRead);
       return answerSlice(answer.data, answer.iv, answer.sha256);
     },
     runDownload: async (job, host) => {

@@ -23,6 +23,27 @@ function fileOf(content: Uint8Array<ArrayBuffer>, lastModified = LAST_MODIFIED):
   return new File([content], 'film.mov', { type: 'video/quicktime', lastModified });
 }
 
+/** A new upload of `content` to `server`, recorded in `records`. */
+function newUpload(
+  server: FakeCofferServer,
+  records: UploadRecordStore,
+  content: Uint8Array<ArrayBuffer>,
+  signal = new AbortController().signal,
+) {
+  return uploadFile({
+    api: server.api,
+    file: fileOf(content),
+    keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
+    cipher: createInProcessChunkCipher(),
+    signal,
+    onProgress: () => undefined,
+    createXhr: server.createXhr,
+    retryDelaysMs: [],
+    testFormat,
+    records,
+  });
+}
+
 /** Uploads `content` until part `stopAt` is asked for, which never arrives (the tab closed). */
 async function interruptedUpload(
   server: FakeCofferServer,
@@ -40,18 +61,7 @@ async function interruptedUpload(
     reached();
     return new Promise(() => undefined);
   };
-  void uploadFile({
-    api: server.api,
-    file: fileOf(content),
-    keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
-    cipher: createInProcessChunkCipher(),
-    signal: controller.signal,
-    onProgress: () => undefined,
-    createXhr: server.createXhr,
-    retryDelaysMs: [],
-    testFormat,
-    records,
-  }).catch(() => undefined);
+  void newUpload(server, records, content, controller.signal).catch(() => undefined);
   await stopped;
   // The page is gone: nothing more of this run is answered, and nothing aborts it on the server.
   server.partBehaviour = () => 'ok';
@@ -130,41 +140,15 @@ describe('resuming a multipart upload', () => {
     const records = createMemoryUploadRecords();
     server.partBehaviour = (partNumber) => (partNumber < 3 ? 'ok' : 'network-error');
     server.abortBehaviour = 'network-error';
-    const failed = uploadFile({
-      api: server.api,
-      file: fileOf(patternBytes(SIZE, 5)),
-      keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
-      cipher: createInProcessChunkCipher(),
-      signal: new AbortController().signal,
-      onProgress: () => undefined,
-      createXhr: server.createXhr,
-      retryDelaysMs: [],
-      testFormat,
-      records,
-    });
-    await expect(failed).rejects.toBeInstanceOf(TransferError);
+    await expect(newUpload(server, records, patternBytes(SIZE, 5))).rejects.toBeInstanceOf(TransferError);
     // The server still holds parts 1 and 2: the record stays, so this browser can resume it.
     expect([...(server.multipart.values().next().value?.parts.keys() ?? [])]).toEqual([1, 2]);
     expect((await records.all()).map((record) => record.fileName)).toEqual(['film.mov']);
 
-    server.abortBehaviour = 'ok';
     const second = new FakeCofferServer();
     second.partBehaviour = (partNumber) => (partNumber < 3 ? 'ok' : 'network-error');
     const forgotten = createMemoryUploadRecords();
-    await expect(
-      uploadFile({
-        api: second.api,
-        file: fileOf(patternBytes(SIZE, 5)),
-        keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
-        cipher: createInProcessChunkCipher(),
-        signal: new AbortController().signal,
-        onProgress: () => undefined,
-        createXhr: second.createXhr,
-        retryDelaysMs: [],
-        testFormat,
-        records: forgotten,
-      }),
-    ).rejects.toBeInstanceOf(TransferError);
+    await expect(newUpload(second, forgotten, patternBytes(SIZE, 5))).rejects.toBeInstanceOf(TransferError);
     // Aborted on the server: nothing is left to resume, and the record is gone.
     expect(await forgotten.all()).toEqual([]);
   });
