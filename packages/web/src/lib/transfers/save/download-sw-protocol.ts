@@ -6,9 +6,10 @@
  *    name, size and type under a random id; SW → page on the port: `registered`.
  * 2. The page navigates a hidden iframe to `/__coffer_download__/<id>/<name>`; the SW answers that
  *    navigation with a streamed attachment Response and says `started`.
- * 3. Each time the browser wants more bytes the SW sends `pull`; the page answers with exactly one
- *    `chunk` (the next slice, at most 8 MiB, of the plaintext; its buffer transferred), or `end`, or
- *    `error` (the browser then marks the download failed). The page can send `error` at any time.
+ * 3. Each `pull` of the SW is a credit for one message: the page answers it with exactly one `chunk`
+ *    (the next slice, at most 8 MiB, of the plaintext; its buffer transferred), or `end`, or `error`
+ *    (the browser then marks the download failed). The SW keeps up to 8 slices asked for or queued
+ *    ahead of the browser's writer, so slices travel while the browser writes. The page can send `error` at any time.
  *    If the user cancels the download in the browser, the SW sends `cancelled`.
  */
 
@@ -23,6 +24,15 @@ export interface RegisterDownloadMessage {
   readonly fileName: string;
   readonly size: number;
   readonly contentType: string;
+}
+
+/**
+ * Fails a download the SW is streaming: the crypto worker it was handed to died, so nobody will send
+ * `end` or `error` on its port (a browser download would stay "in progress" forever).
+ */
+export interface AbortDownloadMessage {
+  readonly type: 'coffer-download:abort';
+  readonly id: string;
 }
 
 /** Sent every few seconds while a download streams: messages keep an idle service worker alive. */

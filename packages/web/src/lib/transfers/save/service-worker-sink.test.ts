@@ -6,6 +6,7 @@ import { TransferAbortedError } from '../transfer-errors';
 import type { SaveFileInfo } from './save-sink';
 import {
   DOWNLOAD_NOT_STARTED_TEXT,
+  openPortTargetSink,
   openServiceWorkerSink,
   type DownloadWorkerLike,
 } from './service-worker-sink';
@@ -77,7 +78,7 @@ async function readAll(response: Response): Promise<Uint8Array> {
 }
 
 describe('service worker sink + download-sw.js', () => {
-  it('streams chunks as an attachment, one chunk per browser pull', async () => {
+  it('streams the plaintext as an attachment', async () => {
     const sw = startServiceWorker();
     const { sink, response: answer } = await openThrough(
       sw,
@@ -92,22 +93,45 @@ describe('service worker sink + download-sw.js', () => {
     expect(answer.headers.get('Content-Length')).toBe('6');
     expect(answer.headers.get('Content-Type')).toBe('application/octet-stream');
 
-    // Nobody reads yet: the first write waits for the browser's pull (backpressure).
-    let written = false;
-    const first = sink.write(new Uint8Array([1, 2, 3])).then(() => {
-      written = true;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(written).toBe(false);
-
     const body = readAll(answer);
-    await first;
+    await sink.write(new Uint8Array([1, 2, 3]));
     await sink.write(new Uint8Array([4, 5, 6]));
     await sink.close();
     expect([...(await body)]).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('sends a chunk in slices, one per pull, so no step copies a whole chunk', async () => {
+  it('sends at most 8 slices ahead of the browser (backpressure)', async () => {
+    const sw = startServiceWorker();
+    const { sink, response } = await openThrough(
+      sw,
+      { fileName: 'a.bin', size: 9, contentType: '' },
+      undefined,
+      1,
+    );
+    // Nobody reads yet: eight 1-byte slices go to the service worker, the ninth waits.
+    let written = false;
+    const writing = sink.write(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9])).then(() => {
+      written = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(written).toBe(false);
+    const reader = response.body?.getReader();
+    if (reader === undefined) throw new Error('no body');
+    // The browser takes one: room for one more.
+    expect([...((await reader.read()).value ?? [])]).toEqual([1]);
+    await writing;
+    const closing = sink.close();
+    const rest: number[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest.push(...value);
+    }
+    await closing;
+    expect(rest).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('sends a chunk in slices, so no step copies a whole chunk', async () => {
     const sw = startServiceWorker();
     const { sink, response } = await openThrough(
       sw,
@@ -117,16 +141,17 @@ describe('service worker sink + download-sw.js', () => {
     );
     const reader = response.body?.getReader();
     if (reader === undefined) throw new Error('no body');
-    const writing = sink.write(new Uint8Array([1, 2, 3, 4, 5, 6, 7]));
+    const writing = sink
+      .write(new Uint8Array([1, 2, 3, 4, 5, 6, 7]))
+      .then(() => sink.write(new Uint8Array([8])))
+      .then(() => sink.close());
     const pieces: number[][] = [];
-    for (let i = 0; i < 3; i++) pieces.push([...((await reader.read()).value ?? [])]);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pieces.push([...value]);
+    }
     await writing;
-    const closing = sink.write(new Uint8Array([8])).then(() => sink.close());
-    pieces.push([...((await reader.read()).value ?? [])]);
-    // The pull after the last byte is what lets the page close the download.
-    const end = reader.read();
-    await closing;
-    expect((await end).done).toBe(true);
     expect(pieces).toEqual([[1, 2, 3], [4, 5, 6], [7], [8]]);
   });
 
@@ -159,9 +184,9 @@ describe('service worker sink + download-sw.js', () => {
 
   it('ends a write still waiting for a pull when the download is aborted', async () => {
     const sw = startServiceWorker();
-    const { sink } = await openThrough(sw, { fileName: 'a.bin', size: 1, contentType: '' });
-    // Nobody reads: the write waits for a pull that never comes.
-    const writing = sink.write(new Uint8Array([1]));
+    const { sink } = await openThrough(sw, { fileName: 'a.bin', size: 9, contentType: '' }, undefined, 1);
+    // Nobody reads: after eight slices the write waits for a pull that never comes.
+    const writing = sink.write(new Uint8Array(9));
     await sink.abort(new Error('cancelled in the app'));
     await expect(writing).rejects.toBeInstanceOf(TransferAbortedError);
   });
@@ -179,13 +204,35 @@ describe('service worker sink + download-sw.js', () => {
 
   it('fails pending writes with an abort when the user cancels the download', async () => {
     const sw = startServiceWorker();
-    const { sink, response } = await openThrough(sw, { fileName: 'a.bin', size: 10, contentType: '' });
-    const writing = sink.write(new Uint8Array([1]));
+    const { sink, response } = await openThrough(
+      sw,
+      { fileName: 'a.bin', size: 10, contentType: '' },
+      undefined,
+      1,
+    );
+    // Eight slices go ahead; the ninth waits for room.
+    const writing = sink.write(new Uint8Array(9));
     await response.body?.cancel();
     await expect(writing).rejects.toBeInstanceOf(TransferAbortedError);
     await expect(sink.write(new Uint8Array([2]))).rejects.toMatchObject({
       message: downloadMessages.aborted,
     });
+  });
+
+  it('fails the browser download when the worker it was handed to dies mid-stream', async () => {
+    const sw = startServiceWorker();
+    const { sink, response } = await openThrough(sw, { fileName: 'a.bin', size: 10, contentType: '' });
+    const handOff = sink.handOff?.();
+    if (handOff === undefined || handOff.target.kind !== 'port') throw new Error('no port hand-off');
+    // The crypto worker's side writes a slice, then its thread is gone: no `end`, no `error`.
+    const workerSide = openPortTargetSink(handOff.target.port, handOff.target.pulls, 4);
+    const reader = response.body?.getReader();
+    if (reader === undefined) throw new Error('no body');
+    await workerSide.write(new Uint8Array([1, 2]));
+    expect([...((await reader.read()).value ?? [])]).toEqual([1, 2]);
+    const next = reader.read();
+    await handOff.settle('aborted');
+    await expect(next).rejects.toThrow('The download stopped');
   });
 
   it('gives up when the worker never takes the download', async () => {

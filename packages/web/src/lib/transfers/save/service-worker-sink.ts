@@ -5,6 +5,7 @@ import {
   DOWNLOAD_SW_URL,
   DOWNLOAD_URL_PREFIX,
   downloadUrl,
+  type AbortDownloadMessage,
   type KeepAliveMessage,
   type PageToSwPortMessage,
   type RegisterDownloadMessage,
@@ -14,7 +15,10 @@ import type { SaveFileInfo, SaveSink } from './save-sink';
 
 /** The part of a ServiceWorker the sink talks to. */
 export interface DownloadWorkerLike {
-  postMessage(message: RegisterDownloadMessage | KeepAliveMessage, transfer?: Transferable[]): void;
+  postMessage(
+    message: RegisterDownloadMessage | KeepAliveMessage | AbortDownloadMessage,
+    transfer?: Transferable[],
+  ): void;
 }
 
 export interface ServiceWorkerSinkOptions {
@@ -103,8 +107,8 @@ export function openInHiddenFrame(url: string): () => void {
 
 /**
  * Streams the download through the app's service worker, so the browser writes it to disk as a
- * normal download of any size. The page sends a slice of a chunk only when the browser asks for
- * more (`pull`), so at most one slice waits in the service worker. `abort` errors the stream, and the
+ * normal download of any size. The page sends a slice of a chunk only for a credit (`pull`) of the
+ * service worker, which keeps at most a few slices ahead of the browser's writer. `abort` errors the stream, and the
  * browser marks the download failed instead of keeping a complete-looking file.
  */
 export async function openServiceWorkerSink(
@@ -170,7 +174,10 @@ export async function openServiceWorkerSink(
           sliceBytes: Math.min(sliceBytes, WORKER_SLICE_BYTES),
         },
         transfer: [channel.port1],
-        settle() {
+        settle(outcome) {
+          // Normally the worker already sent `error`; if it died first, this is the only word the
+          // service worker gets (an abort after `end` or `error` is a no-op there).
+          if (outcome === 'aborted') worker.postMessage({ type: 'coffer-download:abort', id });
           cleanUp(cleanUpDelayMs);
           return Promise.resolve();
         },
@@ -218,7 +225,8 @@ function portSink(port: PortState, sliceBytes: number, end: () => void): SaveSin
       releaseBuffer(bytes.buffer);
     },
     async close() {
-      // The next pull means the browser has taken every byte: only then is the file complete.
+      // `end` is a message like a slice: it waits for a credit, and the service worker closes the
+      // stream behind the slices it still holds (the browser writes those, then completes the file).
       await port.until(() => port.credits > 0);
       port.send({ type: 'end' });
       end();
