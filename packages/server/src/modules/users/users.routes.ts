@@ -15,6 +15,8 @@ export function usersRoutes(app: FastifyTypeBox, deps: UsersRoutesDeps): void {
   app.get(
     '/users/stats',
     {
+      // Shows the plan and its limits; the routes that enforce them read the row afresh.
+      config: { recentUser: true },
       schema: {
         tags: ['users'],
         summary: 'Usage against the plan limits',
@@ -27,6 +29,7 @@ export function usersRoutes(app: FastifyTypeBox, deps: UsersRoutesDeps): void {
   app.get(
     '/users/me',
     {
+      config: { recentUser: true },
       schema: {
         tags: ['users'],
         summary: 'Who the caller is: address, whether it is verified, admin',
