@@ -15,8 +15,6 @@ export function usersRoutes(app: FastifyTypeBox, deps: UsersRoutesDeps): void {
   app.get(
     '/users/stats',
     {
-      // Shows the plan and its limits; the routes that enforce them read the row afresh.
-      config: { recentUser: true },
       schema: {
         tags: ['users'],
         summary: 'Usage against the plan limits',
