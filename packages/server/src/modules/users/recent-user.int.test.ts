@@ -15,11 +15,18 @@ import { RECENT_USER_MS } from './recent-users.js';
 const FREE = { maxContacts: 1 };
 const PERSONAL = { maxContacts: 100 };
 /** What a page of the web app asks in a burst, all read-only. */
-const READ_ONLY = ['/api/users/files', '/api/users/files/shared', '/api/users/contacts', '/api/users/uploads'];
+const READ_ONLY = [
+  '/api/users/files',
+  '/api/users/files/shared',
+  '/api/users/contacts',
+  '/api/users/uploads',
+];
 
 function readsUsers(node: RootOperationNode): boolean {
   if (!SelectQueryNode.is(node)) return false;
-  return (node.from?.froms ?? []).some((from) => TableNode.is(from) && from.table.identifier.name === 'users');
+  return (node.from?.froms ?? []).some(
+    (from) => TableNode.is(from) && from.table.identifier.name === 'users',
+  );
 }
 
 describe.each(dialectsUnderTest)('recently read users ($name)', ({ open }) => {
