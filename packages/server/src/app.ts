@@ -320,7 +320,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
 
   const authenticate = registerAuth(app, {
     verifier: tokenVerifier,
-    onIdentity: (identity) => users.resolve(identity),
+    onIdentity: (identity, request) =>
+      users.resolve(identity, request.routeOptions.config.recentUser === true ? 'recent' : 'current'),
   });
 
   await app.register(

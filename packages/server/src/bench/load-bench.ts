@@ -9,6 +9,7 @@
  *
  *   npm run build && npm run bench:load -w @coffer/server [-- --seconds=20 --connections=50]
  *     [--direct-only] [--profile-server=<folder>]   (a V8 CPU profile of the first instance)
+ *     [--server-main=<dist/main.js of another build>]   (to compare builds with the same generator)
  *
  * The instances are `dist/main.js` child processes on a fresh schema of the PostgreSQL server
  * `TEST_DATABASE_URL` names (two instances need a shared database), tokens from a local test issuer.
@@ -21,6 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { createDatabase } from '../infra/db/database.js';
 import { insertContact, insertFile } from '../test/db-factories.js';
 
@@ -93,6 +95,38 @@ function postgresCpuSeconds(): number {
   return total;
 }
 
+/**
+ * CPU seconds so far of the PostgreSQL backends serving this benchmark's instances (their connections
+ * carry an application_name starting with `prefix`), by backend pid. Unlike {@link postgresCpuSeconds}
+ * it leaves out whatever else the PostgreSQL server is doing for other work on a shared machine.
+ */
+async function instanceBackendsCpu(url: string, prefix: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where starts_with(application_name, $1)',
+      [prefix],
+    );
+    return new Map(result.rows.map((row) => [row.pid, cpuSeconds(row.pid)]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU used between two samples; a backend opened in between counts from zero. */
+function backendsCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
+function withApplicationName(url: string, name: string): string {
+  const named = new URL(url);
+  named.searchParams.set('application_name', name);
+  return named.toString();
+}
+
 interface Row {
   run: string;
   reqPerSec: number;
@@ -101,6 +135,8 @@ interface Row {
   /** The same for the load generator (this process) and for PostgreSQL (every postgres process). */
   generatorMsPerRequest: number;
   postgresMsPerRequest: number;
+  /** PostgreSQL's CPU per request in the backends serving the instances only. */
+  postgresForCofferMsPerRequest: number;
   p50: number;
   p99: number;
   max: number;
@@ -121,8 +157,9 @@ async function main(): Promise<void> {
   const issuer = await startTestIssuer();
   const schema = await createPostgresSchema(databaseUrl);
   const dir = mkdtempSync(join(tmpdir(), 'coffer-load-bench-'));
-  const main = fileURLToPath(new URL('../main.js', import.meta.url));
+  const main = textArg('server-main') ?? fileURLToPath(new URL('../main.js', import.meta.url));
   const basePort = 18500 + Math.floor(Math.random() * 500);
+  const backendPrefix = `coffer-bench-${String(basePort)}-`;
   const children: ChildProcess[] = [];
   const instances: ChildProcess[] = [];
   const profileDir = textArg('profile-server');
@@ -137,7 +174,7 @@ async function main(): Promise<void> {
         HOST: '127.0.0.1',
         PUBLIC_URL: `http://127.0.0.1:${basePort}`,
         DATA_DIR: join(dir, 'data'),
-        DATABASE_URL: schema.url,
+        DATABASE_URL: withApplicationName(schema.url, `${backendPrefix}${String(port)}`),
         LOG_LEVEL: 'warn',
         OIDC_ISSUER: issuer.issuer,
         OIDC_AUDIENCE: issuer.audience,
@@ -204,6 +241,7 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
       const cpuBefore = live.reduce((sum, c) => sum + cpuSeconds(c.pid), 0);
       const generatorBefore = process.cpuUsage();
       const postgresBefore = postgresCpuSeconds();
+      const backendsBefore = await instanceBackendsCpu(schema.url, backendPrefix);
       const result = await autocannon({
         url,
         connections,
@@ -224,6 +262,10 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
       const cpu = live.reduce((sum, c) => sum + cpuSeconds(c.pid), 0) - cpuBefore;
       const generator = process.cpuUsage(generatorBefore);
       const postgres = postgresCpuSeconds() - postgresBefore;
+      const backends = backendsCpuBetween(
+        backendsBefore,
+        await instanceBackendsCpu(schema.url, backendPrefix),
+      );
       const perRequest = (seconds: number) =>
         Math.round((seconds * 1000 * 100) / Math.max(1, result.requests.total)) / 100;
       rows.push({
@@ -232,6 +274,7 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
         cpuMsPerRequest: perRequest(cpu),
         generatorMsPerRequest: perRequest((generator.user + generator.system) / 1e6),
         postgresMsPerRequest: perRequest(postgres),
+        postgresForCofferMsPerRequest: perRequest(backends),
         p50: result.latency.p50,
         p99: result.latency.p99,
         max: result.latency.max,
@@ -265,12 +308,12 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
     `\n${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${new Date().toISOString()}, ${connections} connections, ${seconds} s per run\n`,
   );
   process.stdout.write(
-    '| run | req/s | CPU ms / request: Coffer | load generator | PostgreSQL | p50 ms | p99 ms | max ms | failed | load (1 min) before → after |\n',
+    '| run | req/s | CPU ms / request: Coffer | load generator | PostgreSQL | of which for Coffer | p50 ms | p99 ms | max ms | failed | load (1 min) before → after |\n',
   );
-  process.stdout.write('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n');
+  process.stdout.write('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n');
   for (const r of rows) {
     process.stdout.write(
-      `| ${r.run} | ${r.reqPerSec} | ${r.cpuMsPerRequest} | ${r.generatorMsPerRequest} | ${r.postgresMsPerRequest} | ${r.p50} | ${r.p99} | ${r.max} | ${r.failed} | ${r.load} |\n`,
+      `| ${r.run} | ${r.reqPerSec} | ${r.cpuMsPerRequest} | ${r.generatorMsPerRequest} | ${r.postgresMsPerRequest} | ${r.postgresForCofferMsPerRequest} | ${r.p50} | ${r.p99} | ${r.max} | ${r.failed} | ${r.load} |\n`,
     );
   }
 }

@@ -23,6 +23,14 @@ declare module 'fastify' {
     /** Set by the {@link requireAuth} hook; null on routes that do not require authentication. */
     auth: RequestAuth | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route only reads the caller's own data and grants nothing from their user row (no quota, plan
+     * or payment id): a row this instance read for the same identity a moment ago will do
+     * (`RECENT_USER_MS`), which saves the user query of a page's burst of calls.
+     */
+    recentUser?: boolean;
+  }
 }
 
 export interface AuthOptions<U extends AuthUser = AuthUser> {

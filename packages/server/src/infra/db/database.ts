@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Dialect, LogEvent } from 'kysely';
 import pg from 'pg';
 import { DatabaseConfigError } from './errors.js';
+import { namedStatementPool } from './named-statements.js';
 import { parseInt8, SafeIntegerPlugin } from './safe-integers.js';
 import type { DB } from './schema.js';
 
@@ -192,7 +193,7 @@ export function createDatabase(opts: CreateDatabaseOptions): Database {
       const max = opts.poolSize ?? 10;
       const pool = openPostgres(target.connectionString, max, opts.logger);
       poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
-      dialect = new PostgresDialect({ pool });
+      dialect = new PostgresDialect({ pool: namedStatementPool(pool) });
     } else {
       dialect = new SqliteDialect({ database: openSqlite(target) });
     }

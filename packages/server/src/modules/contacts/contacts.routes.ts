@@ -17,7 +17,10 @@ export function contactsRoutes(app: FastifyTypeBox, deps: { contacts: ContactsSe
 
   app.get(
     '/users/contacts',
-    { schema: { tags, summary: "The caller's contacts", response: { 200: ContactsResponseSchema } } },
+    {
+      config: { recentUser: true },
+      schema: { tags, summary: "The caller's contacts", response: { 200: ContactsResponseSchema } },
+    },
     async (request) => ({ contacts: await contacts.list(currentUser(request).id) }),
   );
 

@@ -20,6 +20,7 @@ export function filesRoutes(app: FastifyTypeBox, deps: { files: FilesService }):
   app.get(
     '/users/files',
     {
+      config: { recentUser: true },
       schema: {
         tags,
         summary: "The caller's files, newest first; all of them, or a page with limit (and cursor)",

@@ -87,6 +87,7 @@ export function sharesRoutes(app: FastifyTypeBox, deps: { shares: SharesService 
   app.get(
     '/users/files/shared',
     {
+      config: { recentUser: true },
       schema: {
         tags,
         summary: 'Files shared with me, newest share first; all of them, or a page with limit (and cursor)',

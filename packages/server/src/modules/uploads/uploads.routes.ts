@@ -61,6 +61,7 @@ export function uploadsRoutes(app: FastifyTypeBox, deps: { uploads: UploadsServi
     scope.get(
       '/users/uploads',
       {
+        config: { recentUser: true },
         schema: {
           tags,
           summary: 'My recent uploads, newest first, with their status',

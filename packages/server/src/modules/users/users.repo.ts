@@ -16,6 +16,20 @@ export interface UsersRepo {
   findByEmail(email: string): Promise<UserRow | undefined>;
 }
 
+/**
+ * Whether `row` already says what the identity says (name, country, provider, and the proven address or
+ * none), so that `upsertFromIdentity` would return it unchanged without another query.
+ */
+export function holdsIdentity(row: UserRow, identity: Identity, emailVerified: boolean): boolean {
+  const provenEmail = emailVerified ? identity.email : null;
+  return (
+    row.email === provenEmail &&
+    row.name === identity.name &&
+    row.country === identity.country &&
+    row.idp === identity.idp
+  );
+}
+
 export function createUsersRepo(db: Kysely<DB>): UsersRepo {
   async function findBySubject(issuer: string, subject: string): Promise<UserRow | undefined> {
     return db
@@ -43,8 +57,9 @@ export function createUsersRepo(db: Kysely<DB>): UsersRepo {
       const at = now.toISOString();
       const provenEmail = emailVerified ? identity.email : null;
       if (existing) {
-        // The row already holds this address (the common case: every request of a signed-in person), so
-        // no other row can (a unique index): no second query.
+        // The common case, every request of a signed-in person: nothing to write, and no second query.
+        if (holdsIdentity(existing, identity, emailVerified)) return existing;
+        // The row already holds this address, so no other row can (a unique index): no second query.
         const email =
           provenEmail !== null && existing.email === provenEmail
             ? provenEmail

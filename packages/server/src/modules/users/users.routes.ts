@@ -27,6 +27,7 @@ export function usersRoutes(app: FastifyTypeBox, deps: UsersRoutesDeps): void {
   app.get(
     '/users/me',
     {
+      config: { recentUser: true },
       schema: {
         tags: ['users'],
         summary: 'Who the caller is: address, whether it is verified, admin',

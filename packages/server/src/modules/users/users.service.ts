@@ -6,7 +6,9 @@ import { isAdminEmail } from '../../infra/auth/auth.plugin.js';
 import type { Identity } from '../../infra/auth/identity.js';
 import type { DB, UserRow } from '../../infra/db/schema.js';
 import { limitsFor, periodStart } from './plans.js';
+import { createRecentUsers } from './recent-users.js';
 import type { UsersRepo } from './users.repo.js';
+import { holdsIdentity } from './users.repo.js';
 import { createUsageRepo } from './usage.repo.js';
 
 /** The authenticated caller as every module sees it: the user row plus the admin flag. */
@@ -18,8 +20,14 @@ export interface CurrentUser extends AuthUser {
   claimedEmail: string | null;
 }
 
+/**
+ * `current`: the caller's row as the database holds it now. `recent`: a row this instance read for the
+ * same identity within RECENT_USER_MS will do (for routes that grant nothing from the row).
+ */
+export type UserFreshness = 'current' | 'recent';
+
 export interface UsersService {
-  resolve(identity: Identity): Promise<CurrentUser>;
+  resolve(identity: Identity, freshness?: UserFreshness): Promise<CurrentUser>;
   stats(user: UserRow): Promise<StatsResponse>;
 }
 
@@ -35,11 +43,20 @@ export interface UsersServiceDeps {
 
 export function createUsersService(deps: UsersServiceDeps): UsersService {
   const usage = createUsageRepo(deps.db);
+  const recentUsers = createRecentUsers(deps.now);
   return {
-    async resolve(identity) {
+    async resolve(identity, freshness = 'current') {
       const emailVerified =
         identity.email !== null && (identity.emailVerified ?? deps.emailVerifiedWhenAbsent);
-      const row = await deps.repo.upsertFromIdentity(identity, emailVerified, deps.now());
+      const recent = freshness === 'recent' ? recentUsers.get(identity) : undefined;
+      // A remembered row that no longer matches the token (new name, address now verified) is written first.
+      let row: UserRow;
+      if (recent !== undefined && holdsIdentity(recent, identity, emailVerified)) {
+        row = recent;
+      } else {
+        row = await deps.repo.upsertFromIdentity(identity, emailVerified, deps.now());
+        recentUsers.remember(identity, row);
+      }
       return {
         id: row.id,
         email: row.email,
