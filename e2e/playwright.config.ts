@@ -81,6 +81,11 @@ export default defineConfig({
         ADMIN_EMAILS: E2E_ADMIN_EMAIL,
         // Every spec signs people up from the same loopback address.
         IDP_ATTEMPTS_PER_IP: '1000',
+        // The lowest scrypt cost (docs/identity.md: lower it only for tests). Every sign-up, confirmation
+        // and sign-in hashes a password; at the default (15: 32 MiB, memory-bound) one hash took 8.6 s on
+        // the busy 2-core machine, 0.17 s at 10. No browser test is about the cost; the hash format and
+        // the rehash at another cost are tested in password-hash.test.ts.
+        IDP_PASSWORD_COST: '10',
         GOOGLE_CLIENT_ID: 'coffer.apps.googleusercontent.test',
         GOOGLE_CLIENT_SECRET: googleSecret,
         GOOGLE_ISSUER: `http://127.0.0.1:${googlePort}`,

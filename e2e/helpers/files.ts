@@ -198,20 +198,45 @@ export async function filesUnder(dir: string): Promise<string[]> {
   return nested.flat();
 }
 
+/** Whether `error` is Node's "no such file or directory". */
+function isMissing(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
+}
+
+/**
+ * A file's bytes, or null when it went away after it was listed: another spec's finished multipart
+ * upload removes its parts, so a listing of the shared blob folder can name files that are gone.
+ */
+async function readIfPresent(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
 /** Files under `dir` whose bytes contain `marker`; read one at a time. */
 export async function filesContaining(dir: string, marker: string): Promise<string[]> {
   const needle = Buffer.from(marker, 'utf8');
   const found: string[] = [];
   for (const path of await filesUnder(dir)) {
-    if ((await stat(path)).size < needle.length) continue;
-    if ((await readFile(path)).includes(needle)) found.push(path);
+    if ((await readIfPresent(path))?.includes(needle) === true) found.push(path);
   }
   return found;
 }
 
-/** Total size of the files under a folder. */
+/** Total size of the files under a folder (those still there when they are looked at). */
 export async function bytesUnder(dir: string): Promise<number> {
   let total = 0;
-  for (const path of await filesUnder(dir)) total += (await stat(path)).size;
+  for (const path of await filesUnder(dir)) {
+    total += await stat(path).then(
+      (info) => info.size,
+      (error: unknown) => {
+        if (isMissing(error)) return 0;
+        throw error;
+      },
+    );
+  }
   return total;
 }

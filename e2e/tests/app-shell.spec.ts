@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { newPerson, signUpReady } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson } from '../helpers/auth.js';
 
 /**
  * The shell a signed-in person sees: the sidebar names them, /landing offers "Open Coffer" rather than
@@ -11,7 +12,7 @@ test('signed in: the sidebar names the person, /landing offers Open Coffer, a fa
   page,
 }) => {
   const person = newPerson('shell');
-  await signUpReady(page, person);
+  await readyPerson(page, person);
   const sidebar = page.getByLabel('Sidebar');
   await expect(sidebar.getByRole('link', { name: `Profile ${person.name}` })).toBeVisible();
   // Not an admin: no Feedback entry.

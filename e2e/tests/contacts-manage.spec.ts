@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { newPerson, signUpReady } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson } from '../helpers/auth.js';
 
 /** Contacts (spec section 2) against the real server: add, edit, delete, invite, verified contacts. */
 
@@ -22,7 +23,7 @@ test('add with validation, invite, rename and delete a contact; the invited pers
 }) => {
   test.setTimeout(240_000); // two sign-ups
   const person = newPerson('contacts');
-  await signUpReady(page, person);
+  await readyPerson(page, person);
   await page.goto('/contacts');
 
   await expect(page.getByText('No contacts found')).toBeVisible();
@@ -104,7 +105,7 @@ test('add with validation, invite, rename and delete a contact; the invited pers
   // The invited friend signs up and follows the invitation: Name is the inviter's, as the server knows it.
   const friendContext = await browser.newContext();
   const friendPage = await friendContext.newPage();
-  await signUpReady(friendPage, friend);
+  await readyPerson(friendPage, friend);
   await friendPage.goto(`/invite/${encodeURIComponent(person.email)}`);
   await friendPage.getByRole('button', { name: `Add ${person.email} as a contact` }).click();
   const addInviter = friendPage.getByRole('dialog', { name: 'Add contact' });
@@ -121,7 +122,7 @@ test('a contact with keys is verified, offers Share files, and shows the safety 
   const contactContext = await browser.newContext();
   const contactPage = await contactContext.newPage();
   const contact = newPerson('verified');
-  await signUpReady(contactPage, contact);
+  await readyPerson(contactPage, contact);
   await contactPage.goto('/profile');
   const ownNumber = contactPage.getByLabel('Your safety number');
   await expect(ownNumber).toHaveText(/^([0-9A-F]{4} ?){16}$/);
@@ -129,7 +130,7 @@ test('a contact with keys is verified, offers Share files, and shows the safety 
 
   const userContext = await browser.newContext();
   const page = await userContext.newPage();
-  await signUpReady(page, newPerson('sharer'));
+  await readyPerson(page, newPerson('sharer'));
   await page.goto('/contacts');
   await addContact(page, 'Verified Friend', contact.email);
   await expect(snackbar(page, 'Contact added successfully!')).toBeVisible();

@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { newPerson, signUpReady, type TestPerson } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson, type TestPerson } from '../helpers/auth.js';
 
 /** The admin Feedback page (/feedback) on the real server. */
 
 test('a user who is not an admin is told they have no access', async ({ page }) => {
-  await signUpReady(page, newPerson('notadmin'));
+  await readyPerson(page, newPerson('notadmin'));
   await expect(page.getByLabel('Sidebar').getByRole('link', { name: 'My Files' })).toBeVisible();
   await expect(page.getByLabel('Sidebar').getByRole('link', { name: 'Feedback' })).toHaveCount(0);
   await page.goto('/feedback');
@@ -20,7 +21,7 @@ test('an admin lists feedback and deletes an entry', async ({ page, browser }) =
   const writerContext = await browser.newContext();
   const writerPage = await writerContext.newPage();
   const writer = newPerson('writer');
-  await signUpReady(writerPage, writer);
+  await readyPerson(writerPage, writer);
   await writerPage.goto('/profile');
   const message = `Feedback ${writer.email}`;
   await writerPage.getByLabel('Your feedback').fill(message);
@@ -29,7 +30,7 @@ test('an admin lists feedback and deletes an entry', async ({ page, browser }) =
   await writerContext.close();
 
   const admin: TestPerson = { ...newPerson('admin'), email: adminEmail };
-  await signUpReady(page, admin);
+  await readyPerson(page, admin);
   // Admins reach the page from the sidebar.
   await page.getByLabel('Sidebar').getByRole('link', { name: 'Feedback' }).click();
   await expect(page).toHaveURL(/\/feedback$/);

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { newPerson, signUpReady, type TestPerson } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson, type TestPerson } from '../helpers/auth.js';
 import {
   apiCall,
   bytesUnder,
@@ -65,7 +66,7 @@ test.afterAll(async () => {
 });
 
 test('A uploads a small file and a file above 100 MB with progress', async () => {
-  await signUpReady(a, alice);
+  await readyPerson(a, alice);
   await expect(a).toHaveURL(/\/new$/);
   await startUpload(a, [small, big]);
 
@@ -158,7 +159,7 @@ test('A downloads both files and gets identical bytes', async () => {
 });
 
 test('A adds B as a contact and shares both files with B', async () => {
-  await signUpReady(b, bob);
+  await readyPerson(b, bob);
 
   await a.getByRole('link', { name: 'Contacts' }).first().click();
   await a.getByRole('button', { name: 'Add Contact', exact: true }).click();

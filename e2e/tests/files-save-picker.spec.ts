@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
-import { newPerson, signUpReady, type TestPerson } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson, type TestPerson } from '../helpers/auth.js';
 import {
   apiCall,
   e2eDataDir,
@@ -76,7 +77,7 @@ test.afterAll(async () => {
 });
 
 test('uploads two files; a part whose connection is cut is sent again', async () => {
-  await signUpReady(page, person);
+  await readyPerson(page, person);
   await expect(page).toHaveURL(/\/new$/);
   // The network drops as the first part of the big file goes out (DevTools' offline switch, as a
   // lost Wi-Fi would): the next part request the browser starts fails (a body already on its way

@@ -1,6 +1,7 @@
 import { formatCount, type StatsResponse } from '@coffer/contracts';
 import { expect, test, type Page } from '@playwright/test';
-import { newPerson, signUpReady, unlockEncryption, type TestPerson } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson, unlockEncryption, type TestPerson } from '../helpers/auth.js';
 
 /**
  * Subscriptions (spec sections 3, 7 and 9) against the real server with its default, built-in demo
@@ -69,7 +70,7 @@ test('a free user at the contact limit upgrades through the demo checkout, then 
   page,
 }) => {
   const person = newPerson('upgrade');
-  await signUpReady(page, person);
+  await readyPerson(page, person);
 
   // Reach the free tier's contact limit: all but one through the API, the last one on the screen.
   const free = await stats(page);
@@ -165,7 +166,7 @@ test('the demo pages refuse a link that is not theirs, and the API refuses open 
   page,
 }) => {
   const person = newPerson('billing-links');
-  await signUpReady(page, person);
+  await readyPerson(page, person);
 
   await page.goto('/billing/demo/checkout?session=forged.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
   await expect(page.getByRole('heading', { name: 'This link has expired' })).toBeVisible();

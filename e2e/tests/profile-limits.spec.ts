@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { newPerson, signUpReady } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson } from '../helpers/auth.js';
 
 /** Profile (spec section 2): identity claims, the limits card and the feedback card, on the real server. */
 
 test('shows the personal details, the free tier limits and takes feedback', async ({ page }) => {
   const person = newPerson('profile');
-  await signUpReady(page, person);
+  await readyPerson(page, person);
   await page.goto('/profile');
 
   await expect(page.getByRole('heading', { level: 1, name: person.name })).toBeVisible();

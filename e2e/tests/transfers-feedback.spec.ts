@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
-import { logoutFromSidebar, newPerson, signUpReady, type TestPerson } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { logoutFromSidebar, newPerson, type TestPerson } from '../helpers/auth.js';
 import { snackbar, writeTestFile, writeTextFile, type TestFile } from '../helpers/files.js';
 import { allMailsTo } from '../helpers/mail.js';
 
@@ -68,7 +69,7 @@ async function holdMultipartCreates(page: Page): Promise<{ release: () => void; 
 }
 
 test('a batch of uploads ends with one snackbar; same-named files show size and upload time', async () => {
-  await signUpReady(a, alice);
+  await readyPerson(a, alice);
   const input = a.locator('input[type="file"]');
   await input.setInputFiles([reportA.path, reportB.path, summary.path]);
   const rows = a.getByRole('list', { name: 'Files to upload' }).getByRole('listitem');
@@ -96,7 +97,7 @@ test('a batch of uploads ends with one snackbar; same-named files show size and 
 });
 
 test('sharing several files with one person sends one mail; the picker tells same-named files apart', async () => {
-  await signUpReady(b, bob);
+  await readyPerson(b, bob);
   await a.getByRole('link', { name: 'Contacts' }).first().click();
   await a.getByRole('button', { name: 'Add Contact', exact: true }).click();
   const add = a.getByRole('dialog', { name: 'Add contact' });

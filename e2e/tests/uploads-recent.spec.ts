@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { newPerson, signUpReady } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson } from '../helpers/auth.js';
 import { snackbar, startUpload, writeTextFile, type TestFile } from '../helpers/files.js';
 
 /**
@@ -23,7 +24,7 @@ test.afterAll(async () => {
 });
 
 test('recent uploads: none yet, then the new upload; a failed load says so', async ({ page }) => {
-  await signUpReady(page, newPerson('recent'));
+  await readyPerson(page, newPerson('recent'));
   const recent = page.getByRole('region', { name: 'Recent uploads' });
   await expect(recent.getByText('No uploads found')).toBeVisible();
 
@@ -47,7 +48,7 @@ test('recent uploads: none yet, then the new upload; a failed load says so', asy
 });
 
 test('Shared With Me: a search that hides every shared file says No shared files found', async ({ page }) => {
-  await signUpReady(page, newPerson('sharedsearch'));
+  await readyPerson(page, newPerson('sharedsearch'));
   // One file shared with me, answered by the test so no second account is needed.
   await page.route('**/api/users/files/shared?*', (route) =>
     route.fulfill({

@@ -2,7 +2,8 @@ import { mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { newPerson, signUpReady, unlockEncryption, type TestPerson } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson, unlockEncryption, type TestPerson } from '../helpers/auth.js';
 import {
   apiCall,
   downloadAndHash,
@@ -125,7 +126,7 @@ test('an upload whose tab crashed in the middle of part 2 resumes after a reload
   const bob = newPerson('receiver');
   const context = await browser.newContext();
   const first = await context.newPage();
-  await signUpReady(first, alice);
+  await readyPerson(first, alice);
   const uploadId = await interruptDuringPartTwo(first, big);
 
   const page = await reopenUploadScreen(context, alice);
@@ -174,7 +175,7 @@ test('an upload whose tab crashed in the middle of part 2 resumes after a reload
   const bobContext = await browser.newContext();
   const b = await bobContext.newPage();
   await forceServiceWorkerSave(b);
-  await signUpReady(b, bob);
+  await readyPerson(b, bob);
   await page.getByRole('link', { name: 'Contacts' }).first().click();
   await page.getByRole('button', { name: 'Add Contact', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Add contact' });
@@ -209,7 +210,7 @@ test('picking another file of the same size and date is refused, and nothing of 
   const carol = newPerson('picker');
   const context = await browser.newContext();
   const first = await context.newPage();
-  await signUpReady(first, carol);
+  await readyPerson(first, carol);
   const uploadId = await interruptDuringPartTwo(first, small);
 
   const page = await reopenUploadScreen(context, carol);

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { newPerson, signUpReady, unlockEncryption } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson, unlockEncryption } from '../helpers/auth.js';
 import {
   apiCall,
   serverFileNames,
@@ -44,7 +45,7 @@ test('an interrupted upload is listed and cancelled, and a new large upload star
   const person = newPerson('unfinished');
   const context = await browser.newContext();
   const first = await context.newPage();
-  await signUpReady(first, person);
+  await readyPerson(first, person);
   await startUpload(first, [big]);
   // The server has the upload (pending) before the tab goes away mid-transfer.
   await expect
