@@ -53,7 +53,7 @@ export async function encryptFileChunk(
   const end = Math.min(context.file.size, start + context.chunkSize);
   throwIfAborted(context.signal);
   const isLast = index === context.chunkCount - 1;
-  const { iv, ciphertext, plaintextSha256 } = await context.cipher.encryptSlice(
+  const { iv, ciphertext, plaintextHash } = await context.cipher.encryptSlice(
     context.fileKey,
     index,
     isLast,
@@ -61,7 +61,7 @@ export async function encryptFileChunk(
     start,
     end,
     {
-      hashPlaintext: context.journal !== undefined,
+      ...(context.journal === undefined ? {} : { hashPlaintext: context.journal.hashScheme }),
       ...(work === undefined
         ? {}
         : {
@@ -73,8 +73,8 @@ export async function encryptFileChunk(
   );
   work?.read(index, end - start);
   throwIfAborted(context.signal);
-  if (context.journal !== undefined && plaintextSha256 !== undefined) {
-    await context.journal.chunkHashed(index, bytesToHex(plaintextSha256));
+  if (context.journal !== undefined && plaintextHash !== undefined) {
+    await context.journal.chunkHashed(index, bytesToHex(plaintextHash));
   }
   const parts = await blobPartsOf(ciphertext, () => {
     throwIfAborted(context.signal);

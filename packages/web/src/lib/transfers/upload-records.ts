@@ -1,3 +1,5 @@
+import type { ChunkHashScheme } from '../crypto-worker';
+
 /**
  * What this browser remembers of each multipart upload in progress, so it can be resumed after a
  * reload, a crash or a closed laptop (issue 18). One record per upload, written when the server
@@ -20,12 +22,22 @@ export interface UploadRecord {
   readonly encryptedFileKey: string;
   /** The owner's key id (`encryptionInfo.version`): whose upload it is, on a browser several people use. */
   readonly keyVersion: string;
-  /** Lowercase hex SHA-256 of each chunk's plaintext, by chunk index, as far as encrypted. */
+  /**
+   * Lowercase hex hash of each chunk's plaintext, by chunk index, as far as encrypted, in the scheme
+   * of `hashScheme` (the field keeps its first name: records in browsers carry it).
+   */
   readonly chunkSha256: Readonly<Record<number, string>>;
+  /** How `chunkSha256` was computed; absent in records written before the piece list (`sha256`). */
+  readonly hashScheme?: ChunkHashScheme;
   /** Where the upload started from a File System Access handle: re-opened after a permission prompt. */
   readonly handle?: FileSystemFileHandle;
   /** Epoch ms. */
   readonly startedAt: number;
+}
+
+/** The scheme a record's chunk hashes were computed in. */
+export function chunkHashSchemeOf(record: Pick<UploadRecord, 'hashScheme'>): ChunkHashScheme {
+  return record.hashScheme ?? 'sha256';
 }
 
 export interface UploadRecordStore {
