@@ -5,6 +5,7 @@ import { blobPartsOf } from './buffers';
 import type { ApiClient } from '../api/http';
 import type { ProgressReporter } from './progress';
 import type { UploadJournal } from './upload-journal';
+import type { UploadLocks } from './upload-locks';
 import { TransferAbortedError } from './transfer-errors';
 import type { XhrFactory } from './upload-xhr';
 
@@ -28,6 +29,8 @@ export interface UploadContext {
   readonly retryDelaysMs: readonly number[];
   /** Multipart: the browser's record of the upload, so it can be resumed (each chunk's plaintext hashed). */
   readonly journal?: UploadJournal;
+  /** Multipart: held for the whole upload, so no other tab of this browser resumes it meanwhile. */
+  readonly locks?: UploadLocks;
 }
 
 export function throwIfAborted(signal: AbortSignal): void {
