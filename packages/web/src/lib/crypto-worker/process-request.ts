@@ -61,7 +61,8 @@ async function encryptSlice(
     const sealing = sealChunk(key, index, isLast, plaintext);
     // A rejection is awaited below; until then it must not count as unhandled.
     sealing.catch(() => undefined);
-    const hash = request.hashPlaintext === undefined ? undefined : await hashChunk(request.hashPlaintext, plaintext);
+    const hash =
+      request.hashPlaintext === undefined ? undefined : await hashChunk(request.hashPlaintext, plaintext);
     const sealed = await sealing;
     return {
       ok: true,

@@ -7,12 +7,14 @@ function streamedBlob(pieces: Uint8Array[], type?: 'bytes'): Blob {
   return {
     size,
     stream: () =>
-      type === 'bytes' ? byteStream(pieces) : new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (const piece of pieces) controller.enqueue(piece);
-          controller.close();
-        },
-      }),
+      type === 'bytes'
+        ? byteStream(pieces)
+        : new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const piece of pieces) controller.enqueue(piece);
+              controller.close();
+            },
+          }),
     arrayBuffer: () => Promise.reject(new Error('read as a stream')),
   } as unknown as Blob;
 }

@@ -61,7 +61,8 @@ let shared: UploadLocks | undefined;
  * stand-in (happy-dom answers `navigator.locks` with null).
  */
 export function browserUploadLocks(): UploadLocks {
-  const manager = typeof navigator === 'undefined' ? undefined : (navigator.locks as LockManager | null | undefined);
+  const manager =
+    typeof navigator === 'undefined' ? undefined : (navigator.locks as LockManager | null | undefined);
   shared ??= manager === null || manager === undefined ? createMemoryUploadLocks() : webUploadLocks(manager);
   return shared;
 }

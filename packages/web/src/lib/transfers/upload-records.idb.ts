@@ -54,21 +54,33 @@ export function browserUploadRecords(): UploadRecordStore | null {
  * transfer manager opens it), before anything reads it. A failed sweep only leaves them for the
  * next start.
  */
-export function expiringUploadRecords(store: UploadRecordStore, now: () => number = Date.now): UploadRecordStore {
+export function expiringUploadRecords(
+  store: UploadRecordStore,
+  now: () => number = Date.now,
+): UploadRecordStore {
   const swept = forgetIdleUploadRecords(store, now()).catch((error: unknown) => {
     console.warn('Resumable upload records: deleting idle records failed', error);
   });
-  const after =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      await swept;
-      return call(...args);
-    };
   return {
-    get: after(store.get),
-    all: after(store.all),
-    put: after(store.put),
-    addChunkHash: after(store.addChunkHash),
-    delete: after(store.delete),
+    get: async (uploadId) => {
+      await swept;
+      return store.get(uploadId);
+    },
+    all: async () => {
+      await swept;
+      return store.all();
+    },
+    put: async (record) => {
+      await swept;
+      return store.put(record);
+    },
+    addChunkHash: async (uploadId, index, sha256Hex, at) => {
+      await swept;
+      return store.addChunkHash(uploadId, index, sha256Hex, at);
+    },
+    delete: async (uploadId) => {
+      await swept;
+      return store.delete(uploadId);
+    },
   };
 }

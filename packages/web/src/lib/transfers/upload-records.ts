@@ -106,7 +106,12 @@ export function createMemoryUploadRecords(): UploadRecordStore {
 }
 
 /** The record with one more chunk hash, touched at `at`. */
-export function withChunkHash(record: UploadRecord, index: number, sha256Hex: string, at: number): UploadRecord {
+export function withChunkHash(
+  record: UploadRecord,
+  index: number,
+  sha256Hex: string,
+  at: number,
+): UploadRecord {
   return { ...record, chunkSha256: { ...record.chunkSha256, [index]: sha256Hex }, updatedAt: at };
 }
 
