@@ -78,6 +78,7 @@ export {
   type SignedLabel,
 } from './signed-message.encoding.js';
 export { canonicalEmail, sha256, type SignatureCheck } from './signed-record.util.js';
+export { HASH_PIECE_BYTES, sha256PieceList } from './chunk-identity.hash.js';
 export {
   createKeyBinding,
   keyBindingMessage,

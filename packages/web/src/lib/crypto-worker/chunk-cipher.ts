@@ -49,9 +49,16 @@ export interface ChunkCipher {
   dispose(): void;
 }
 
+/**
+ * How a resumable upload identifies a chunk's plaintext: `sha256-pieces` (`sha256PieceList` of
+ * `@coffer/crypto`, every record written now) never has WebCrypto copy the whole chunk;
+ * `sha256` (SHA-256 of the whole chunk) is what records written before it hold.
+ */
+export type ChunkHashScheme = 'sha256' | 'sha256-pieces';
+
 export interface EncryptSliceOptions {
-  /** Also answer the SHA-256 of the slice's plaintext (`plaintextSha256`). */
-  readonly hashPlaintext?: boolean;
+  /** Also answer the hash of the slice's plaintext in this scheme (`plaintextHash`). */
+  readonly hashPlaintext?: ChunkHashScheme;
   /** Called with the bytes of the slice read so far while the slice is read (progress). */
   readonly onRead?: (bytesRead: number) => void;
 }
@@ -61,8 +68,8 @@ export interface EncryptedSlice {
   readonly iv: Uint8Array<ArrayBuffer>;
   /** AES-GCM output: ciphertext followed by the 16-byte tag. */
   readonly ciphertext: Uint8Array<ArrayBuffer>;
-  /** SHA-256 of the plaintext, when asked for (`hashPlaintext`). */
-  readonly plaintextSha256?: Uint8Array<ArrayBuffer>;
+  /** The plaintext's hash in the scheme asked for (`hashPlaintext`). */
+  readonly plaintextHash?: Uint8Array<ArrayBuffer>;
 }
 
 /** The crypto worker failed for a reason other than integrity (it crashed, a key was unusable…). */
@@ -114,7 +121,7 @@ export function describeFailure(cause: unknown): CryptoFailure {
 /** An answer's buffers are transferred, never copied. */
 export function responseTransfer(response: CryptoResponse): Transferable[] {
   if (!response.ok) return [];
-  return [response.data, response.iv, response.sha256].filter((b): b is ArrayBuffer => b !== undefined);
+  return [response.data, response.iv, response.hash].filter((b): b is ArrayBuffer => b !== undefined);
 }
 
 /** The `encrypt-slice` request for {@link ChunkCipher.encryptSlice}'s arguments (each cipher adds its id). */
@@ -136,7 +143,7 @@ export function encryptSliceRequest(
     start,
     end,
     reportRead: options?.onRead !== undefined,
-    hashPlaintext: options?.hashPlaintext === true,
+    ...(options?.hashPlaintext === undefined ? {} : { hashPlaintext: options.hashPlaintext }),
   };
 }
 
@@ -144,12 +151,12 @@ export function encryptSliceRequest(
 export function answerSlice(
   data: ArrayBuffer,
   iv: ArrayBuffer | undefined,
-  sha256?: ArrayBuffer,
+  hash?: ArrayBuffer,
 ): EncryptedSlice {
   if (iv === undefined) throw new CryptoWorkerError('The encryption worker answered no IV');
   return {
     iv: new Uint8Array(iv),
     ciphertext: new Uint8Array(data),
-    ...(sha256 === undefined ? {} : { plaintextSha256: new Uint8Array(sha256) }),
+    ...(hash === undefined ? {} : { plaintextHash: new Uint8Array(hash) }),
   };
 }

@@ -1,4 +1,4 @@
-import { decryptChunk, encryptChunk, generateFileKey, IntegrityError } from '@coffer/crypto';
+import { decryptChunk, encryptChunk, generateFileKey, IntegrityError, sha256PieceList } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
 import { CryptoWorkerError } from './chunk-cipher';
 import { createInProcessChunkCipher } from './in-process-chunk-cipher';
@@ -35,19 +35,36 @@ describe('in-process chunk cipher', () => {
     );
   });
 
-  it("answers the SHA-256 of the slice's plaintext only when asked (resumable uploads)", async () => {
+  it("answers the hash of the slice's plaintext only when asked, in the scheme asked for", async () => {
     const cipher = createInProcessChunkCipher();
     const key = await generateFileKey();
     const source = new Blob(['0123456789abcdef']);
+    const plaintext = new TextEncoder().encode('456789');
     const plain = await cipher.encryptSlice(key, 0, true, source, 4, 10);
-    expect(plain.plaintextSha256).toBeUndefined();
-    const hashed = await cipher.encryptSlice(key, 0, true, source, 4, 10, { hashPlaintext: true });
-    const expected = new Uint8Array(
-      await crypto.subtle.digest('SHA-256', new TextEncoder().encode('456789')),
-    );
-    expect(hashed.plaintextSha256).toEqual(expected);
-    const decrypted = await decryptChunk(key, 0, true, new Uint8Array([...hashed.iv, ...hashed.ciphertext]));
+    expect(plain.plaintextHash).toBeUndefined();
+    const pieces = await cipher.encryptSlice(key, 0, true, source, 4, 10, { hashPlaintext: 'sha256-pieces' });
+    expect(pieces.plaintextHash).toEqual(await sha256PieceList(plaintext));
+    const legacy = await cipher.encryptSlice(key, 0, true, source, 4, 10, { hashPlaintext: 'sha256' });
+    expect(legacy.plaintextHash).toEqual(new Uint8Array(await crypto.subtle.digest('SHA-256', plaintext)));
+    const decrypted = await decryptChunk(key, 0, true, new Uint8Array([...pieces.iv, ...pieces.ciphertext]));
     expect(new TextDecoder().decode(decrypted)).toBe('456789');
+  });
+
+  it('encrypts chunks of different sizes one after another (the read buffer is reused)', async () => {
+    const cipher = createInProcessChunkCipher();
+    const key = await generateFileKey();
+    const bytes = new Uint8Array(3000).map((_, i) => i % 253);
+    const file = new Blob([bytes]);
+    for (const [index, start, end] of [
+      [0, 0, 1000],
+      [2, 2000, 3000],
+      [1, 1000, 2000],
+      [3, 2990, 3000],
+    ] as const) {
+      const { iv, ciphertext } = await cipher.encryptSlice(key, index, false, file, start, end);
+      const decrypted = await decryptChunk(key, index, false, new Uint8Array([...iv, ...ciphertext]));
+      expect(decrypted).toEqual(bytes.slice(start, end));
+    }
   });
 
   it('encrypts a slice of a Blob into bytes that @coffer/crypto decrypts', async () => {

@@ -12,7 +12,7 @@ export function createInProcessChunkCipher(): ChunkCipher {
   const run = async (
     request: CryptoRequest,
     onRead?: (bytesRead: number) => void,
-  ): Promise<{ data: ArrayBuffer; iv?: ArrayBuffer; sha256?: ArrayBuffer }> => {
+  ): Promise<{ data: ArrayBuffer; iv?: ArrayBuffer; hash?: ArrayBuffer }> => {
     const response = await processCryptoRequest(request, onRead);
     if (!response.ok) throw errorFromFailure(response.error);
     return response;
@@ -26,7 +26,7 @@ export function createInProcessChunkCipher(): ChunkCipher {
     encryptSlice: async (key, index, isLast, source, start, end, options) => {
       const request = encryptSliceRequest(key, index, isLast, source, start, end, options);
       const answer = await run({ id: nextId++, ...request }, options?.onRead);
-      return answerSlice(answer.data, answer.iv, answer.sha256);
+      return answerSlice(answer.data, answer.iv, answer.hash);
     },
     dispose: () => undefined,
   };

@@ -1,4 +1,9 @@
-export { CryptoWorkerError, type ChunkCipher, type EncryptedSlice } from './chunk-cipher';
+export {
+  CryptoWorkerError,
+  type ChunkCipher,
+  type ChunkHashScheme,
+  type EncryptedSlice,
+} from './chunk-cipher';
 export { createInProcessChunkCipher } from './in-process-chunk-cipher';
 export { getSharedChunkCipher } from './shared-cipher';
 export { createWorkerChunkCipher, startCryptoWorker, type CryptoWorkerLike } from './worker-chunk-cipher';

@@ -1,9 +1,13 @@
-import { decryptChunk, sealChunk, sha256 } from '@coffer/crypto';
+import { decryptChunk, sealChunk, sha256, sha256PieceList } from '@coffer/crypto';
 import { releaseBuffer } from '../transfers/buffers';
-import { describeFailure } from './chunk-cipher';
+import { describeFailure, type ChunkHashScheme } from './chunk-cipher';
 import { runDownloadJob } from './download-job';
-import { readSlice } from './read-slice';
+import { createReadBufferPool } from './read-buffers';
+import { readSliceInto } from './read-slice';
 import type { CryptoRequest, CryptoResponse } from './protocol';
+
+/** This thread's read buffers: one per upload reading at the same time, reused chunk after chunk. */
+const readBuffers = createReadBufferPool();
 
 /**
  * Runs one request with `@coffer/crypto`. Never throws: failures become `ok: false` answers, so
@@ -31,30 +35,54 @@ export async function processCryptoRequest(
         releaseBuffer(request.data);
         return { id, ok: true, data: wholeBuffer(await decrypting) };
       }
-      case 'encrypt-slice': {
-        const { key, index, isLast } = request;
-        const plaintext = await readSlice(
-          request.source.slice(request.start, request.end),
-          request.reportRead === true ? onRead : undefined,
-        );
-        // WebCrypto copies its input when called: the plaintext can go before the encryption ends.
-        const sealing = sealChunk(key, index, isLast, new Uint8Array(plaintext));
-        // digest copies its input when called too; both run while the plaintext is already released.
-        const hashing = request.hashPlaintext === true ? sha256(new Uint8Array(plaintext)) : undefined;
-        releaseBuffer(plaintext);
-        const sealed = await sealing;
-        const digest = hashing === undefined ? undefined : wholeBuffer(await hashing);
-        return {
-          id,
-          ok: true,
-          data: wholeBuffer(sealed.ciphertextBytes),
-          iv: wholeBuffer(sealed.ivBytes),
-          ...(digest === undefined ? {} : { sha256: digest }),
-        };
-      }
+      case 'encrypt-slice':
+        return { id, ...(await encryptSlice(request, onRead)) };
     }
   } catch (cause) {
     return { id, ok: false, error: describeFailure(cause) };
+  }
+}
+
+/**
+ * Reads the slice into a reused read buffer, starts the encryption (WebCrypto copies its input when
+ * called) and the hash, and gives the buffer back once the hash has read it: the next chunk of the
+ * upload lands in the same memory. The ciphertext is WebCrypto's output, transferred to the page.
+ */
+async function encryptSlice(
+  request: Extract<CryptoRequest, { op: 'encrypt-slice' }>,
+  onRead: ((bytesRead: number) => void) | undefined,
+): Promise<{ ok: true; data: ArrayBuffer; iv: ArrayBuffer; hash?: ArrayBuffer }> {
+  const { key, index, isLast, start, end } = request;
+  const slice = request.source.slice(start, end);
+  let buffer = readBuffers.take(end - start);
+  try {
+    const plaintext = await readSliceInto(slice, buffer, request.reportRead === true ? onRead : undefined);
+    buffer = plaintext.buffer;
+    const sealing = sealChunk(key, index, isLast, plaintext);
+    // A rejection is awaited below; until then it must not count as unhandled.
+    sealing.catch(() => undefined);
+    const hash =
+      request.hashPlaintext === undefined ? undefined : await hashChunk(request.hashPlaintext, plaintext);
+    const sealed = await sealing;
+    return {
+      ok: true,
+      data: wholeBuffer(sealed.ciphertextBytes),
+      iv: wholeBuffer(sealed.ivBytes),
+      ...(hash === undefined ? {} : { hash: wholeBuffer(hash) }),
+    };
+  } finally {
+    readBuffers.give(buffer);
+  }
+}
+
+/** The chunk's identity for resumable uploads, in the scheme their record uses. */
+function hashChunk(scheme: ChunkHashScheme, plaintext: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  switch (scheme) {
+    case 'sha256-pieces':
+      return sha256PieceList(plaintext);
+    case 'sha256':
+      // Records written before the piece list: WebCrypto copies the whole chunk for this one.
+      return sha256(plaintext);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ChunkHashScheme } from './chunk-cipher';
 import type { DownloadJob } from '../transfers/download-pipeline';
 import type { SinkTarget } from '../transfers/save/save-sink';
 import type { TransferErrorCode } from '../transfers/transfer-errors';
@@ -47,8 +48,8 @@ export type CryptoRequest =
       readonly end: number;
       /** Report the bytes read with `CryptoReadProgress` messages while the slice is read. */
       readonly reportRead?: boolean;
-      /** Also answer the SHA-256 of the slice's plaintext in `sha256` (resumable uploads check it). */
-      readonly hashPlaintext?: boolean;
+      /** Also answer the hash of the slice's plaintext in `hash` (resumable uploads check it). */
+      readonly hashPlaintext?: ChunkHashScheme;
     });
 
 /**
@@ -102,7 +103,7 @@ export type CryptoResponse =
       readonly ok: true;
       readonly data: ArrayBuffer;
       readonly iv?: ArrayBuffer;
-      readonly sha256?: ArrayBuffer;
+      readonly hash?: ArrayBuffer;
     }
   | { readonly id: number; readonly ok: false; readonly error: CryptoFailure };
 

@@ -1,44 +1,94 @@
 import { describe, expect, it } from 'vitest';
-import { readSlice } from './read-slice';
+import { readSliceInto } from './read-slice';
 
 /** A Blob whose stream yields `pieces` one by one, as a browser streams a file from disk. */
-function streamedBlob(pieces: Uint8Array[]): Blob {
+function streamedBlob(pieces: Uint8Array[], type?: 'bytes'): Blob {
   const size = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
   return {
     size,
     stream: () =>
-      new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (const piece of pieces) controller.enqueue(piece);
-          controller.close();
-        },
-      }),
-    arrayBuffer: () => Promise.reject(new Error('read as a stream when listened to')),
+      type === 'bytes'
+        ? byteStream(pieces)
+        : new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const piece of pieces) controller.enqueue(piece);
+              controller.close();
+            },
+          }),
+    arrayBuffer: () => Promise.reject(new Error('read as a stream')),
   } as unknown as Blob;
 }
 
-const same = (a: Uint8Array, b: Uint8Array): boolean =>
-  a.byteLength === b.byteLength && a.every((value, i) => value === b[i]);
+/** A byte stream (as Chromium's `Blob.stream()`), answering BYOB reads piece by piece. */
+function byteStream(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream({
+    type: 'bytes',
+    pull(controller) {
+      const piece = pieces[next++];
+      if (piece === undefined) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      const request = controller.byobRequest;
+      if (request?.view === null || request === null) {
+        controller.enqueue(piece.slice());
+        return;
+      }
+      const view = new Uint8Array(request.view.buffer, request.view.byteOffset, request.view.byteLength);
+      const length = Math.min(view.byteLength, piece.byteLength);
+      view.set(piece.subarray(0, length));
+      if (length < piece.byteLength) pieces.splice(next, 0, piece.subarray(length));
+      request.respond(length);
+    },
+  });
+}
 
-describe('readSlice', () => {
-  const bytes = new Uint8Array(10_000).map((_, i) => (i * 31) % 251);
-  const pieces = Array.from({ length: 10 }, (_, i) => bytes.subarray(i * 1000, (i + 1) * 1000));
+const bytes = new Uint8Array(10_000).map((_, i) => (i * 31) % 251);
+const pieces = (): Uint8Array[] =>
+  Array.from({ length: 10 }, (_, i) => bytes.subarray(i * 1000, (i + 1) * 1000));
 
-  it('reads the slice whole and reports the bytes read as they arrive', async () => {
+describe.each([
+  ['a default stream (pieces copied in)', undefined],
+  ['a byte stream (BYOB reads)', 'bytes'],
+] as const)('readSliceInto from %s', (_, type) => {
+  it('fills the given memory with the slice and reports the bytes read as they arrive', async () => {
+    const buffer = new ArrayBuffer(12_000);
     const reports: number[] = [];
-    const buffer = await readSlice(streamedBlob(pieces), (read) => reports.push(read));
-    expect(same(new Uint8Array(buffer), bytes)).toBe(true);
+    const read = await readSliceInto(streamedBlob(pieces(), type), buffer, (n) => reports.push(n));
+    expect(read).toEqual(bytes);
+    expect(read.byteOffset).toBe(0);
+    expect(read.buffer.byteLength).toBe(12_000);
     expect(reports).toEqual([1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10_000]);
+    if (type === 'bytes') expect(buffer.byteLength).toBe(0);
+    else expect(read.buffer).toBe(buffer);
   });
 
-  it('fails when the file changed size while it was read', async () => {
-    const shrunk = streamedBlob(pieces.slice(0, 5));
+  it('fails when the file shrank while it was read', async () => {
+    const shrunk = streamedBlob(pieces().slice(0, 5), type);
     Object.defineProperty(shrunk, 'size', { value: 10_000 });
-    await expect(readSlice(shrunk, () => undefined)).rejects.toThrow('The file shrank while it was read');
+    await expect(readSliceInto(shrunk, new ArrayBuffer(10_000))).rejects.toThrow(
+      'The file shrank while it was read',
+    );
   });
 
-  it('reads in one call without a listener', async () => {
-    const buffer = await readSlice(new Blob([bytes]).slice(0, 10));
-    expect(same(new Uint8Array(buffer), bytes.subarray(0, 10))).toBe(true);
+  it('fails when the file grew while it was read', async () => {
+    const grown = streamedBlob(pieces(), type);
+    Object.defineProperty(grown, 'size', { value: 9_000 });
+    await expect(readSliceInto(grown, new ArrayBuffer(10_000))).rejects.toThrow(
+      'The file grew while it was read',
+    );
+  });
+});
+
+describe('readSliceInto', () => {
+  it('refuses a buffer smaller than the slice', async () => {
+    await expect(readSliceInto(new Blob([bytes]), new ArrayBuffer(10))).rejects.toThrow(RangeError);
+  });
+
+  it('reads a real Blob slice', async () => {
+    const read = await readSliceInto(new Blob([bytes]).slice(5, 15), new ArrayBuffer(100));
+    expect(read).toEqual(bytes.subarray(5, 15));
   });
 });

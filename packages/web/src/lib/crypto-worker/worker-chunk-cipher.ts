@@ -27,7 +27,7 @@ type RequestBody = CryptoRequest extends infer R ? (R extends CryptoRequest ? Om
 interface Answer {
   readonly data: ArrayBuffer;
   readonly iv?: ArrayBuffer;
-  readonly sha256?: ArrayBuffer;
+  readonly hash?: ArrayBuffer;
 }
 
 interface Pending {
@@ -119,7 +119,7 @@ export function createWorkerChunkCipher(
     encryptSlice: async (key, index, isLast, source, start, end, options) => {
       const request = encryptSliceRequest(key, index, isLast, source, start, end, options);
       const answer = await run(request, [], options?.onRead);
-      return answerSlice(answer.data, answer.iv, answer.sha256);
+      return answerSlice(answer.data, answer.iv, answer.hash);
     },
     runDownload: async (job, host) => {
       const channel = new MessageChannel();

@@ -21,7 +21,9 @@ export type TransferErrorCode =
   /** Resuming an upload: the picked file is not the one the upload started from. */
   | 'DIFFERENT_FILE'
   /** Resuming an upload: the server no longer has it, or answers another file key than the one sent. */
-  | 'NOT_RESUMABLE';
+  | 'NOT_RESUMABLE'
+  /** Resuming an upload: another tab of this browser is running it (it holds the upload's Web Lock). */
+  | 'RUNNING_ELSEWHERE';
 
 /** A transfer failed; `message` is the user-facing text (spec section 8 where the spec has one). */
 export class TransferError extends Error {

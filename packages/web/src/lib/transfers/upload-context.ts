@@ -5,6 +5,7 @@ import { blobPartsOf } from './buffers';
 import type { ApiClient } from '../api/http';
 import type { ProgressReporter } from './progress';
 import type { UploadJournal } from './upload-journal';
+import type { UploadLocks } from './upload-locks';
 import { TransferAbortedError } from './transfer-errors';
 import type { XhrFactory } from './upload-xhr';
 
@@ -28,6 +29,8 @@ export interface UploadContext {
   readonly retryDelaysMs: readonly number[];
   /** Multipart: the browser's record of the upload, so it can be resumed (each chunk's plaintext hashed). */
   readonly journal?: UploadJournal;
+  /** Multipart: held for the whole upload, so no other tab of this browser resumes it meanwhile. */
+  readonly locks?: UploadLocks;
 }
 
 export function throwIfAborted(signal: AbortSignal): void {
@@ -53,7 +56,7 @@ export async function encryptFileChunk(
   const end = Math.min(context.file.size, start + context.chunkSize);
   throwIfAborted(context.signal);
   const isLast = index === context.chunkCount - 1;
-  const { iv, ciphertext, plaintextSha256 } = await context.cipher.encryptSlice(
+  const { iv, ciphertext, plaintextHash } = await context.cipher.encryptSlice(
     context.fileKey,
     index,
     isLast,
@@ -61,7 +64,7 @@ export async function encryptFileChunk(
     start,
     end,
     {
-      hashPlaintext: context.journal !== undefined,
+      ...(context.journal === undefined ? {} : { hashPlaintext: context.journal.hashScheme }),
       ...(work === undefined
         ? {}
         : {
@@ -73,8 +76,8 @@ export async function encryptFileChunk(
   );
   work?.read(index, end - start);
   throwIfAborted(context.signal);
-  if (context.journal !== undefined && plaintextSha256 !== undefined) {
-    await context.journal.chunkHashed(index, bytesToHex(plaintextSha256));
+  if (context.journal !== undefined && plaintextHash !== undefined) {
+    await context.journal.chunkHashed(index, bytesToHex(plaintextHash));
   }
   const parts = await blobPartsOf(ciphertext, () => {
     throwIfAborted(context.signal);

@@ -1,5 +1,6 @@
 import type { CreateMultipartUploadResponse } from '@coffer/contracts';
-import type { UploadRecord, UploadRecordStore } from './upload-records';
+import type { ChunkHashScheme } from '../crypto-worker';
+import { chunkHashSchemeOf, type UploadRecord, type UploadRecordStore } from './upload-records';
 
 /**
  * What a multipart upload tells the browser's upload records as it goes (issue 18): the upload's ids
@@ -7,6 +8,8 @@ import type { UploadRecord, UploadRecordStore } from './upload-records';
  * and its end (completed or cancelled: the record is forgotten).
  */
 export interface UploadJournal {
+  /** How chunks are hashed for this upload's record. */
+  readonly hashScheme: ChunkHashScheme;
   started(created: CreateMultipartUploadResponse): Promise<void>;
   /** May throw (a resumed upload whose file is not the one it started from): nothing of it is sent. */
   chunkHashed(index: number, sha256Hex: string): Promise<void>;
@@ -25,11 +28,12 @@ async function quietly(what: string, work: () => Promise<void>): Promise<void> {
 /** The journal of a new upload: a record of the file's identity and its chunks' hashes. */
 export function recordingJournal(
   store: UploadRecordStore,
-  identity: Omit<UploadRecord, 'uploadId' | 'objectKey' | 'chunkSha256' | 'startedAt'>,
+  identity: Omit<UploadRecord, 'uploadId' | 'objectKey' | 'chunkSha256' | 'hashScheme' | 'startedAt'>,
   now: () => number = Date.now,
 ): UploadJournal {
   let uploadId: string | null = null;
   return {
+    hashScheme: 'sha256-pieces',
     started: (created) =>
       quietly('saving', async () => {
         await store.put({
@@ -37,6 +41,7 @@ export function recordingJournal(
           uploadId: created.uploadId,
           objectKey: created.objectKey,
           chunkSha256: {},
+          hashScheme: 'sha256-pieces',
           startedAt: now(),
         });
         uploadId = created.uploadId;
@@ -65,6 +70,7 @@ export class DifferentFileError extends Error {
  */
 export function verifyingJournal(store: UploadRecordStore, record: UploadRecord): UploadJournal {
   return {
+    hashScheme: chunkHashSchemeOf(record),
     started: () => Promise.resolve(),
     async chunkHashed(index, sha256Hex) {
       const expected = record.chunkSha256[index];

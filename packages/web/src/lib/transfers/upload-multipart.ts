@@ -47,8 +47,14 @@ export async function uploadMultipart(context: UploadContext): Promise<FileListI
     encryptionInfo: context.encryptionInfo,
     ...(context.manifest === undefined ? {} : { manifest: context.manifest }),
   } satisfies CreateMultipartUploadRequest);
-  await context.journal?.started(created);
-  return sendPartsAndComplete(context, created, new Map(), 'failure');
+  // A fresh id: no other tab can hold it yet, but one may try to resume it while it runs here.
+  const release = await context.locks?.tryHold(created.uploadId);
+  try {
+    await context.journal?.started(created);
+    return await sendPartsAndComplete(context, created, new Map(), 'failure');
+  } finally {
+    release?.();
+  }
 }
 
 /**

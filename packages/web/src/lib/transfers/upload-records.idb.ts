@@ -1,5 +1,10 @@
 import { idbConnection, idbRequest, idbRun } from '../storage/idb';
-import type { UploadRecord, UploadRecordStore } from './upload-records';
+import {
+  forgetIdleUploadRecords,
+  withChunkHash,
+  type UploadRecord,
+  type UploadRecordStore,
+} from './upload-records';
 
 /**
  * Its own database: logout deletes the unlocked keys (`coffer-keys`), and an upload must stay
@@ -22,14 +27,12 @@ export function createIndexedDbUploadRecords(factory: IDBFactory = indexedDB): U
       run('readwrite', async (store) => {
         await idbRequest(store.put(record));
       }),
-    addChunkHash: (uploadId, index, sha256Hex) =>
+    addChunkHash: (uploadId, index, sha256Hex, at = Date.now()) =>
       // Read and write in one transaction: the two chunks in flight may finish at the same time.
       run('readwrite', async (store) => {
         const record = (await idbRequest(store.get(uploadId))) as UploadRecord | undefined;
         if (record === undefined) return;
-        await idbRequest(
-          store.put({ ...record, chunkSha256: { ...record.chunkSha256, [index]: sha256Hex } }),
-        );
+        await idbRequest(store.put(withChunkHash(record, index, sha256Hex, at)));
       }),
     delete: (uploadId) =>
       run('readwrite', async (store) => {
@@ -42,6 +45,42 @@ let shared: UploadRecordStore | null | undefined;
 
 /** The browser's store, or null where there is no IndexedDB (tests, some private windows). */
 export function browserUploadRecords(): UploadRecordStore | null {
-  shared ??= typeof indexedDB === 'undefined' ? null : createIndexedDbUploadRecords();
+  shared ??= typeof indexedDB === 'undefined' ? null : expiringUploadRecords(createIndexedDbUploadRecords());
   return shared;
+}
+
+/**
+ * `store`, whose idle records are deleted once, when the app first uses it (at startup: the
+ * transfer manager opens it), before anything reads it. A failed sweep only leaves them for the
+ * next start.
+ */
+export function expiringUploadRecords(
+  store: UploadRecordStore,
+  now: () => number = Date.now,
+): UploadRecordStore {
+  const swept = forgetIdleUploadRecords(store, now()).catch((error: unknown) => {
+    console.warn('Resumable upload records: deleting idle records failed', error);
+  });
+  return {
+    get: async (uploadId) => {
+      await swept;
+      return store.get(uploadId);
+    },
+    all: async () => {
+      await swept;
+      return store.all();
+    },
+    put: async (record) => {
+      await swept;
+      return store.put(record);
+    },
+    addChunkHash: async (uploadId, index, sha256Hex, at) => {
+      await swept;
+      return store.addChunkHash(uploadId, index, sha256Hex, at);
+    },
+    delete: async (uploadId) => {
+      await swept;
+      return store.delete(uploadId);
+    },
+  };
 }

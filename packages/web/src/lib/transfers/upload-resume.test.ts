@@ -6,6 +6,7 @@ import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-se
 import { ownerKeyPair } from './testing/keys';
 import { TransferAbortedError, TransferError } from './transfer-errors';
 import { uploadFile } from './upload';
+import { createMemoryUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT, type UploadLocks } from './upload-locks';
 import { createMemoryUploadRecords, type UploadRecordStore } from './upload-records';
 import { differentFileText, resumeUpload, UPLOAD_GONE_TEXT, UPLOAD_KEY_CHANGED_TEXT } from './upload-resume';
 
@@ -29,6 +30,8 @@ function newUpload(
   records: UploadRecordStore,
   content: Uint8Array<ArrayBuffer>,
   signal = new AbortController().signal,
+  // Its own tab's locks by default: a tab that dies takes its Web Locks with it.
+  locks: UploadLocks = createMemoryUploadLocks(),
 ) {
   return uploadFile({
     api: server.api,
@@ -41,6 +44,7 @@ function newUpload(
     retryDelaysMs: [],
     testFormat,
     records,
+    locks,
   });
 }
 
@@ -50,6 +54,7 @@ async function interruptedUpload(
   records: UploadRecordStore,
   content: Uint8Array<ArrayBuffer>,
   stopAt = 3,
+  locks?: UploadLocks,
 ) {
   const controller = new AbortController();
   let reached: () => void = () => undefined;
@@ -61,7 +66,7 @@ async function interruptedUpload(
     reached();
     return new Promise(() => undefined);
   };
-  void newUpload(server, records, content, controller.signal).catch(() => undefined);
+  void newUpload(server, records, content, controller.signal, locks).catch(() => undefined);
   await stopped;
   // The page is gone: nothing more of this run is answered, and nothing aborts it on the server.
   server.partBehaviour = () => 'ok';
@@ -103,6 +108,7 @@ function resumeOptions(
     createXhr: server.createXhr,
     retryDelaysMs: [],
     testFormat,
+    locks: createMemoryUploadLocks(),
   };
 }
 
@@ -110,6 +116,40 @@ const partPuts = (server: FakeCofferServer) =>
   server.log.filter((line) => line.startsWith('PUT ')).map((line) => Number(/part\/(\d+)$/.exec(line)?.[1]));
 
 describe('resuming a multipart upload', () => {
+  it('refuses to resume while another tab of this browser still runs the upload (its Web Lock)', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    const content = patternBytes(SIZE, 9);
+    const browserLocks = createMemoryUploadLocks();
+    // The tab that started it is alive, waiting for part 3's answer: it holds the upload's lock.
+    const record = await interruptedUpload(server, records, content, 3, browserLocks);
+    const requestsBefore = server.log.length;
+    const resuming = resumeUpload({
+      ...resumeOptions(server, records, fileOf(content), record),
+      locks: browserLocks,
+    });
+    await expect(resuming).rejects.toMatchObject({
+      code: 'RUNNING_ELSEWHERE',
+      message: UPLOAD_RUNNING_ELSEWHERE_TEXT,
+    });
+    expect(server.log.slice(requestsBefore)).toEqual([]);
+    expect(await records.get(record.uploadId)).toBeDefined();
+  });
+
+  it('holds the lock while it resumes, and lets it go when it ends', async () => {
+    const server = new FakeCofferServer();
+    const records = createMemoryUploadRecords();
+    const content = patternBytes(SIZE, 10);
+    const record = await interruptedUpload(server, records, content);
+    const browserLocks = createMemoryUploadLocks();
+    const options = { ...resumeOptions(server, records, fileOf(content), record), locks: browserLocks };
+    const first = resumeUpload(options);
+    await expect(resumeUpload(options)).rejects.toMatchObject({ code: 'RUNNING_ELSEWHERE' });
+    await first;
+    const release = await browserLocks.tryHold(record.uploadId);
+    expect(release).not.toBeNull();
+  });
+
   it('records the upload and each encrypted chunk, then sends only the missing parts and completes', async () => {
     const server = new FakeCofferServer();
     const records = createMemoryUploadRecords();

@@ -18,6 +18,7 @@ import { DEFAULT_RETRY_DELAYS_MS } from './upload';
 import { encryptFileChunk, throwIfAborted, type UploadContext } from './upload-context';
 import { DifferentFileError, verifyingJournal } from './upload-journal';
 import { sendPartsAndComplete } from './upload-multipart';
+import { browserUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT, type UploadLocks } from './upload-locks';
 import type { UploadRecord, UploadRecordStore } from './upload-records';
 import { createBrowserXhr, type XhrFactory } from './upload-xhr';
 
@@ -54,6 +55,8 @@ export interface ResumeOptions {
   readonly retryDelaysMs?: readonly number[];
   /** Tests only. */
   readonly testFormat?: TestFormatOverrides;
+  /** Per-upload locks shared by the browser's tabs; default: the browser's Web Locks. */
+  readonly locks?: UploadLocks;
 }
 
 /** Whether `file` looks like the one `record` started from (size and last-modified time). */
@@ -68,9 +71,21 @@ export function sameFileIdentity(file: File, record: UploadRecord): boolean {
  * `encryptionInfo` (which must carry the very wrapped key recorded at the start), sends only the
  * missing parts (each chunk encrypted afresh: a new random IV, its index in the AAD) and completes.
  * A failure other than a cancel leaves the upload pending and recorded, so it can be resumed again.
- * @throws {TransferError} DIFFERENT_FILE, NOT_RESUMABLE, or the upload's usual errors.
+ * Holds the upload's Web Lock throughout, so two tabs never run the same upload.
+ * @throws {TransferError} DIFFERENT_FILE, NOT_RESUMABLE, RUNNING_ELSEWHERE (another tab runs it), or
+ * the upload's usual errors.
  */
 export async function resumeUpload(options: ResumeOptions): Promise<FileListItem> {
+  const release = await (options.locks ?? browserUploadLocks()).tryHold(options.record.uploadId);
+  if (release === null) throw new TransferError('RUNNING_ELSEWHERE', UPLOAD_RUNNING_ELSEWHERE_TEXT);
+  try {
+    return await resumeHoldingLock(options);
+  } finally {
+    release();
+  }
+}
+
+async function resumeHoldingLock(options: ResumeOptions): Promise<FileListItem> {
   const { record, records, file } = options;
   const reporter = createProgressReporter(options.onProgress, uploadMessages.preparing);
   const format = transferFormat(options.testFormat);

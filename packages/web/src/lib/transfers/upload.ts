@@ -15,6 +15,7 @@ import type { ProgressListener } from './transfer-types';
 import { throwIfAborted, type UploadContext } from './upload-context';
 import { uploadDirect } from './upload-direct';
 import { recordingJournal } from './upload-journal';
+import { browserUploadLocks, type UploadLocks } from './upload-locks';
 import { uploadMultipart } from './upload-multipart';
 import { fileHandleOf, type UploadRecordStore } from './upload-records';
 import { signUploadManifest } from '../trust/signed-files';
@@ -49,6 +50,8 @@ export interface UploadOptions {
   readonly testFormat?: TestFormatOverrides;
   /** Where multipart uploads are recorded so they can be resumed; none: not resumable. */
   readonly records?: UploadRecordStore | null;
+  /** Per-upload locks shared by the browser's tabs; default: the browser's Web Locks. */
+  readonly locks?: UploadLocks;
 }
 
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 3000] as const;
@@ -127,6 +130,7 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
     chunkSize: format.chunkSize,
     chunkCount: chunkCount(options.file.size, format.chunkSize),
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    locks: options.locks ?? browserUploadLocks(),
   };
   const large = isLargeUpload(options.file.size, options.testFormat);
   const records = options.records ?? null;
