@@ -223,7 +223,7 @@ describe('service worker sink + download-sw.js', () => {
     const sw = startServiceWorker();
     const { sink, response } = await openThrough(sw, { fileName: 'a.bin', size: 10, contentType: '' });
     const handOff = sink.handOff?.();
-    if (handOff === undefined || handOff.target.kind !== 'port') throw new Error('no port hand-off');
+    if (handOff?.target.kind !== 'port') throw new Error('no port hand-off');
     // The crypto worker's side writes a slice, then its thread is gone: no `end`, no `error`.
     const workerSide = openPortTargetSink(handOff.target.port, handOff.target.pulls, 4);
     const reader = response.body?.getReader();
