@@ -1,7 +1,8 @@
 /**
  * The crypto worker (a module worker, bundled by Vite): encrypts or decrypts one chunk per
  * message with `@coffer/crypto`, so multi-gigabyte transfers never block the page. Requests run
- * concurrently (WebCrypto works on its own threads); every request gets exactly one answer.
+ * as they come (each cipher call runs on this thread until its chunk is done: Chromium's WebCrypto is
+ * synchronous under its promise); every request gets exactly one answer.
  */
 import { responseTransfer } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';

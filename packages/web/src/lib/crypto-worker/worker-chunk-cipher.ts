@@ -47,9 +47,11 @@ export function startCryptoWorker(): CryptoWorkerLike {
 /**
  * A {@link ChunkCipher} backed by ONE worker, started on first use and shared by every transfer.
  *
- * Why one: the machine class we target has 2 cores, WebCrypto already runs AES-GCM on its own
- * threads, and the worker only forwards chunks to it, so more workers would add memory, not speed.
- * The worker handles requests concurrently, so transfers do not wait for each other; memory stays
+ * Why one: the machine class we target has 2 cores, and each worker holds chunk buffers of its own.
+ * Note that Chromium runs `crypto.subtle` AES-GCM synchronously on the calling thread (measured in
+ * session 7: the call returns after the whole chunk is done), so one worker does one chunk's cipher
+ * work at a time and concurrent transfers take turns at chunk granularity; a second worker would let
+ * two chunks run on two cores, at the price of their buffers (docs/transfers.md). Memory stays
  * bounded because each transfer keeps at most two chunks in flight. If the worker dies, pending
  * calls fail with {@link CryptoWorkerError} and the next call starts a new one.
  */

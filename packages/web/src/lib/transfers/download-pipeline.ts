@@ -66,8 +66,8 @@ export interface DownloadPipelineOptions {
 
 /**
  * Runs the pipeline to the end: the sink is closed on success and aborted on any failure (no
- * complete-looking file). Chunk i + 1 downloads while chunk i decrypts and chunk i - 1 is written:
- * at most four chunks alive (see `streamChunks`), whatever the file size.
+ * complete-looking file). Chunk i + 1 downloads while chunk i decrypts and is written: at most
+ * two chunks in flight, whatever the file size.
  * @throws {TransferError} (incl. {@link TransferAbortedError}) or `IntegrityError`.
  */
 export async function runDownloadPipeline(options: DownloadPipelineOptions): Promise<void> {
@@ -134,11 +134,7 @@ async function streamChunks(
   // One read buffer for the whole download where decrypt copies its input (see `decryptCopiesInput`):
   // a fresh 95 MiB buffer costs ~25,000 page faults before the first byte lands in it.
   let spare: ArrayBuffer | null = null;
-  /** The previous chunk's decryption (settled either way: its failure reaches `fail`). */
-  let previousDecrypted: Promise<unknown> | null = null;
-  /** Every chunk up to the previous one written, and up to the one before it. */
-  let writtenToPrevious: Promise<void> | null = null;
-  let writtenToBeforePrevious: Promise<void> | null = null;
+  let writing: Promise<void> | null = null;
   for (let index = 0; index < count; index++) {
     const isLast = index === count - 1;
     phase.downloading(true);
@@ -147,31 +143,18 @@ async function streamChunks(
     // Bytes after the last chunk mean the object was extended: fail before writing the last chunk.
     if (isLast) await input.expectEnd();
     phase.downloading(false);
-    // Chunk i decrypts while chunk i - 1 is written and chunk i + 1 arrives. Alive at most: the read
-    // buffer, this decryption's input copy and output, the previous chunk's plaintext being written:
-    // four chunks. So the previous decryption must be over and the one before it written.
-    if (previousDecrypted !== null) await guard(previousDecrypted, signal);
-    if (writtenToBeforePrevious !== null) await guard(writtenToBeforePrevious, signal);
+    // The previous chunk must be written before this one starts: order, and two chunks in flight.
+    if (writing !== null) await guard(writing, signal);
     phase.decrypting(index);
     const decrypting = options.decrypt(job.fileKey, index, isLast, encrypted);
-    // A failed decryption (a tampered chunk) stops the download at once, not after earlier writes.
-    decrypting.catch(fail);
     spare = options.decryptCopiesInput === true ? encrypted : null;
-    const written = writeInOrder(writtenToPrevious, decrypting, sink, phase, signal);
-    written.catch(fail);
-    previousDecrypted = decrypting.then(
-      () => undefined,
-      () => undefined,
-    );
-    writtenToBeforePrevious = writtenToPrevious;
-    writtenToPrevious = written;
+    writing = writeWhenDecrypted(decrypting, sink, phase, signal);
+    writing.catch(fail);
   }
-  if (writtenToPrevious !== null) await guard(writtenToPrevious, signal);
+  if (writing !== null) await guard(writing, signal);
 }
 
-/** Writes a chunk's plaintext once it is decrypted and every chunk before it is written (order). */
-async function writeInOrder(
-  writtenBefore: Promise<void> | null,
+async function writeWhenDecrypted(
   decrypting: Promise<Uint8Array<ArrayBuffer>>,
   sink: SaveSink,
   phase: DownloadPhase,
@@ -179,7 +162,6 @@ async function writeInOrder(
 ): Promise<void> {
   const plaintext = await decrypting;
   phase.decrypting(null);
-  if (writtenBefore !== null) await writtenBefore;
   if (signal.aborted) return;
   await sink.write(plaintext);
 }
