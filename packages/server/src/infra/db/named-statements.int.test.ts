@@ -67,4 +67,13 @@ describe.each(servers)('named statements on a PostgreSQL server', (url) => {
     expect(await caught(all)).toMatchObject({ code: '0A000' });
     expect((await all()).rows).toEqual([{ id: 1, label: 'one', note: null }]);
   });
+
+  it('drops a connection whose server session lost its prepared statements, and the next query works', async () => {
+    const label = () => sql<{ label: string }>`select label from items where id = ${2}`.execute(database.db);
+    expect((await label()).rows).toEqual([{ label: 'two' }]);
+    // What a pooler's reset (`DISCARD ALL`) does behind pg's back: pg still believes the text prepared.
+    await sql`deallocate all`.execute(database.db);
+    expect(await caught(label)).toMatchObject({ code: '26000' });
+    expect((await label()).rows).toEqual([{ label: 'two' }]);
+  });
 });

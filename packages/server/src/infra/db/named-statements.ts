@@ -9,6 +9,12 @@ export const MAX_NAMED_STATEMENTS = 500;
 
 /** PostgreSQL's "cached plan must not change result type" (a `select *` whose table changed under it). */
 const FEATURE_NOT_SUPPORTED = '0A000';
+/**
+ * PostgreSQL's "prepared statement does not exist": the server session lost what pg believes it prepared
+ * (`DEALLOCATE ALL` / `DISCARD ALL` by a pooler's reset, or a transaction-mode pooler that put this
+ * connection on another server session). pg never prepares it again on this connection.
+ */
+const INVALID_STATEMENT_NAME = '26000';
 
 /**
  * Gives each query text a statement name, the same for every connection of the pool: pg then sends the
@@ -27,8 +33,10 @@ export class StatementNames {
   }
 }
 
+/** An error after which this connection's prepared statement keeps failing on every later use. */
 function isStalePlan(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === FEATURE_NOT_SUPPORTED;
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === FEATURE_NOT_SUPPORTED || code === INVALID_STATEMENT_NAME;
 }
 
 /**
@@ -36,8 +44,9 @@ function isStalePlan(error: unknown): boolean {
  * keep pg's simple protocol (migrations send several statements in one text, which only it allows).
  */
 function namedStatementClient(client: pg.PoolClient, names: StatementNames): PostgresPoolClient {
-  // A statement prepared before a migration changed its table fails on every later use on this
-  // connection; the connection is then dropped, not returned to the pool, and a new one prepares afresh.
+  // A statement prepared before a migration changed its table, or one the server session no longer
+  // holds, fails on every later use on this connection; the connection is then dropped, not returned
+  // to the pool, and a new one prepares afresh.
   let staleError: Error | undefined;
   async function run<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>> {
     const name = parameters.length === 0 ? undefined : names.nameFor(sql);
