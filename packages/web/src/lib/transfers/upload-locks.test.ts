@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryUploadLocks, webUploadLocks } from './upload-locks';
 
 /** The part of the Web Locks API the adapter uses: exclusive locks, `ifAvailable` only. */
@@ -33,8 +33,9 @@ describe.each([
     const other = await locks.tryHold('u2');
     expect(other).not.toBeNull();
     release?.();
-    // The Web Lock is released once the held promise settles: a turn of the event loop.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(await locks.tryHold('u1')).not.toBeNull();
+    // The Web Lock is released once the held promise settles: wait for that state.
+    await vi.waitFor(async () => {
+      expect(await locks.tryHold('u1')).not.toBeNull();
+    });
   });
 });

@@ -47,8 +47,10 @@ export async function uploadMultipart(context: UploadContext): Promise<FileListI
     encryptionInfo: context.encryptionInfo,
     ...(context.manifest === undefined ? {} : { manifest: context.manifest }),
   } satisfies CreateMultipartUploadRequest);
-  // A fresh id: no other tab can hold it yet, but one may try to resume it while it runs here.
-  const release = await context.locks?.tryHold(created.uploadId);
+  // A fresh id: no other tab can hold it yet, but one may try to resume it while it runs here. The
+  // lock only guards against that; if the browser refuses locks, the upload goes on without one
+  // (the server already created it, and failing now would leave it for the sweeper).
+  const release = await context.locks?.tryHold(created.uploadId).catch(() => null);
   try {
     await context.journal?.started(created);
     return await sendPartsAndComplete(context, created, new Map(), 'failure');

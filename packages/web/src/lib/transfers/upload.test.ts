@@ -234,6 +234,18 @@ describe('multipart upload', () => {
     ).toBe(true);
   });
 
+  it('goes on without the tab lock when the browser refuses locks (the server already created the upload)', async () => {
+    const server = new FakeCofferServer();
+    const content = patternBytes(10_000, 4);
+    const refusing = { tryHold: () => Promise.reject(new DOMException('no locks here', 'SecurityError')) };
+    const stored = await uploadFile(options(server, new File([content], 'big.bin'), { locks: refusing }));
+    expect(server.log.at(-1)).toBe('POST /api/users/uploads/multipart/up1/complete');
+    const file = server.files.get(stored.fileId);
+    if (file === undefined || file.metadata.encryptionInfo === null) throw new Error('not stored');
+    const info = file.metadata.encryptionInfo as NewEncryptionInfo;
+    expect(await decryptStored(info, file.ciphertext, 1024, 10_000)).toEqual(content);
+  });
+
   it('declares the plaintext size and the part count when it creates the upload', async () => {
     const server = new FakeCofferServer();
     await uploadFile(options(server, new File([patternBytes(5000)], 'big.bin', { type: 'video/mp4' })));
