@@ -40,6 +40,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHUNK_OVERHEAD_BYTES, CHUNK_SIZE, encryptedSizeFor } from '@coffer/contracts';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
 import { newPerson, signIn, signUpReady, unlockEncryption, type TestPerson } from '../helpers/auth.js';
 import {
   apiCall,
@@ -56,16 +57,6 @@ const MB = 1e6;
 const CHUNK_MB = (CHUNK_SIZE + CHUNK_OVERHEAD_BYTES) / MB;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECTION_TITLE = 'Browser transfers (Chromium)';
-/** The same launch as e2e/playwright.config.ts. */
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 interface Args {
   sizesGib: number[];
@@ -1313,7 +1304,7 @@ async function main(): Promise<void> {
   try {
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS],
       downloadsPath: join(dir, 'downloads'),
     });
     // The context, page and CDP session are set by openSession.

@@ -23,6 +23,8 @@ declare module 'autocannon' {
     requests: Histogram & { total: number };
     latency: Histogram;
     non2xx: number;
+    /** Answers by HTTP status code. */
+    statusCodeStats?: Record<string, { count: number }>;
     errors: number;
     timeouts: number;
   }

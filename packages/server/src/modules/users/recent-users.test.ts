@@ -32,6 +32,20 @@ describe('recent users', () => {
     expect(recent.get(identity('a'))).toBeUndefined();
   });
 
+  it('keeps a frozen copy: changing the row given or answered changes nothing for later requests', () => {
+    const recent = createRecentUsers(() => new Date(1_000_000));
+    const original = row('1');
+    recent.remember(identity('a'), original);
+    original.id = 'changed';
+    const answered = recent.get(identity('a'));
+    expect(answered?.id).toBe('1');
+    expect(Object.isFrozen(answered)).toBe(true);
+    expect(() => {
+      (answered as UserRow).id = 'changed again';
+    }).toThrow(TypeError);
+    expect(recent.get(identity('a'))?.id).toBe('1');
+  });
+
   it('forgets a row whose age is unknown because the clock stepped back', () => {
     let clock = 1_000_000;
     const recent = createRecentUsers(() => new Date(clock));

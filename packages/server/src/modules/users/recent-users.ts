@@ -13,7 +13,8 @@ export const RECENT_USER_MS = 2000;
 export const RECENT_USERS_MAX = 10_000;
 
 interface Entry {
-  row: UserRow;
+  /** A frozen copy: a handler changing the row it was given cannot change what later requests get. */
+  row: Readonly<UserRow>;
   /** `now()` in ms when the row was read from the database. */
   readAt: number;
 }
@@ -21,7 +22,7 @@ interface Entry {
 /** Recently read user rows, keyed by the identity (issuer, subject) they belong to. */
 export interface RecentUsers {
   /** The row read for this identity within {@link RECENT_USER_MS}, if any. */
-  get(identity: Identity): UserRow | undefined;
+  get(identity: Identity): Readonly<UserRow> | undefined;
   /** Remember the row just read (or written) for this identity. */
   remember(identity: Identity, row: UserRow): void;
 }
@@ -48,7 +49,7 @@ export function createRecentUsers(now: () => Date, maxEntries = RECENT_USERS_MAX
       const key = keyOf(identity);
       // Re-inserting moves the key to the end, so the first key is always the oldest read.
       entries.delete(key);
-      entries.set(key, { row, readAt: now().getTime() });
+      entries.set(key, { row: Object.freeze({ ...row }), readAt: now().getTime() });
       if (entries.size > maxEntries) {
         const oldest = entries.keys().next();
         if (oldest.done !== true) entries.delete(oldest.value);

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { getAppSession } from '../../app/session/app-session';
 import { SESSION_ENDED_FLAG, TRANSFERS_CANCELLED_FLAG } from '../../lib/storage/session-flags';
 import { renderRoute } from '../../test/render';
 
@@ -58,6 +59,24 @@ describe('landing page', () => {
     unmount();
     renderRoute('/landing');
     expect(screen.queryByText('Your session ended. Log in again.')).toBeNull();
+  });
+
+  it('keeps the notice for the landing page after the provider while the logout is still running', () => {
+    sessionStorage.setItem(SESSION_ENDED_FLAG, 'true');
+    const logoutRunning = vi.spyOn(getAppSession(), 'isLoggingOut').mockReturnValue(true);
+    try {
+      // The render while signing out, before the tab leaves for the end-session page.
+      const { unmount } = renderRoute('/landing');
+      expect(screen.getByRole('status').textContent).toContain('Your session ended. Log in again.');
+      expect(sessionStorage.getItem(SESSION_ENDED_FLAG)).toBe('true');
+      unmount();
+    } finally {
+      logoutRunning.mockRestore();
+    }
+    // Back from the provider: said, then forgotten.
+    renderRoute('/landing');
+    expect(screen.getByRole('status').textContent).toContain('Your session ended. Log in again.');
+    expect(sessionStorage.getItem(SESSION_ENDED_FLAG)).toBeNull();
   });
 
   it('says once how many transfers a logout cancelled', () => {

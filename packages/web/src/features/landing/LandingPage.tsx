@@ -38,13 +38,18 @@ const MESSAGE_ICONS: Record<LandingMessageKind, typeof IconMailOpened> = {
   'transfers-cancelled': IconCircleX,
 };
 
-/** A flag kept across the logout for this page: read once, then forgotten. */
+/**
+ * A flag kept across the logout for this page: read once, then forgotten. Not while the logout is
+ * still running: signing out re-renders the app on /landing before the tab leaves for the provider's
+ * end-session page, and that passing render must leave the flag for the /landing the tab comes back to.
+ */
 function useFlagOnce(key: typeof SESSION_ENDED_FLAG | typeof TRANSFERS_CANCELLED_FLAG): string | null {
-  const { flags } = useAppSession();
+  const session = useAppSession();
+  const { flags } = session;
   const [value] = useState(() => flags.get(key));
   useEffect(() => {
-    if (value !== null) flags.remove(key);
-  }, [value, key, flags]);
+    if (value !== null && !session.isLoggingOut()) flags.remove(key);
+  }, [value, key, flags, session]);
   return value;
 }
 

@@ -52,4 +52,29 @@ describe('crypto.worker entry', () => {
     const failed = answers.find((a) => a.response.id === 8)?.response;
     expect(failed).toMatchObject({ ok: false, error: { kind: 'integrity' } });
   });
+
+  it('answers a failure when the result cannot be posted, so the page never waits forever', async () => {
+    const answers: CryptoResponse[] = [];
+    vi.spyOn(self, 'postMessage').mockImplementation((message: unknown, options?: unknown) => {
+      if (options !== undefined) throw new DOMException('An ArrayBuffer is detached', 'DataCloneError');
+      answers.push(message as CryptoResponse);
+    });
+    await import('./crypto.worker');
+    const key = await generateFileKey();
+    const request: CryptoRequest = {
+      id: 9,
+      op: 'encrypt-slice',
+      key,
+      index: 0,
+      isLast: true,
+      source: new Blob([new Uint8Array([1, 2, 3])]),
+      start: 0,
+      end: 3,
+    };
+    self.dispatchEvent(new MessageEvent('message', { data: request }));
+    await vi.waitFor(() => {
+      expect(answers.filter((answer) => 'ok' in answer)).toHaveLength(1);
+    });
+    expect(answers.find((answer) => 'ok' in answer)).toMatchObject({ id: 9, ok: false });
+  });
 });

@@ -4,9 +4,9 @@
  * as they come (each cipher call runs on this thread until its chunk is done: Chromium's WebCrypto is
  * synchronous under its promise); every request gets exactly one answer.
  */
-import { responseTransfer } from './chunk-cipher';
+import { describeFailure, responseTransfer } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';
-import type { CryptoReadProgress, CryptoRequest } from './protocol';
+import type { CryptoReadProgress, CryptoRequest, CryptoResponse } from './protocol';
 
 self.addEventListener('message', (event: MessageEvent<CryptoRequest>) => {
   const { id } = event.data;
@@ -14,7 +14,12 @@ self.addEventListener('message', (event: MessageEvent<CryptoRequest>) => {
     self.postMessage({ id, read } satisfies CryptoReadProgress);
   };
   void processCryptoRequest(event.data, onRead).then((response) => {
-    // A result buffer goes back to the page without a copy; a Blob goes as a reference.
-    self.postMessage(response, { transfer: responseTransfer(response) });
+    try {
+      // A result buffer goes back to the page without a copy; a Blob goes as a reference.
+      self.postMessage(response, { transfer: responseTransfer(response) });
+    } catch (cause) {
+      // An answer that cannot be posted (a detached buffer…) still answers: the page must not wait forever.
+      self.postMessage({ id, ok: false, error: describeFailure(cause) } satisfies CryptoResponse);
+    }
   });
 });

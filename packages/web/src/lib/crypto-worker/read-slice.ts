@@ -22,12 +22,27 @@ export async function readSliceInto(
     return bytes;
   }
   const stream = slice.stream();
-  const progress = readProgress(slice.size, onRead);
-  const byob = byobReaderOf(stream);
-  return byob === null
-    ? copyPieces(stream.getReader(), buffer, slice.size, progress)
-    : readByob(byob, buffer, slice.size, progress);
+  streamsBeingRead.add(stream);
+  try {
+    const progress = readProgress(slice.size, onRead);
+    const byob = byobReaderOf(stream);
+    return await (byob === null
+      ? copyPieces(stream.getReader(), buffer, slice.size, progress)
+      : readByob(byob, buffer, slice.size, progress));
+  } finally {
+    streamsBeingRead.delete(stream);
+  }
 }
+
+/**
+ * The Blob streams being read, held from the global scope until their read ends. Chromium (seen in
+ * 156) does not keep a Blob's byte stream alive while a BYOB read of it is pending: if nothing else
+ * references the stream, a garbage collection during the read takes the stream, its reader and
+ * every promise waiting on them, and the read never settles (the upload then hangs at "Encrypting";
+ * a second upload's chunk-sized buffers make such a collection likely). A fetch body is kept alive
+ * by its network request and does not need this. Browser test: `uploads-gc.spec.ts`.
+ */
+const streamsBeingRead = new Set<ReadableStream<Uint8Array>>();
 
 /** A BYOB reader where the stream is a byte stream, else null (the stream stays unlocked). */
 function byobReaderOf(stream: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | null {
