@@ -26,7 +26,11 @@ import {
   uploadMultipart,
 } from '../files/files.test-helpers.js';
 import { createUploadSweeper } from './upload-sweeper.js';
-import { createUploadsRepo } from './uploads.repo.js';
+import type { CurrentUser } from '../users/users.service.js';
+import { createFilesRepo } from '../files/files.repo.js';
+import type { UploadPolicy } from './upload-policy.js';
+import { createUploadsRepo, type UploadsRepo } from './uploads.repo.js';
+import { createUploadsService } from './uploads.service.js';
 
 describe.each(dialectsUnderTest)('uploads ($name)', ({ open }) => {
   let database: TestDatabase;
@@ -212,6 +216,46 @@ describe.each(dialectsUnderTest)('uploads ($name)', ({ open }) => {
       const stats = await statsOf(t, 'ewa');
       expect(stats.storage.used).toBe(528);
       expect(stats.transfers.uploads.count).toBe(1);
+    });
+
+    it('answers the file when a concurrent completion finishes between reading the upload and its parts', async () => {
+      const keyId = await createKey(t, 'ewan');
+      const upload = await startMultipart(t, 'ewan', { keyId, size: 500 });
+      const part = randomBytes(528);
+      const etag = (await putPart(t, 'ewan', upload, 1, part)).json<{ etag: string }>().etag;
+      const userId = (await uploadsOf('ewan'))[0]?.userId ?? '';
+      const real = createUploadsRepo(database.db);
+      let first: FileListItem | undefined;
+      // This completion has read the upload (pending); the other one completes it, and forgets its
+      // parts, before this one reads them.
+      const repo: UploadsRepo = {
+        ...real,
+        async partsOf(id) {
+          const done = await completeMultipart(t, 'ewan', upload, [{ partNumber: 1, etag }]);
+          expect(done.statusCode).toBe(201);
+          first = done.json<FileListItem>();
+          return real.partsOf(id);
+        },
+      };
+      const service = createUploadsService({
+        repo,
+        files: createFilesRepo(database.db),
+        // A completion starts nothing.
+        policy: { reserve: () => Promise.reject(new Error('not used')) } satisfies UploadPolicy,
+        blobStore: t.blobStore,
+        logger: { warn: () => undefined },
+        now: () => new Date(),
+      });
+      // Only the caller's id is read by a completion.
+      const user = { id: userId } as CurrentUser;
+      const second = await service.completeMultipart(user, upload.uploadId, {
+        uploadId: upload.uploadId,
+        objectKey: upload.objectKey,
+        parts: [{ partNumber: 1, etag }],
+      });
+      expect(first).toBeDefined();
+      expect(second).toEqual(first);
+      expect((await statsOf(t, 'ewan')).transfers.uploads.count).toBe(1);
     });
 
     it('keeps the upload pending when a part is missing or the list is wrong', async () => {

@@ -268,13 +268,18 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
         throw new ValidationError(`List every part from 1 to ${row.parts} once, in ascending order`);
       }
       const stored = new Map((await repo.partsOf(row.id)).map((part) => [part.part_number, part]));
-      const parts = listed.map(({ partNumber, etag }) => {
+      const parts: { partNumber: number; etag: string }[] = [];
+      for (const { partNumber, etag } of listed) {
         const part = stored.get(partNumber);
         if (part === undefined || !sameEtag(part.etag, etag)) {
+          // A concurrent completion may have recorded the file, and forgotten its parts, between
+          // reading the upload and reading its parts: then this completion answers the same file.
+          const recorded = await recorder.recorded(user.id, row.id);
+          if (recorded !== undefined) return recorded;
           throw new ValidationError(`Part ${partNumber} has not been uploaded, or its etag does not match`);
         }
-        return { partNumber, etag: part.etag };
-      });
+        parts.push({ partNumber, etag: part.etag });
+      }
 
       try {
         await blobStore.completeMultipart(row.object_key, row.storage_upload_id, parts);

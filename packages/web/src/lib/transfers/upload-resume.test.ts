@@ -1,19 +1,21 @@
 import { type NewEncryptionInfo } from '@coffer/contracts';
 import { chunkCount, decryptChunk, unwrapFileKey, wrapFileKey, generateFileKey } from '@coffer/crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInProcessChunkCipher } from '../crypto-worker';
 import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
 import { TransferAbortedError, TransferError } from './transfer-errors';
 import { uploadFile } from './upload';
 import { createMemoryUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT, type UploadLocks } from './upload-locks';
-import { createMemoryUploadRecords, type UploadRecordStore } from './upload-records';
+import { createMemoryUploadRecords, type UploadRecord, type UploadRecordStore } from './upload-records';
 import { differentFileText, resumeUpload, UPLOAD_GONE_TEXT, UPLOAD_KEY_CHANGED_TEXT } from './upload-resume';
 
 /** Small sizes so multipart runs on kilobytes (tests only): 5 parts of 1024 bytes and one of 100. */
 const testFormat = { chunkSize: 1024, directUploadThreshold: 4096 };
 const SIZE = 5 * 1024 + 100;
 const LAST_MODIFIED = 1_700_000_000_000;
+/** A ceiling for a state awaited, never the expected time. */
+const WAIT = { timeout: 10_000, interval: 5 };
 
 let keys: CryptoKeyPair;
 beforeAll(async () => {
@@ -154,15 +156,25 @@ describe('resuming a multipart upload', () => {
     const server = new FakeCofferServer();
     const records = createMemoryUploadRecords();
     const content = patternBytes(SIZE, 3);
-    const record = await interruptedUpload(server, records, content);
-    expect(record).toMatchObject({
+    const interrupted = await interruptedUpload(server, records, content);
+    expect(interrupted).toMatchObject({
       fileName: 'film.mov',
       size: SIZE,
       lastModified: LAST_MODIFIED,
       chunkSize: 1024,
     });
-    // Chunks 0 and 1 were sent, 2 was being sent and 3 encrypted ahead of it.
-    expect(Object.keys(record.chunkSha256).map(Number).sort()).toEqual([0, 1, 2, 3]);
+    const hashed = (record: UploadRecord | undefined) =>
+      Object.keys(record?.chunkSha256 ?? {})
+        .map(Number)
+        .sort();
+    // Chunks 0 and 1 were sent and 2 is being sent: each was hashed before it was sent.
+    expect(hashed(interrupted).slice(0, 3)).toEqual([0, 1, 2]);
+    // Chunk 3 is encrypted while part 3 is sent; its hash is recorded when that encryption ends.
+    let record = interrupted;
+    await vi.waitFor(async () => {
+      record = (await records.get(interrupted.uploadId)) ?? interrupted;
+      expect(hashed(record)).toEqual([0, 1, 2, 3]);
+    }, WAIT);
     const [upload] = [...server.multipart.values()];
     expect([...(upload?.parts.keys() ?? [])]).toEqual([1, 2]);
 
