@@ -218,22 +218,23 @@ describe.each(dialectsUnderTest)('uploads ($name)', ({ open }) => {
       expect(stats.transfers.uploads.count).toBe(1);
     });
 
-    it('answers the file when a concurrent completion finishes between reading the upload and its parts', async () => {
-      const keyId = await createKey(t, 'ewan');
-      const upload = await startMultipart(t, 'ewan', { keyId, size: 500 });
-      const part = randomBytes(528);
-      const etag = (await putPart(t, 'ewan', upload, 1, part)).json<{ etag: string }>().etag;
-      const userId = (await uploadsOf('ewan'))[0]?.userId ?? '';
+    /**
+     * A completion of `name`'s one-part upload that has read the upload (pending) when `meanwhile`
+     * runs, before it reads the upload's parts: the race of two requests, made deterministic.
+     */
+    async function completionInterrupted(
+      name: string,
+      meanwhile: (upload: Awaited<ReturnType<typeof startMultipart>>, etag: string) => Promise<void>,
+    ) {
+      const keyId = await createKey(t, name);
+      const upload = await startMultipart(t, name, { keyId, size: 500 });
+      const etag = (await putPart(t, name, upload, 1, randomBytes(528))).json<{ etag: string }>().etag;
+      const userId = (await uploadsOf(name))[0]?.userId ?? '';
       const real = createUploadsRepo(database.db);
-      let first: FileListItem | undefined;
-      // This completion has read the upload (pending); the other one completes it, and forgets its
-      // parts, before this one reads them.
       const repo: UploadsRepo = {
         ...real,
         async partsOf(id) {
-          const done = await completeMultipart(t, 'ewan', upload, [{ partNumber: 1, etag }]);
-          expect(done.statusCode).toBe(201);
-          first = done.json<FileListItem>();
+          await meanwhile(upload, etag);
           return real.partsOf(id);
         },
       };
@@ -248,14 +249,40 @@ describe.each(dialectsUnderTest)('uploads ($name)', ({ open }) => {
       });
       // Only the caller's id is read by a completion.
       const user = { id: userId } as CurrentUser;
-      const second = await service.completeMultipart(user, upload.uploadId, {
+      return service.completeMultipart(user, upload.uploadId, {
         uploadId: upload.uploadId,
         objectKey: upload.objectKey,
         parts: [{ partNumber: 1, etag }],
       });
+    }
+
+    it('answers the file when a concurrent completion finishes between reading the upload and its parts', async () => {
+      let first: FileListItem | undefined;
+      const second = await completionInterrupted('ewan', async (upload, etag) => {
+        const done = await completeMultipart(t, 'ewan', upload, [{ partNumber: 1, etag }]);
+        expect(done.statusCode).toBe(201);
+        first = done.json<FileListItem>();
+      });
       expect(first).toBeDefined();
       expect(second).toEqual(first);
       expect((await statsOf(t, 'ewan')).transfers.uploads.count).toBe(1);
+    });
+
+    it('says the upload is aborted when an abort lands between reading the upload and its parts', async () => {
+      const completing = completionInterrupted('abby', async (upload) => {
+        const aborted = await t.as('abby', {
+          method: 'DELETE',
+          url: `/api/users/uploads/multipart/${upload.uploadId}`,
+        });
+        expect(aborted.json()).toEqual({ ok: true });
+      });
+      await expect(completing).rejects.toMatchObject({
+        statusCode: 400,
+        code: 'INVALID_OPERATION',
+        message: 'This upload is aborted: it cannot take parts or be completed',
+      });
+      expect(await uploadsOf('abby')).toMatchObject([{ status: 'aborted' }]);
+      expect((await filesOf('abby')).count).toBe(0);
     });
 
     it('keeps the upload pending when a part is missing or the list is wrong', async () => {

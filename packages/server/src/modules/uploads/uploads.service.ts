@@ -272,10 +272,12 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
       for (const { partNumber, etag } of listed) {
         const part = stored.get(partNumber);
         if (part === undefined || !sameEtag(part.etag, etag)) {
-          // A concurrent completion may have recorded the file, and forgotten its parts, between
-          // reading the upload and reading its parts: then this completion answers the same file.
+          // A concurrent completion (or abort) may have ended the upload, and forgotten its parts,
+          // between reading the upload and reading its parts: a completion answers the same file.
           const recorded = await recorder.recorded(user.id, row.id);
           if (recorded !== undefined) return recorded;
+          const current = await repo.findFor(user.id, row.id);
+          if (current !== undefined && current.status !== 'pending') throw notInProgress(current.status);
           throw new ValidationError(`Part ${partNumber} has not been uploaded, or its etag does not match`);
         }
         parts.push({ partNumber, etag: part.etag });
