@@ -142,12 +142,27 @@ test('A downloads both files and gets identical bytes', async () => {
   expect(smallDownload.sha256).toBe(small.sha256);
   await expect(snackbar(a, 'File downloaded successfully!')).toBeVisible();
 
+  // The download service worker fetches the content itself: its requests are the context's, not the
+  // page's. The first answer ends early, in the middle of the second encrypted chunk (asked for the
+  // first 97 MiB only, so the bytes still come from the server); the worker asks again from that
+  // chunk's first byte: 95 MiB of plaintext + 28 bytes of IV and tag before it.
+  const content = '**/api/users/files/*/download';
+  const ranges: (string | null)[] = [];
+  await aliceContext.route(content, async (route) => {
+    const headers = await route.request().allHeaders();
+    ranges.push(headers.range ?? null);
+    if (ranges.length === 1)
+      await route.continue({ headers: { ...headers, range: `bytes=0-${97 * MIB - 1}` } });
+    else await route.continue();
+  });
   const bigCard = fileCard(a, big.name);
   const bigDownload = await downloadAndHash(a, async () => {
     await bigCard.getByRole('button', { name: `Download ${big.name}` }).click();
     await expect(bigCard.getByRole('progressbar', { name: `Download of ${big.name}` })).toBeVisible();
   });
   expect(bigDownload.sha256).toBe(big.sha256);
+  await aliceContext.unroute(content);
+  expect(ranges).toEqual([null, `bytes=${95 * MIB + 28}-`]);
   await expect(bigCard.getByRole('button', { name: `Download ${big.name}` })).toBeVisible({
     timeout: 60_000,
   });
@@ -156,6 +171,30 @@ test('A downloads both files and gets identical bytes', async () => {
   expect(await a.evaluate(() => navigator.serviceWorker.controller === null)).toBe(true);
   await a.reload();
   expect(await a.evaluate(() => navigator.serviceWorker.controller === null)).toBe(true);
+});
+
+test('a file whose ciphertext was changed on the way fails in the browser too: no file is saved', async () => {
+  // One byte of the ciphertext (after the 12-byte IV) flipped in the answer the service worker gets.
+  const content = '**/api/users/files/*/download';
+  await aliceContext.route(content, async (route) => {
+    const response = await route.fetch();
+    const body = await response.body();
+    body[20] = (body[20] ?? 0) ^ 0x01;
+    await route.fulfill({ response, body });
+  });
+  try {
+    const [download] = await Promise.all([
+      a.waitForEvent('download'),
+      a.getByRole('button', { name: `Download ${small.name}` }).click(),
+    ]);
+    await expect(
+      snackbar(a, 'Download failed: The file is corrupted or was tampered with. Nothing was saved.'),
+    ).toBeVisible();
+    // The browser's download failed (its partial file deleted), not a complete-looking file.
+    expect(await download.failure()).not.toBeNull();
+  } finally {
+    await aliceContext.unroute(content);
+  }
 });
 
 test('A adds B as a contact and shares both files with B', async () => {

@@ -1,21 +1,74 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 
 const workspaceSrc = (pkg: string): string =>
   fileURLToPath(new URL(`../${pkg}/src/index.ts`, import.meta.url));
+
+const workspaceAliases = {
+  '@coffer/crypto': workspaceSrc('crypto'),
+  '@coffer/contracts': workspaceSrc('contracts'),
+};
+
+/** Where the browser loads the download service worker from (`DOWNLOAD_SW_URL`). */
+const SERVICE_WORKER_FILE = 'download-sw.js';
+const serviceWorkerEntry = fileURLToPath(new URL('./src/sw/download-sw.entry.ts', import.meta.url));
+
+/** The download service worker as one classic script (Firefox and Safari run no module workers). */
+async function bundleServiceWorker(minify: boolean): Promise<string> {
+  const result = await build({
+    configFile: false,
+    logLevel: 'warn',
+    resolve: { alias: workspaceAliases },
+    build: {
+      write: false,
+      minify,
+      sourcemap: false,
+      lib: { entry: serviceWorkerEntry, formats: ['iife'], name: 'cofferDownloadServiceWorker' },
+    },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as {
+    output: { type: string; code?: string }[];
+  }[];
+  const chunk = outputs.flatMap((o) => o.output).find((o) => o.type === 'chunk');
+  if (chunk?.code === undefined) throw new Error('The download service worker did not build');
+  return chunk.code;
+}
+
+/**
+ * Builds `src/sw/download-sw.entry.ts` into `/download-sw.js` at the root of the build (a service
+ * worker's scope cannot be wider than its script's folder), and serves it the same way in dev.
+ */
+function downloadServiceWorker(): Plugin {
+  return {
+    name: 'coffer-download-service-worker',
+    async generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: SERVICE_WORKER_FILE,
+        source: await bundleServiceWorker(true),
+      });
+    },
+    configureServer(server) {
+      server.middlewares.use(`/${SERVICE_WORKER_FILE}`, (_req, res, next) => {
+        bundleServiceWorker(false).then((code) => {
+          res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+          res.setHeader('Cache-Control', 'no-cache');
+          res.end(code);
+        }, next);
+      });
+    },
+  };
+}
 
 /** The API server (and its embedded identity provider) that the dev server forwards to. */
 const apiTarget = 'http://localhost:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), downloadServiceWorker()],
   resolve: {
     // Build from the workspace packages' sources, so the web build does not need them prebuilt.
-    alias: {
-      '@coffer/crypto': workspaceSrc('crypto'),
-      '@coffer/contracts': workspaceSrc('contracts'),
-    },
+    alias: workspaceAliases,
   },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),

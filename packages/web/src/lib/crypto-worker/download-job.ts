@@ -3,57 +3,70 @@ import { openDownloadStream, runDownloadPipeline, type DownloadJob } from '../tr
 import { quantizePercent } from '../transfers/progress';
 import { openFileTargetSink } from '../transfers/save/fs-access-sink';
 import type { SaveSink } from '../transfers/save/save-sink';
-import { openPortTargetSink } from '../transfers/save/service-worker-sink';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
 import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage, WorkerSinkTarget } from './protocol';
 
 /**
  * A download, in the crypto worker: the page checked the metadata and unwrapped the file key; here
  * the ciphertext is fetched (with `Range` resume), cut into chunks, decrypted and written to the
- * save target the page handed over (the service worker's port, the picked file), so none of it
- * runs on the page's main thread. The page hears the progress and answers `port` calls.
+ * save target the page handed over (the picked file, or the page for the Blob fallback), so none
+ * of it runs on the page's main thread. (Service-worker downloads run in the download service
+ * worker instead, with the same pipeline: `src/sw/download-service-worker.ts`.) The page hears the progress and answers `port` calls.
  */
 export async function runDownloadJob(job: DownloadJob, port: MessagePort): Promise<void> {
   const page = new PagePort(port);
-  let percent = -1;
   try {
-    await runDownloadPipeline({
-      job,
-      open: async (offset, signal) =>
-        openDownloadStream(
-          (input, init) => fetch(input, init),
-          job,
-          (await page.call({ method: 'headers' })) as Record<string, string>,
-          offset,
-          signal,
-        ),
-      // WebCrypto copies its input when called: the read buffer is free again at once.
-      decrypt: (key, index, isLast, encrypted) => decryptChunk(key, index, isLast, new Uint8Array(encrypted)),
-      decryptCopiesInput: true,
-      openSink: async () => sinkFor((await page.call({ method: 'open-sink' })) as WorkerSinkTarget, page),
-      progress: {
-        text: (text) => {
-          page.post({ type: 'text', text });
-        },
-        fraction: (done, total) => {
-          // One message per visible step, not per network piece.
-          const next = quantizePercent(total <= 0 ? 100 : (done / total) * 100);
-          if (next === percent) return;
-          percent = next;
-          page.post({ type: 'fraction', done, total });
-        },
-      },
-      signal: page.cancelled.signal,
-    });
+    await runDownloadOnPort(job, page, async () =>
+      sinkFor((await page.call({ method: 'open-sink' })) as WorkerSinkTarget, page),
+    );
   } finally {
     page.close();
   }
 }
 
+/**
+ * The download pipeline of a worker that talks to the page over `page`: the crypto worker's, and the
+ * download service worker's, which writes to its own response stream (`openSink`). Does not close
+ * the port.
+ */
+export async function runDownloadOnPort(
+  job: DownloadJob,
+  page: PagePort,
+  openSink: () => Promise<SaveSink>,
+): Promise<void> {
+  let percent = -1;
+  await runDownloadPipeline({
+    job,
+    open: async (offset, signal) =>
+      openDownloadStream(
+        (input, init) => fetch(input, init),
+        job,
+        (await page.call({ method: 'headers' })) as Record<string, string>,
+        offset,
+        signal,
+      ),
+    // WebCrypto copies its input when called: the read buffer is free again at once.
+    decrypt: (key, index, isLast, encrypted) => decryptChunk(key, index, isLast, new Uint8Array(encrypted)),
+    decryptCopiesInput: true,
+    openSink,
+    progress: {
+      text: (text) => {
+        page.post({ type: 'text', text });
+      },
+      fraction: (done, total) => {
+        // One message per visible step, not per network piece.
+        const next = quantizePercent(total <= 0 ? 100 : (done / total) * 100);
+        if (next === percent) return;
+        percent = next;
+        page.post({ type: 'fraction', done, total });
+      },
+    },
+    signal: page.cancelled.signal,
+  });
+}
+
 async function sinkFor(target: WorkerSinkTarget, page: PagePort): Promise<SaveSink> {
   switch (target.kind) {
-    case 'port':
-      return openPortTargetSink(target.port, target.pulls, target.sliceBytes);
     case 'file':
       return openFileTargetSink(target.handle);
     case 'page':
@@ -77,7 +90,7 @@ async function sinkFor(target: WorkerSinkTarget, page: PagePort): Promise<SaveSi
 }
 
 /** The worker's end of a download's MessageChannel. */
-class PagePort {
+export class PagePort {
   readonly cancelled = new AbortController();
   readonly #port: MessagePort;
   readonly #waiting = new Map<

@@ -70,7 +70,11 @@ export interface CryptoFailure {
 export type DownloadWorkerMessage =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'fraction'; readonly done: number; readonly total: number }
-  | { readonly type: 'call'; readonly seq: number; readonly call: DownloadCall };
+  | { readonly type: 'call'; readonly seq: number; readonly call: DownloadCall }
+  /** Service worker only: the answer to a keep-alive naming this download (it still runs there). */
+  | { readonly type: 'alive' }
+  /** Service worker only: the download ended (`failure` null: the file is complete). */
+  | { readonly type: 'result'; readonly failure: CryptoFailure | null };
 
 /**
  * What the worker asks of the page: fresh auth headers (before every request: a token may have

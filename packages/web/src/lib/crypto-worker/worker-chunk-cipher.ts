@@ -176,6 +176,10 @@ class DownloadPageSide {
         case 'call':
           this.#answer(message.seq, message.call);
           break;
+        case 'alive':
+        case 'result':
+          // The download service worker's messages; the crypto worker answers its request instead.
+          break;
       }
     };
   }

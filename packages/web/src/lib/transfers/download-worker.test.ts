@@ -6,15 +6,12 @@ import { processCryptoRequest } from '../crypto-worker/process-request';
 import type { CryptoRequest } from '../crypto-worker/protocol';
 import { createWorkerChunkCipher, type CryptoWorkerLike } from '../crypto-worker/worker-chunk-cipher';
 import { downloadFile, type DownloadOptions } from './download';
-import type { SaveSink, SinkHandOff } from './save/save-sink';
+import type { SaveSink } from './save/save-sink';
 import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
 import { MemorySink } from './testing/memory-sink';
 import { ProgressLog } from './testing/progress-log';
 import { encryptForStorage } from './testing/stored-file';
-
-/** A ceiling for the worker's pipeline on a busy 2-core machine, not an expected duration. */
-const WAIT = { timeout: 10_000 };
 
 const chunkSize = 1024;
 
@@ -78,57 +75,15 @@ async function setUp(content: Uint8Array) {
   return { server, item, worker, workerFetch, pageFetch, progress, options };
 }
 
-/**
- * A service-worker sink handed off to the worker: the test plays the service worker on the other
- * end of the port (a pull whenever it took a slice), and the page-side methods must never run.
- */
-function handedOffSink() {
-  const channel = new MessageChannel();
-  const received: Uint8Array[] = [];
-  const settled: string[] = [];
-  let ended: 'end' | 'error' | null = null;
-  channel.port2.onmessage = (event: MessageEvent<{ type: string; bytes?: ArrayBuffer }>) => {
-    const { type, bytes } = event.data;
-    if (type === 'chunk' && bytes !== undefined) {
-      received.push(new Uint8Array(bytes));
-      channel.port2.postMessage({ type: 'pull' });
-    } else if (type === 'end' || type === 'error') {
-      ended = type;
-      channel.port2.close();
-    }
-  };
-  const notOnPage = (): Promise<void> => Promise.reject(new Error('written on the page after the hand-off'));
-  const sink: SaveSink = {
-    write: notOnPage,
-    close: notOnPage,
-    abort: notOnPage,
-    handOff: (): SinkHandOff => ({
-      // One pull already arrived on the page before the hand-off.
-      target: { kind: 'port', port: channel.port1, pulls: 1, sliceBytes: 300 },
-      transfer: [channel.port1],
-      settle: (outcome) => {
-        settled.push(outcome);
-        return Promise.resolve();
-      },
-    }),
-  };
-  return { sink, received, settled, ended: () => ended };
-}
-
 describe('download in the crypto worker', () => {
-  it('fetches, decrypts and writes to the handed-off service-worker port there; the page only answers and shows progress', async () => {
+  it('fetches and decrypts there; the page only answers, shows progress and keeps what it is sent', async () => {
     const content = patternBytes(5000, 3);
     const { server, worker, workerFetch, pageFetch, progress, options, item } = await setUp(content);
-    const target = handedOffSink();
-    await downloadFile(options(target.sink));
+    const sink = new MemorySink();
+    await downloadFile(options(sink));
 
-    await vi.waitFor(() => {
-      expect(target.ended()).toBe('end');
-    }, WAIT);
-    expect(concat(target.received)).toEqual(content);
-    // Slices of at most sliceBytes, as the service worker asks for them.
-    expect(Math.max(...target.received.map((piece) => piece.length))).toBeLessThanOrEqual(300);
-    expect(target.settled).toEqual(['closed']);
+    expect(sink.state).toBe('closed');
+    expect(concat(sink.chunks)).toEqual(content);
     expect(worker.ops).toEqual(['download']);
     expect(
       workerFetch.mock.calls.map(([url]) => (url instanceof Request ? url.url : url.toString())),
@@ -159,27 +114,13 @@ describe('download in the crypto worker', () => {
     expect(tampered.state).toBe('aborted');
   });
 
-  it('errors the handed-off download when a chunk fails verification, and settles it as aborted', async () => {
-    const { server, options } = await setUp(patternBytes(5000, 5));
-    server.downloadBehaviour = 'tamper';
-    const target = handedOffSink();
-    await expect(downloadFile(options(target.sink))).rejects.toBeInstanceOf(IntegrityError);
-    await vi.waitFor(() => {
-      expect(target.ended()).toBe('error');
-    }, WAIT);
-    expect(target.settled).toEqual(['aborted']);
-  });
-
   it('resumes a broken connection from the worker with a Range request', async () => {
     const content = patternBytes(5000, 6);
     const { server, options } = await setUp(content);
     server.downloadCuts = [{ at: 2 * (chunkSize + 28) + 100, how: 'error' }];
-    const target = handedOffSink();
-    await downloadFile(options(target.sink));
-    await vi.waitFor(() => {
-      expect(target.ended()).toBe('end');
-    }, WAIT);
+    const sink = new MemorySink();
+    await downloadFile(options(sink));
     expect(server.downloadRanges).toEqual([null, `bytes=${2 * (chunkSize + 28)}-`]);
-    expect(concat(target.received)).toEqual(content);
+    expect(concat(sink.chunks)).toEqual(content);
   });
 });

@@ -22,6 +22,7 @@ import { transferFormat, type TestFormatOverrides } from './format-overrides';
 import { createProgressReporter } from './progress';
 import { openSaveSink } from './save/open-save-sink';
 import { resolveSaveMethod, type SaveCapabilities } from './save/save-method';
+import { runDownloadInServiceWorker } from './save/sw-download';
 import type { SaveMethod, SaveSink, SaveSinkOpener } from './save/save-sink';
 import { TransferAbortedError, TransferError } from './transfer-errors';
 import type { ProgressListener } from './transfer-types';
@@ -64,6 +65,11 @@ export interface DownloadOptions {
   readonly apiBaseUrl?: string;
   /** The waits before reconnecting after a broken download (default {@link DEFAULT_RESUME_DELAYS_MS}). */
   readonly retryDelaysMs?: readonly number[];
+  /**
+   * Runs a `service-worker` download in the download service worker (default where the browser's
+   * own sink is used, i.e. `openSink` is not given); null runs it in the crypto worker instead.
+   */
+  readonly serviceWorkerDownload?: typeof runDownloadInServiceWorker | null;
   /** Tests only. */
   readonly testFormat?: TestFormatOverrides;
 }
@@ -162,7 +168,22 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     };
     contentRequested = true;
     const { cipher } = options;
-    if (cipher.runDownload !== undefined) {
+    const inServiceWorker =
+      options.serviceWorkerDownload !== undefined
+        ? options.serviceWorkerDownload
+        : options.openSink === undefined
+          ? runDownloadInServiceWorker
+          : null;
+    if (method === 'service-worker' && inServiceWorker !== null) {
+      // The service worker fetches, decrypts and streams the download itself: the plaintext never
+      // travels between threads (see docs/transfers.md). The sink is its own.
+      sinkState.taken = true;
+      await inServiceWorker(job, host, {
+        fileName: metadata.name,
+        size: metadata.size,
+        contentType: metadata.contentType,
+      });
+    } else if (cipher.runDownload !== undefined) {
       // Browsers: fetch, decrypt and save in the crypto worker; this thread only shows progress.
       await cipher.runDownload(job, host);
     } else {

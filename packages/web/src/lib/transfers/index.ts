@@ -39,7 +39,7 @@ export {
   type SaveCapabilities,
 } from './save/save-method';
 export type { ResolvedSaveMethod, SaveMethod, SaveSink } from './save/save-sink';
-export { registerDownloadServiceWorker } from './save/service-worker-sink';
+export { registerDownloadServiceWorker } from './save/sw-registration';
 
 /**
  * The manager as a source for the operations registry (`operations.addSource(transferOperationSource)`

@@ -1,55 +1,53 @@
+import type { DownloadJob } from '../download-pipeline';
+
 /**
- * The protocol between the page and `public/download-sw.js` (plain JS, so it mirrors these types
- * in comments). One download = one MessageChannel:
+ * The page and the download service worker (`src/sw/download-service-worker.ts`, served as
+ * `/download-sw.js`). One download = one MessageChannel:
  *
- * 1. page → SW (`ServiceWorker.postMessage`, port transferred): `register` with the file's
- *    name, size and type under a random id; SW → page on the port: `registered`.
- * 2. The page navigates a hidden iframe to `/__coffer_download__/<id>/<name>`; the SW answers that
- *    navigation with a streamed attachment Response and says `started`.
- * 3. Each `pull` of the SW is a credit for one message: the page answers it with exactly one `chunk`
- *    (the next slice, at most 8 MiB, of the plaintext; its buffer transferred), or `end`, or `error`
- *    (the browser then marks the download failed). The SW keeps up to 8 slices asked for or queued
- *    ahead of the browser's writer, so slices travel while the browser writes. The page can send `error` at any time.
- *    If the user cancels the download in the browser, the SW sends `cancelled`.
+ * 1. page → SW (`ServiceWorker.postMessage`, port transferred): `run` with the job (the unwrapped,
+ *    non-extractable file key, size, chunk size, content path, retry budget) under a random id.
+ * 2. SW → page on the port, as the crypto worker's downloads do (`DownloadWorkerMessage`): progress,
+ *    and `call`s the page answers (`DownloadPageMessage`): fresh auth headers before each request,
+ *    and `open-sink` once the first answer arrived: the page navigates a hidden iframe to
+ *    `/__coffer_download__/<id>/<name>`, and the SW answers that navigation with the streamed
+ *    attachment (the browser's download).
+ * 3. The page posts `keepalive` with the id every few seconds (messages keep the SW running); the SW
+ *    answers `alive` on the port. The page may send `cancel`; the SW ends with one `result`.
  */
 
 /** URL path prefix the service worker answers; it leaves every other request alone. */
 export const DOWNLOAD_URL_PREFIX = '/__coffer_download__/';
-/** Path of the service worker script (copied from `public/` to the root of `dist`). */
+/** Path of the service worker script (built by the Vite config to the root of `dist`). */
 export const DOWNLOAD_SW_URL = '/download-sw.js';
 
-export interface RegisterDownloadMessage {
-  readonly type: 'coffer-download:register';
-  readonly id: string;
-  readonly fileName: string;
-  readonly size: number;
-  readonly contentType: string;
+/**
+ * Sent every few seconds while a download streams: messages keep an idle service worker alive. With
+ * `id`, the worker running that download answers `alive` on its port.
+ */
+export interface KeepAliveMessage {
+  readonly type: 'coffer-download:keepalive';
+  readonly id?: string;
 }
 
 /**
- * Fails a download the SW is streaming: the crypto worker it was handed to died, so nobody will send
- * `end` or `error` on its port (a browser download would stay "in progress" forever).
+ * Runs a whole download in the service worker (`src/sw/download-service-worker.ts`), port
+ * transferred. On the port, the crypto worker's download protocol (`DownloadWorkerMessage`,
+ * `DownloadPageMessage`): progress, `call`s for auth headers and for `open-sink` (the page then opens
+ * `downloadUrl(id, fileName)` in a hidden iframe), `alive` answers to keep-alives, and one `result`.
  */
-export interface AbortDownloadMessage {
-  readonly type: 'coffer-download:abort';
+export interface RunDownloadMessage {
+  readonly type: 'coffer-download:run';
   readonly id: string;
+  readonly fileName: string;
+  readonly job: DownloadJob;
 }
 
-/** Sent every few seconds while a download streams: messages keep an idle service worker alive. */
-export interface KeepAliveMessage {
-  readonly type: 'coffer-download:keepalive';
-}
+/** What the page posts to the service worker itself (`ServiceWorker.postMessage`). */
+export type SwDownloadControlMessage = RunDownloadMessage | KeepAliveMessage;
 
-export type PageToSwPortMessage =
-  | { readonly type: 'chunk'; readonly bytes: ArrayBuffer }
-  | { readonly type: 'end' }
-  | { readonly type: 'error'; readonly message: string };
-
-export type SwToPageMessage =
-  | { readonly type: 'registered' }
-  | { readonly type: 'started' }
-  | { readonly type: 'pull' }
-  | { readonly type: 'cancelled' };
+/** Ours: the service worker did not take the download (e.g. a hard reload bypassed it). */
+export const DOWNLOAD_NOT_STARTED_TEXT =
+  'The download could not be started. Please reload the page and try again.';
 
 /** The URL the iframe opens; the name is only for the browser's benefit, the id finds the download. */
 export function downloadUrl(id: string, fileName: string): string {

@@ -1,15 +1,17 @@
 import { openBlobSink } from './blob-sink';
 import { openFsAccessSink } from './fs-access-sink';
 import type { ResolvedSaveMethod, SaveFileInfo, SaveSink } from './save-sink';
-import { openServiceWorkerSink } from './service-worker-sink';
 
-/** Opens the browser's sink for a resolved method (see `resolveSaveMethod`). */
+/**
+ * Opens the browser's sink for a resolved method (see `resolveSaveMethod`). Service-worker
+ * downloads have no sink on the page: the download service worker runs them (`sw-download.ts`).
+ */
 export function openSaveSink(method: ResolvedSaveMethod, info: SaveFileInfo): Promise<SaveSink> {
   switch (method) {
     case 'fs-access':
       return openFsAccessSink(info);
     case 'service-worker':
-      return openServiceWorkerSink(info);
+      return Promise.reject(new Error('Service-worker downloads run in the download service worker'));
     case 'blob':
       return openBlobSink(info);
   }

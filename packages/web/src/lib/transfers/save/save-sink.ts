@@ -19,14 +19,12 @@ export interface SaveSink {
   handOff?: () => SinkHandOff;
 }
 
-/**
- * What a worker writes to instead of the page:
- * - `port`: the service worker's MessagePort of this download (`pulls` = pulls already received);
- * - `file`: the file handle the picker returned (its `createWritable()` works in a worker).
- */
-export type SinkTarget =
-  | { readonly kind: 'port'; readonly port: MessagePort; readonly pulls: number; readonly sliceBytes: number }
-  | { readonly kind: 'file'; readonly handle: FileSystemFileHandle; readonly createdEmpty: boolean };
+/** What a worker writes to instead of the page: the file handle the picker returned (its `createWritable()` works in a worker). */
+export interface SinkTarget {
+  readonly kind: 'file';
+  readonly handle: FileSystemFileHandle;
+  readonly createdEmpty: boolean;
+}
 
 export interface SinkHandOff {
   readonly target: SinkTarget;

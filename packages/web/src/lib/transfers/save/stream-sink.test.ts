@@ -1,0 +1,99 @@
+import { describe, expect, it, vi } from 'vitest';
+import { TransferAbortedError } from '../transfer-errors';
+import { createStreamSink } from './stream-sink';
+
+/** Node 20 has no ArrayBuffer.prototype.transfer: give it one that detaches, as browsers do. */
+function withTransfer(): () => void {
+  const proto = ArrayBuffer.prototype as { transfer?: (length: number) => ArrayBuffer };
+  const original = proto.transfer;
+  proto.transfer ??= function (this: ArrayBuffer, length: number): ArrayBuffer {
+    return structuredClone(this, { transfer: [this] }).slice(0, length);
+  };
+  return () => {
+    if (original === undefined) delete proto.transfer;
+    else proto.transfer = original;
+  };
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<number[][]> {
+  const pieces: number[][] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return pieces;
+    pieces.push([...value]);
+  }
+}
+
+describe('stream sink (the download service worker writes the response body)', () => {
+  it('queues each chunk in slices and ends the stream behind them', async () => {
+    const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 3 });
+    const body = readAll(stream);
+    await sink.write(new Uint8Array([1, 2, 3, 4, 5, 6, 7]));
+    await sink.write(new Uint8Array([8]));
+    await sink.close();
+    expect(await body).toEqual([[1, 2, 3], [4, 5, 6], [7], [8]]);
+  });
+
+  it('takes the next chunk only once the browser has taken every slice of the previous one', async () => {
+    const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 2 });
+    await sink.write(new Uint8Array([1, 2, 3, 4]));
+    // The first chunk is queued whole (the browser writes it while the next one decrypts)...
+    let second = false;
+    const writing = sink.write(new Uint8Array([5])).then(() => {
+      second = true;
+    });
+    const reader = stream.getReader();
+    expect((await reader.read()).value).toEqual(new Uint8Array([1, 2]));
+    await Promise.resolve();
+    // ...but the second waits while part of the first is still queued: at most one chunk waits.
+    expect(second).toBe(false);
+    expect((await reader.read()).value).toEqual(new Uint8Array([3, 4]));
+    await writing;
+    expect(second).toBe(true);
+    expect((await reader.read()).value).toEqual(new Uint8Array([5]));
+  });
+
+  it('frees a chunk once the browser has taken it, not before', async () => {
+    const restore = withTransfer();
+    try {
+      const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 2 });
+      const first = new Uint8Array([1, 2, 3]);
+      await sink.write(first);
+      expect(first.byteLength).toBe(3);
+      const reader = stream.getReader();
+      const writing = sink.write(new Uint8Array([4]));
+      // The last slice is a copy: once it is taken, nothing reads the chunk's buffer any more.
+      expect([...((await reader.read()).value ?? [])]).toEqual([1, 2]);
+      expect([...((await reader.read()).value ?? [])]).toEqual([3]);
+      await writing;
+      expect(first.byteLength).toBe(0);
+      expect([...((await reader.read()).value ?? [])]).toEqual([4]);
+    } finally {
+      restore();
+    }
+  });
+
+  it('errors the stream on abort, so the browser marks the download failed', async () => {
+    const { stream, sink } = createStreamSink(() => undefined);
+    const reader = stream.getReader();
+    await sink.write(new Uint8Array([1]));
+    await sink.abort(new Error('integrity'));
+    // Queued bytes are dropped with the error: no complete-looking file.
+    await expect(reader.read()).rejects.toThrow('integrity');
+    // A later write (a pipeline still running) fails instead of queueing more.
+    await expect(sink.write(new Uint8Array([2]))).rejects.toBeInstanceOf(TransferAbortedError);
+  });
+
+  it('tells the download and fails a waiting write when the user cancels it in the browser', async () => {
+    const onCancel = vi.fn();
+    const { stream, sink } = createStreamSink(onCancel, { sliceBytes: 1 });
+    await sink.write(new Uint8Array([1, 2]));
+    const waiting = sink.write(new Uint8Array([3]));
+    await stream.cancel();
+    expect(onCancel).toHaveBeenCalledOnce();
+    await expect(waiting).rejects.toBeInstanceOf(TransferAbortedError);
+    // Closing after a cancel is harmless.
+    await sink.close();
+  });
+});

@@ -1,0 +1,109 @@
+import { downloadMessages } from '@coffer/contracts';
+import { releaseBuffer, slicesOf } from '../buffers';
+import { TransferAbortedError } from '../transfer-errors';
+import type { SaveSink } from './save-sink';
+
+/**
+ * Bytes per queued slice: the browser's download writer takes the body a slice at a time. The
+ * slices are views of the chunk, not copies, except the last one (see `createStreamSink`).
+ */
+export const STREAM_SLICE_BYTES = 512 * 1024;
+
+export interface StreamSink {
+  /** The response body the browser saves. */
+  readonly stream: ReadableStream<Uint8Array<ArrayBuffer>>;
+  readonly sink: SaveSink;
+}
+
+/**
+ * A save sink that is a readable stream: the download service worker answers the download's
+ * navigation with `stream`, and the pipeline running in the same worker writes verified plaintext
+ * to `sink`.
+ *
+ * Each `write` queues the whole chunk at once (as slices that are views of it, nothing copied) and
+ * returns: the browser writes chunk i from the queue while chunk i + 1 is received and decrypted.
+ * The next `write` waits until the browser has taken every slice of the previous chunk, so at most
+ * one verified chunk waits for the disk, and a slow disk slows the download instead of filling
+ * memory. The last slice of each chunk is a copy of its own: once the browser has taken it, it has
+ * finished with every view before it, and the chunk's buffer is freed then (not at the next garbage
+ * collection). `close` ends the stream behind the queued slices (the browser writes them, then
+ * completes the file); `abort` errors it (the browser marks the download failed and deletes the
+ * partial file). `onCancel` runs when the user cancels the download in the browser: a waiting
+ * `write` then fails with the spec's "Download was aborted".
+ */
+export function createStreamSink(
+  onCancel: () => void,
+  options: { readonly sliceBytes?: number } = {},
+): StreamSink {
+  const sliceBytes = options.sliceBytes ?? STREAM_SLICE_BYTES;
+  let controller: ReadableStreamDefaultController<Uint8Array<ArrayBuffer>> | null = null;
+  let cancelled = false;
+  /** Closed or errored by us: nothing more may be queued. */
+  let ended = false;
+  const waiters = new Set<() => void>();
+  const wakeAll = (): void => {
+    for (const wake of [...waiters]) wake();
+  };
+  const stream = new ReadableStream<Uint8Array<ArrayBuffer>>(
+    {
+      start(c) {
+        controller = c;
+      },
+      // Called once the queue is empty (high-water mark 1).
+      pull() {
+        wakeAll();
+      },
+      cancel() {
+        cancelled = true;
+        wakeAll();
+        onCancel();
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark: 1 }),
+  );
+  const room = async (): Promise<ReadableStreamDefaultController<Uint8Array<ArrayBuffer>>> => {
+    for (;;) {
+      if (cancelled || ended || controller === null) throw new TransferAbortedError(downloadMessages.aborted);
+      if ((controller.desiredSize ?? 0) > 0) return controller;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          waiters.delete(wake);
+          resolve();
+        };
+        waiters.add(wake);
+      });
+    }
+  };
+  /** The chunk whose views are queued (freed once the browser has taken all of them). */
+  let queuedChunk: ArrayBuffer | null = null;
+  const sink: SaveSink = {
+    async write(bytes) {
+      const target = await room();
+      if (queuedChunk !== null) releaseBuffer(queuedChunk);
+      const slices = [...slicesOf(bytes, sliceBytes)];
+      const last = slices.pop();
+      for (const slice of slices) target.enqueue(slice);
+      if (last !== undefined) target.enqueue(last.slice());
+      queuedChunk = bytes.buffer;
+    },
+    close() {
+      if (!ended && !cancelled) controller?.close();
+      ended = true;
+      wakeAll();
+      return Promise.resolve();
+    },
+    abort(reason) {
+      if (!ended && !cancelled) {
+        try {
+          controller?.error(reason instanceof Error ? reason : new Error('The download stopped'));
+        } catch {
+          // Already errored.
+        }
+      }
+      ended = true;
+      wakeAll();
+      return Promise.resolve();
+    },
+  };
+  return { stream, sink };
+}

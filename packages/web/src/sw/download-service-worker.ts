@@ -1,0 +1,176 @@
+import { runDownloadOnPort, PagePort } from '../lib/crypto-worker/download-job';
+import { describeFailure } from '../lib/crypto-worker/chunk-cipher';
+import type { SaveSink } from '../lib/transfers/save/save-sink';
+import { createStreamSink } from '../lib/transfers/save/stream-sink';
+import { TransferError } from '../lib/transfers/transfer-errors';
+import {
+  DOWNLOAD_NOT_STARTED_TEXT,
+  DOWNLOAD_URL_PREFIX,
+  type SwDownloadControlMessage,
+  type RunDownloadMessage,
+} from '../lib/transfers/save/download-sw-protocol';
+
+/**
+ * The download service worker (`/download-sw.js`, built from `download-sw.entry.ts`).
+ *
+ * A download runs here from the first request to the last byte: the page checks the metadata,
+ * unwraps the file key (a non-extractable `CryptoKey`) and posts this worker a `run` message with
+ * the job and a MessagePort. This worker fetches the ciphertext (with `Range` resume), decrypts each
+ * chunk and queues the verified plaintext in the response stream that answers the download's URL,
+ * which the page opens in a hidden iframe once the first answer arrived. The bytes never pass
+ * through another thread: the browser's download writer reads them from this worker's stream.
+ *
+ * It answers ONLY its own `/__coffer_download__/` URLs; every other request goes to the network
+ * untouched, and it never controls the app's pages (its scope is that prefix).
+ */
+
+/** The parts of the service worker's global scope this worker uses (a stand-in in unit tests). */
+export interface DownloadWorkerScope {
+  readonly location: { readonly origin: string };
+  addEventListener(type: 'install', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: SwMessageEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: SwFetchEvent) => void): void;
+  skipWaiting(): Promise<void>;
+}
+
+export interface SwMessageEvent {
+  readonly data: unknown;
+  readonly ports: readonly MessagePort[];
+}
+
+export interface SwFetchEvent {
+  readonly request: { readonly url: string };
+  respondWith(response: Response | Promise<Response>): void;
+}
+
+export interface DownloadWorkerOptions {
+  /** How long the page may take to open the download's URL once asked to; then the download fails. */
+  readonly frameTimeoutMs?: number;
+  /** Bytes per queued slice (tests use small ones). */
+  readonly sliceBytes?: number;
+}
+
+const FRAME_TIMEOUT_MS = 30_000;
+
+interface RunningDownload {
+  readonly page: PagePort;
+  readonly fileName: string;
+  readonly size: number;
+  /** Set while the pipeline waits for the page to open the download's URL: makes the response body. */
+  frameWaiter: (() => ReadableStream<Uint8Array<ArrayBuffer>>) | null;
+}
+
+export function installDownloadServiceWorker(
+  scope: DownloadWorkerScope,
+  options: DownloadWorkerOptions = {},
+): void {
+  const running = new Map<string, RunningDownload>();
+
+  scope.addEventListener('install', () => {
+    // Nothing to cache; take over at once so the first download does not wait for a reload.
+    void scope.skipWaiting();
+  });
+  // No clients.claim(): the scope is /__coffer_download__/ only, and this worker must never control
+  // the app's pages (their uploads would pass through it).
+
+  scope.addEventListener('message', (event) => {
+    const data = event.data as SwDownloadControlMessage | null;
+    if (data === null || typeof data !== 'object') return;
+    switch (data.type) {
+      case 'coffer-download:run':
+        if (event.ports[0] !== undefined && typeof data.id === 'string' && !running.has(data.id))
+          start(data, event.ports[0]);
+        break;
+      case 'coffer-download:keepalive':
+        // Receiving it keeps this worker running; the answer tells the page its download is alive
+        // here (a worker the browser stopped and started again no longer knows the id).
+        if (typeof data.id === 'string') running.get(data.id)?.page.post({ type: 'alive' });
+        break;
+    }
+  });
+
+  const start = (message: RunDownloadMessage, port: MessagePort): void => {
+    const page = new PagePort(port);
+    const download: RunningDownload = {
+      page,
+      fileName: message.fileName,
+      size: message.job.size,
+      frameWaiter: null,
+    };
+    running.set(message.id, download);
+    const openSink = async (): Promise<SaveSink> => {
+      // Registered before the page is asked, so the navigation cannot arrive first.
+      const opened = new Promise<SaveSink>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          download.frameWaiter = null;
+          reject(new TransferError('SAVE_UNAVAILABLE', DOWNLOAD_NOT_STARTED_TEXT));
+        }, options.frameTimeoutMs ?? FRAME_TIMEOUT_MS);
+        download.frameWaiter = () => {
+          clearTimeout(timer);
+          download.frameWaiter = null;
+          const { stream, sink } = createStreamSink(() => {
+            page.cancelled.abort();
+          }, options);
+          resolve(sink);
+          return stream;
+        };
+      });
+      await page.call({ method: 'open-sink' });
+      return opened;
+    };
+    void runDownloadOnPort(message.job, page, openSink).then(
+      () => {
+        finish(message.id, null);
+      },
+      (error: unknown) => {
+        finish(message.id, error);
+      },
+    );
+  };
+
+  const finish = (id: string, error: unknown): void => {
+    const download = running.get(id);
+    if (download === undefined) return;
+    running.delete(id);
+    download.page.post({ type: 'result', failure: error === null ? null : describeFailure(error) });
+    download.page.close();
+  };
+
+  scope.addEventListener('fetch', (event) => {
+    const url = new URL(event.request.url);
+    if (url.origin !== scope.location.origin || !url.pathname.startsWith(DOWNLOAD_URL_PREFIX)) return;
+    event.respondWith(respond(url));
+  });
+
+  /** The streamed download for a running id, or 404 if the id is unknown or already answered. */
+  const respond = (url: URL): Response => {
+    const id = decodeURIComponent(url.pathname.slice(DOWNLOAD_URL_PREFIX.length).split('/')[0] ?? '');
+    const download = running.get(id);
+    const answer = download?.frameWaiter;
+    if (download === undefined || answer === null || answer === undefined) {
+      return new Response('This download is no longer available.', {
+        status: 404,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+      });
+    }
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/octet-stream',
+      'Content-Disposition': contentDisposition(download.fileName),
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (Number.isSafeInteger(download.size) && download.size >= 0)
+      headers['Content-Length'] = String(download.size);
+    return new Response(answer(), { headers });
+  };
+}
+
+/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / RFC 5987). */
+export function contentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
