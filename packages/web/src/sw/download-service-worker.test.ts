@@ -110,8 +110,7 @@ async function setUp(
   const sw = startServiceWorker(workerOptions);
   const downloads: Promise<BrowserDownload>[] = [];
   const removed: string[] = [];
-  const openedUrls: string[] = [];
-  const secondAnswers: (Promise<number> | null)[] = [];
+  const secondAnswers: Promise<number>[] = [];
   const progress = new ProgressLog();
   const controller = new AbortController();
   const options: DownloadOptions = {
@@ -131,11 +130,10 @@ async function setUp(
         getWorker: () => Promise.resolve(sw.worker),
         // The hidden iframe: the browser navigates, the service worker answers, the download saves.
         openUrl: (url) => {
-          openedUrls.push(url);
           const answer = sw.request(url);
           // Answered once: the same URL asked again while the download runs (another tab, a link that
           // leaked) gets nothing.
-          secondAnswers.push(sw.request(url)?.then((response) => response.status) ?? null);
+          secondAnswers.push(sw.request(url)?.then((response) => response.status) ?? Promise.resolve(0));
           if (answer === null) throw new Error('the service worker let its own URL pass');
           downloads.push(
             answer.then((response) => {
@@ -161,7 +159,7 @@ async function setUp(
     pageFetch,
     downloads,
     removed,
-    openedUrls,
+    secondAnswers,
     progress,
     controller,
     options,
