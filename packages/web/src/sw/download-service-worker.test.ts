@@ -236,6 +236,23 @@ describe('download service worker', () => {
     await expect(downloadFile(t.options)).rejects.toMatchObject({ message: DOWNLOAD_NOT_STARTED_TEXT });
   });
 
+  it('stops at once when the app cancels while the download URL has not been opened yet', async () => {
+    let asked = false;
+    // The frame's timeout (30 s by default) must not be what ends it.
+    const t = await setUp(patternBytes(3000, 1), {
+      openUrl: () => {
+        asked = true;
+        return () => undefined;
+      },
+    });
+    const download = downloadFile(t.options);
+    await vi.waitFor(() => {
+      expect(asked).toBe(true);
+    });
+    t.controller.abort();
+    await expect(download).rejects.toBeInstanceOf(TransferAbortedError);
+  });
+
   it('fails instead of hanging when the browser stopped the service worker mid-download', async () => {
     const silent: DownloadServiceWorkerLike = { postMessage: () => undefined };
     const t = await setUp(patternBytes(3000, 1), {

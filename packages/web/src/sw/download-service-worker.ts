@@ -1,8 +1,9 @@
+import { downloadMessages } from '@coffer/contracts';
 import { runDownloadOnPort, PagePort } from '../lib/crypto-worker/download-job';
 import { describeFailure } from '../lib/crypto-worker/chunk-cipher';
 import type { SaveSink } from '../lib/transfers/save/save-sink';
 import { createStreamSink } from '../lib/transfers/save/stream-sink';
-import { TransferError } from '../lib/transfers/transfer-errors';
+import { TransferAbortedError, TransferError } from '../lib/transfers/transfer-errors';
 import {
   DOWNLOAD_NOT_STARTED_TEXT,
   DOWNLOAD_URL_PREFIX,
@@ -99,12 +100,24 @@ export function installDownloadServiceWorker(
     };
     running.set(message.id, download);
     const openSink = async (): Promise<SaveSink> => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
       // Registered before the page is asked, so the navigation cannot arrive first.
       const opened = new Promise<SaveSink>((resolve, reject) => {
-        const timer = setTimeout(() => {
+        const fail = (error: Error): void => {
+          clearTimeout(timer);
           download.frameWaiter = null;
-          reject(new TransferError('SAVE_UNAVAILABLE', DOWNLOAD_NOT_STARTED_TEXT));
+          reject(error);
+        };
+        timer = setTimeout(() => {
+          fail(new TransferError('SAVE_UNAVAILABLE', DOWNLOAD_NOT_STARTED_TEXT));
         }, options.frameTimeoutMs ?? FRAME_TIMEOUT_MS);
+        page.cancelled.signal.addEventListener(
+          'abort',
+          () => {
+            fail(new TransferAbortedError(downloadMessages.aborted));
+          },
+          { once: true },
+        );
         download.frameWaiter = () => {
           clearTimeout(timer);
           download.frameWaiter = null;
@@ -115,7 +128,15 @@ export function installDownloadServiceWorker(
           return stream;
         };
       });
-      await page.call({ method: 'open-sink' });
+      // Awaited below once the page answered; until then a timeout must not count as unhandled.
+      opened.catch(() => undefined);
+      try {
+        await page.call({ method: 'open-sink' });
+      } catch (error) {
+        clearTimeout(timer);
+        download.frameWaiter = null;
+        throw error;
+      }
       return opened;
     };
     void runDownloadOnPort(message.job, page, openSink).then(
