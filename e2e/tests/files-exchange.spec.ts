@@ -135,6 +135,22 @@ test('A lists, searches, filters and sorts the files', async () => {
 });
 
 test('A downloads both files and gets identical bytes', async () => {
+  // A's browser holds the download worker under the URL every earlier version registered (without
+  // the protocol version), as after a deploy: the app must replace it and download with the new one.
+  // (Playwright cannot serve the earlier script itself: a worker whose script a route fulfilled is
+  // bypassed by the iframe's navigation. The unit tests of sw-registration.ts cover the old worker
+  // still active beside the new one.)
+  const earlier = await a.evaluate(async () => {
+    const registration = await navigator.serviceWorker.register('/download-sw.js', {
+      scope: '/__coffer_download__/',
+    });
+    const worker = registration.installing ?? registration.waiting ?? registration.active;
+    if (worker === null) throw new Error('no worker');
+    while (worker.state !== 'activated') await new Promise((resolve) => setTimeout(resolve, 50));
+    return worker.scriptURL;
+  });
+  expect(new URL(earlier).search).toBe('');
+
   const smallDownload = await downloadAndHash(a, () =>
     a.getByRole('button', { name: `Download ${small.name}` }).click(),
   );
@@ -169,6 +185,12 @@ test('A downloads both files and gets identical bytes', async () => {
   // The download worker answers only its own URLs: it must never control the app's pages, or every
   // later upload part would pass through it (and stay in the browser's memory).
   expect(await a.evaluate(() => navigator.serviceWorker.controller === null)).toBe(true);
+  // The earlier registration now runs this version's worker.
+  expect(
+    await a.evaluate(
+      async () => (await navigator.serviceWorker.getRegistration('/__coffer_download__/'))?.active?.scriptURL,
+    ),
+  ).toMatch(/\/download-sw\.js\?protocol=\d+$/);
   await a.reload();
   expect(await a.evaluate(() => navigator.serviceWorker.controller === null)).toBe(true);
 });

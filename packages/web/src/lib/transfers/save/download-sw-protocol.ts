@@ -18,7 +18,16 @@ import type { DownloadJob } from '../download-pipeline';
 /** URL path prefix the service worker answers; it leaves every other request alone. */
 export const DOWNLOAD_URL_PREFIX = '/__coffer_download__/';
 /** Path of the service worker script (built by the Vite config to the root of `dist`). */
-export const DOWNLOAD_SW_URL = '/download-sw.js';
+export const DOWNLOAD_SW_PATH = '/download-sw.js';
+/**
+ * The version of the messages between the page and the service worker, in the script's URL. A page
+ * that speaks a new version registers a new script URL, and the browser installs the new worker at
+ * once; with the same URL it would keep the worker an older version of the app installed (which
+ * ignores the new messages) until its next update check. Bump it with every change of the messages
+ * (2: downloads run in the service worker, session 10).
+ */
+export const DOWNLOAD_SW_PROTOCOL = 2;
+export const DOWNLOAD_SW_URL = `${DOWNLOAD_SW_PATH}?protocol=${String(DOWNLOAD_SW_PROTOCOL)}`;
 
 /**
  * Sent every few seconds while a download streams: messages keep an idle service worker alive. With
