@@ -42,6 +42,12 @@ describe('app skeleton', () => {
     expect(post.statusCode).toBe(404);
   });
 
+  it('never answers a download URL of the service worker with the app page (a retried download saves no HTML)', async () => {
+    const res = await app.inject({ method: 'GET', url: '/__coffer_download__/0f3c/report.pdf' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('<div id="root">');
+  });
+
   it('serves index.html for client-side routes (SPA fallback)', async () => {
     for (const url of ['/', '/landing', '/myfiles', '/share/abc?x=1', '/no/such/page']) {
       const res = await app.inject({ method: 'GET', url });

@@ -42,9 +42,17 @@ function startServiceWorker(options: DownloadWorkerOptions = {}) {
     },
     { sliceBytes: 300, ...options },
   );
+  /** What messages asked the browser to keep the worker running for. */
+  const extensions: Promise<unknown>[] = [];
   const worker: DownloadServiceWorkerLike = {
     postMessage(message, transfer = []) {
-      const event: SwMessageEvent = { data: message, ports: transfer as MessagePort[] };
+      const event: SwMessageEvent = {
+        data: message,
+        ports: transfer as MessagePort[],
+        waitUntil: (promise) => {
+          extensions.push(promise);
+        },
+      };
       handlers.get('message')?.(event as never);
     },
   };
@@ -60,7 +68,7 @@ function startServiceWorker(options: DownloadWorkerOptions = {}) {
     handlers.get('fetch')?.(event as never);
     return answer;
   };
-  return { worker, request };
+  return { worker, request, extensions };
 }
 
 async function save(response: Response, cancelAfter?: number): Promise<Uint8Array> {
@@ -191,6 +199,9 @@ describe('download service worker', () => {
     expect(t.progress.texts.at(-1)).toBe(downloadMessages.complete);
     t.progress.expectSpecSteps();
     expect(await Promise.all(t.secondAnswers)).toEqual([404]);
+    // The run message kept the worker running for the download, and let it go once it ended.
+    expect(t.sw.extensions.length).toBeGreaterThanOrEqual(1);
+    await Promise.all(t.sw.extensions);
     // The iframe goes once the download ended.
     await vi.waitFor(() => {
       expect(t.removed).toHaveLength(1);
@@ -253,14 +264,17 @@ describe('download service worker', () => {
     await expect(download).rejects.toBeInstanceOf(TransferAbortedError);
   });
 
-  it('fails instead of hanging when the browser stopped the service worker mid-download', async () => {
+  it('fails instead of hanging when the service worker never answers (stopped by the browser, or one that ignores the message)', async () => {
     const silent: DownloadServiceWorkerLike = { postMessage: () => undefined };
     const t = await setUp(patternBytes(3000, 1), {
       getWorker: () => Promise.resolve(silent),
       keepAliveIntervalMs: 5,
       missedKeepAlives: 2,
     });
-    await expect(downloadFile(t.options)).rejects.toBeInstanceOf(TransferError);
+    const failure: unknown = await downloadFile(t.options).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransferError);
+    expect(failure).not.toBeInstanceOf(TransferAbortedError);
+    expect(failure).toMatchObject({ code: 'NETWORK', message: downloadMessages.defaultError });
   });
 
   it('answers its own unknown URLs with 404 and leaves every other request alone', async () => {

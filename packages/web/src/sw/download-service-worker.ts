@@ -37,6 +37,8 @@ export interface DownloadWorkerScope {
 export interface SwMessageEvent {
   readonly data: unknown;
   readonly ports: readonly MessagePort[];
+  /** Keeps the worker running until the promise settles (an `ExtendableMessageEvent`). */
+  waitUntil(promise: Promise<unknown>): void;
 }
 
 export interface SwFetchEvent {
@@ -52,9 +54,18 @@ export interface DownloadWorkerOptions {
 }
 
 const FRAME_TIMEOUT_MS = 30_000;
+/**
+ * How long one message keeps this worker running while its download runs. Browsers stop an idle
+ * service worker after ~30 s and end one whose event outlasts ~5 min; the page's keep-alives (every
+ * 10 s, about once a minute in a tab hidden for long, where timers are throttled) each extend it by
+ * this much, so a download in a background tab is not cut.
+ */
+const KEEP_RUNNING_MS = 4 * 60_000;
 
 interface RunningDownload {
   readonly page: PagePort;
+  /** Settles when the download ended, whatever the outcome. */
+  readonly ended: Promise<void>;
   readonly fileName: string;
   readonly size: number;
   /** Set while the pipeline waits for the page to open the download's URL: makes the response body. */
@@ -80,20 +91,39 @@ export function installDownloadServiceWorker(
     switch (data.type) {
       case 'coffer-download:run':
         if (event.ports[0] !== undefined && typeof data.id === 'string' && !running.has(data.id))
-          start(data, event.ports[0]);
+          event.waitUntil(keepRunning(start(data, event.ports[0])));
         break;
-      case 'coffer-download:keepalive':
-        // Receiving it keeps this worker running; the answer tells the page its download is alive
-        // here (a worker the browser stopped and started again no longer knows the id).
-        if (typeof data.id === 'string') running.get(data.id)?.page.post({ type: 'alive' });
+      case 'coffer-download:keepalive': {
+        // The answer tells the page its download is alive here (a worker the browser stopped and
+        // started again no longer knows the id).
+        const download = typeof data.id === 'string' ? running.get(data.id) : undefined;
+        if (download !== undefined) {
+          download.page.post({ type: 'alive' });
+          event.waitUntil(keepRunning(download));
+        }
         break;
+      }
     }
   });
 
-  const start = (message: RunDownloadMessage, port: MessagePort): void => {
+  /** Until the download ends, or for {@link KEEP_RUNNING_MS} at most (the next keep-alive extends it). */
+  const keepRunning = (download: RunningDownload): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, KEEP_RUNNING_MS);
+      void download.ended.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  const start = (message: RunDownloadMessage, port: MessagePort): RunningDownload => {
     const page = new PagePort(port);
+    let markEnded = (): void => undefined;
     const download: RunningDownload = {
       page,
+      ended: new Promise<void>((resolve) => {
+        markEnded = resolve;
+      }),
       fileName: message.fileName,
       size: message.job.size,
       frameWaiter: null,
@@ -139,14 +169,17 @@ export function installDownloadServiceWorker(
       }
       return opened;
     };
-    void runDownloadOnPort(message.job, page, openSink).then(
-      () => {
-        finish(message.id, null);
-      },
-      (error: unknown) => {
-        finish(message.id, error);
-      },
-    );
+    void runDownloadOnPort(message.job, page, openSink)
+      .then(
+        () => {
+          finish(message.id, null);
+        },
+        (error: unknown) => {
+          finish(message.id, error);
+        },
+      )
+      .finally(markEnded);
+    return download;
   };
 
   const finish = (id: string, error: unknown): void => {

@@ -4,7 +4,12 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Paths that belong to the server, never to the single-page app's client-side router. */
-const SERVER_PREFIXES = ['/api/', '/idp/', '/billing/'];
+/**
+ * Paths never answered with the app's HTML. `/__coffer_download__/` belongs to the download service
+ * worker: a request for it that reaches the server (the worker bypassed, e.g. the browser retrying a
+ * failed download) must fail, not save the app's page under the file's name.
+ */
+const SERVER_PREFIXES = ['/api/', '/idp/', '/billing/', '/__coffer_download__/'];
 
 /**
  * Serves the built web app and answers every other GET that accepts HTML with `index.html`, so

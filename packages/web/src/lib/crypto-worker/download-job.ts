@@ -1,8 +1,10 @@
+import { downloadMessages } from '@coffer/contracts';
 import { decryptChunk } from '@coffer/crypto';
 import { openDownloadStream, runDownloadPipeline, type DownloadJob } from '../transfers/download-pipeline';
 import { quantizePercent } from '../transfers/progress';
 import { openFileTargetSink } from '../transfers/save/fs-access-sink';
 import type { SaveSink } from '../transfers/save/save-sink';
+import { TransferAbortedError } from '../transfers/transfer-errors';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
 import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage, WorkerSinkTarget } from './protocol';
 
@@ -105,6 +107,8 @@ export class PagePort {
       const message = event.data;
       if (message.type === 'cancel') {
         this.cancelled.abort();
+        // A page that cancels (or gave up on this worker) answers nothing more.
+        this.#failWaiting();
         return;
       }
       const call = this.#waiting.get(message.seq);
@@ -130,5 +134,12 @@ export class PagePort {
   close(): void {
     this.#port.onmessage = null;
     this.#port.close();
+    this.#failWaiting();
+  }
+
+  #failWaiting(): void {
+    const waiting = [...this.#waiting.values()];
+    this.#waiting.clear();
+    for (const call of waiting) call.reject(new TransferAbortedError(downloadMessages.aborted));
   }
 }

@@ -8,8 +8,9 @@ import { TransferAbortedError, TransferError, isAbortError } from './transfer-er
 /**
  * The download pipeline proper, after the metadata and the file key: fetch the ciphertext (with
  * `Range` resume), cut it into encrypted chunks, decrypt each, hand the verified plaintext to the
- * sink. It runs in the crypto worker in browsers (`crypto-worker/download-job.ts`), so the page's
- * main thread only shows progress; tests run it on the current thread. It imports nothing that
+ * sink. In browsers it runs in the download service worker (`src/sw/download-service-worker.ts`)
+ * or, for the File System Access and Blob paths, in the crypto worker (`crypto-worker/download-job.ts`),
+ * so the page's main thread only shows progress; tests run it on the current thread. It imports nothing that
  * needs a page (no DOM, no React): the worker bundles it.
  */
 

@@ -54,7 +54,10 @@ export interface RunDownloadMessage {
 /** What the page posts to the service worker itself (`ServiceWorker.postMessage`). */
 export type SwDownloadControlMessage = RunDownloadMessage | KeepAliveMessage;
 
-/** Ours: the service worker did not take the download (e.g. a hard reload bypassed it). */
+/**
+ * Ours: the download service worker could not be installed, or the download's URL did not reach it
+ * (e.g. a hard reload bypasses service workers for that page).
+ */
 export const DOWNLOAD_NOT_STARTED_TEXT =
   'The download could not be started. Please reload the page and try again.';
 

@@ -74,6 +74,23 @@ describe('stream sink (the download service worker writes the response body)', (
     }
   });
 
+  it('counts the download complete only once the browser has taken the last slice', async () => {
+    const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 2 });
+    await sink.write(new Uint8Array([1, 2, 3]));
+    let closed = false;
+    const closing = sink.close().then(() => {
+      closed = true;
+    });
+    const reader = stream.getReader();
+    expect((await reader.read()).value).toEqual(new Uint8Array([1, 2]));
+    await Promise.resolve();
+    expect(closed).toBe(false);
+    expect((await reader.read()).value).toEqual(new Uint8Array([3]));
+    await closing;
+    expect(closed).toBe(true);
+    expect((await reader.read()).done).toBe(true);
+  });
+
   it('errors the stream on abort, so the browser marks the download failed', async () => {
     const { stream, sink } = createStreamSink(() => undefined);
     const reader = stream.getReader();
@@ -93,7 +110,7 @@ describe('stream sink (the download service worker writes the response body)', (
     await stream.cancel();
     expect(onCancel).toHaveBeenCalledOnce();
     await expect(waiting).rejects.toBeInstanceOf(TransferAbortedError);
-    // Closing after a cancel is harmless.
-    await sink.close();
+    // A close after the browser's cancel is the same abort: the download did not complete.
+    await expect(sink.close()).rejects.toBeInstanceOf(TransferAbortedError);
   });
 });

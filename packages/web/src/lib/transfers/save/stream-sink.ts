@@ -21,13 +21,15 @@ export interface StreamSink {
  * to `sink`.
  *
  * Each `write` queues the whole chunk at once (as slices that are views of it, nothing copied) and
- * returns: the browser writes chunk i from the queue while chunk i + 1 is received and decrypted.
+ * returns, so chunk i + 1 is received while the browser takes chunk i from the queue (both on this
+ * worker's thread; while WebCrypto decrypts, synchronously on that thread, only what the browser has
+ * already taken drains).
  * The next `write` waits until the browser has taken every slice of the previous chunk, so at most
  * one verified chunk waits for the disk, and a slow disk slows the download instead of filling
  * memory. The last slice of each chunk is a copy of its own: once the browser has taken it, it has
  * finished with every view before it, and the chunk's buffer is freed then (not at the next garbage
- * collection). `close` ends the stream behind the queued slices (the browser writes them, then
- * completes the file); `abort` errors it (the browser marks the download failed and deletes the
+ * collection). `close` waits until the browser has taken the last slice, then ends the stream (the
+ * browser completes the file); `abort` errors it (the browser marks the download failed and deletes the
  * partial file). `onCancel` runs when the user cancels the download in the browser: a waiting
  * `write` then fails with the spec's "Download was aborted".
  */
@@ -86,11 +88,12 @@ export function createStreamSink(
       if (last !== undefined) target.enqueue(last.slice());
       queuedChunk = bytes.buffer;
     },
-    close() {
-      if (!ended && !cancelled) controller?.close();
+    async close() {
+      // The browser has taken every slice before the download counts as complete (and before the
+      // page stops keeping this worker alive): a cancel in the browser until then is still an abort.
+      (await room()).close();
       ended = true;
       wakeAll();
-      return Promise.resolve();
     },
     abort(reason) {
       if (!ended && !cancelled) {

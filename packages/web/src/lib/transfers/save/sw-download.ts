@@ -50,6 +50,8 @@ export async function runDownloadInServiceWorker(
   const port = channel.port1;
   let removeFrame: (() => void) | null = null;
   let unanswered = 0;
+  /** The worker sent its result (set in the port's handler). */
+  const outcome = { settled: false };
   const send = (message: DownloadPageMessage): void => {
     port.postMessage(message);
   };
@@ -96,6 +98,7 @@ export async function runDownloadInServiceWorker(
           case 'alive':
             break;
           case 'result':
+            outcome.settled = true;
             if (message.failure === null) resolve();
             else reject(errorFromFailure(message.failure));
             break;
@@ -122,6 +125,8 @@ export async function runDownloadInServiceWorker(
     });
   } finally {
     clearInterval(keepAlive);
+    // Without a result (the worker went silent): whatever still runs there stops.
+    if (!outcome.settled) cancel();
     host.signal.removeEventListener('abort', cancel);
     port.onmessage = null;
     port.close();
