@@ -1,4 +1,4 @@
-import type { DownloadHost } from '../transfers/download-pipeline';
+import type { DownloadHost, PipelineProgress } from '../transfers/download-pipeline';
 import type { SaveSink, SinkHandOff } from '../transfers/save/save-sink';
 import {
   answerSlice,
@@ -150,6 +150,46 @@ export function createWorkerChunkCipher(
 }
 
 /**
+ * What the page does with a download worker's message, whichever worker runs the download (the
+ * crypto worker, the download service worker): shows the progress and answers each `call` on `port`
+ * with what `run` returns or throws. `alive` and `result` are left to the caller.
+ */
+export function pageSideOfDownload(
+  message: DownloadWorkerMessage,
+  progress: PipelineProgress,
+  run: (call: DownloadCall) => Promise<{ value: unknown; transfer: Transferable[] }>,
+  port: MessagePort,
+): void {
+  switch (message.type) {
+    case 'text':
+      progress.text(message.text);
+      break;
+    case 'fraction':
+      progress.fraction(message.done, message.total);
+      break;
+    case 'call': {
+      const { seq } = message;
+      run(message.call).then(
+        ({ value, transfer }) => {
+          port.postMessage({ type: 'return', seq, value } satisfies DownloadPageMessage, transfer);
+        },
+        (error: unknown) => {
+          port.postMessage({
+            type: 'throw',
+            seq,
+            failure: describeFailure(error),
+          } satisfies DownloadPageMessage);
+        },
+      );
+      break;
+    }
+    case 'alive':
+    case 'result':
+      break;
+  }
+}
+
+/**
  * The page's end of a download running in the worker: answers its calls (headers, the save
  * target, the Blob fallback's writes) and passes the progress on. This is all the main thread
  * does during a download.
@@ -165,38 +205,13 @@ class DownloadPageSide {
     readonly host: DownloadHost,
   ) {
     port.onmessage = (event: MessageEvent<DownloadWorkerMessage>) => {
-      const message = event.data;
-      switch (message.type) {
-        case 'text':
-          host.progress.text(message.text);
-          break;
-        case 'fraction':
-          host.progress.fraction(message.done, message.total);
-          break;
-        case 'call':
-          this.#answer(message.seq, message.call);
-          break;
-        case 'alive':
-        case 'result':
-          // The download service worker's messages; the crypto worker answers its request instead.
-          break;
-      }
+      // `alive` and `result` are the download service worker's; the crypto worker answers its request.
+      pageSideOfDownload(event.data, host.progress, (call) => this.#run(call), this.port);
     };
   }
 
   send(message: DownloadPageMessage, transfer: Transferable[] = []): void {
     this.port.postMessage(message, transfer);
-  }
-
-  #answer(seq: number, call: DownloadCall): void {
-    this.#run(call).then(
-      ({ value, transfer }) => {
-        this.send({ type: 'return', seq, value }, transfer);
-      },
-      (error: unknown) => {
-        this.send({ type: 'throw', seq, failure: describeFailure(error) });
-      },
-    );
   }
 
   async #run(call: DownloadCall): Promise<{ value: unknown; transfer: Transferable[] }> {

@@ -30,12 +30,12 @@ export const DOWNLOAD_SW_PROTOCOL = 2;
 export const DOWNLOAD_SW_URL = `${DOWNLOAD_SW_PATH}?protocol=${String(DOWNLOAD_SW_PROTOCOL)}`;
 
 /**
- * Sent every few seconds while a download streams: messages keep an idle service worker alive. With
- * `id`, the worker running that download answers `alive` on its port.
+ * Sent every few seconds while a download runs: it keeps the service worker running, and the worker
+ * running download `id` answers `alive` on its port.
  */
 export interface KeepAliveMessage {
   readonly type: 'coffer-download:keepalive';
-  readonly id?: string;
+  readonly id: string;
 }
 
 /**

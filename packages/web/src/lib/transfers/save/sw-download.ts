@@ -1,5 +1,6 @@
 import { downloadMessages } from '@coffer/contracts';
-import { describeFailure, errorFromFailure } from '../../crypto-worker/chunk-cipher';
+import { errorFromFailure } from '../../crypto-worker/chunk-cipher';
+import { pageSideOfDownload } from '../../crypto-worker/worker-chunk-cipher';
 import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage } from '../../crypto-worker/protocol';
 import type { DownloadHost, DownloadJob } from '../download-pipeline';
 import { TransferError } from '../transfer-errors';
@@ -78,30 +79,16 @@ export async function runDownloadInServiceWorker(
       port.onmessage = (event: MessageEvent<DownloadWorkerMessage>) => {
         unanswered = 0;
         const message = event.data;
-        switch (message.type) {
-          case 'text':
-            host.progress.text(message.text);
-            break;
-          case 'fraction':
-            host.progress.fraction(message.done, message.total);
-            break;
-          case 'call':
-            run(message.call).then(
-              (value) => {
-                send({ type: 'return', seq: message.seq, value });
-              },
-              (error: unknown) => {
-                send({ type: 'throw', seq: message.seq, failure: describeFailure(error) });
-              },
-            );
-            break;
-          case 'alive':
-            break;
-          case 'result':
-            outcome.settled = true;
-            if (message.failure === null) resolve();
-            else reject(errorFromFailure(message.failure));
-            break;
+        pageSideOfDownload(
+          message,
+          host.progress,
+          async (call) => ({ value: await run(call), transfer: [] }),
+          port,
+        );
+        if (message.type === 'result') {
+          outcome.settled = true;
+          if (message.failure === null) resolve();
+          else reject(errorFromFailure(message.failure));
         }
       };
       keepAlive = setInterval(() => {
