@@ -1,7 +1,8 @@
 import { IntegrityError } from '@coffer/crypto';
 import type { DownloadHost, DownloadJob } from '../transfers/download-pipeline';
 import { TransferAbortedError, TransferError } from '../transfers/transfer-errors';
-import type { CryptoFailure, CryptoRequest, CryptoResponse } from './protocol';
+import type { XhrAnswer, XhrUploadRequest } from '../transfers/upload-xhr';
+import type { CryptoFailure, CryptoResponse, SliceRequest } from './protocol';
 
 /**
  * Encrypts and decrypts single chunks of the coffer-v1 format off the main thread.
@@ -40,6 +41,20 @@ export interface ChunkCipher {
     options?: EncryptSliceOptions,
   ): Promise<EncryptedSlice>;
   /**
+   * Reads and encrypts like {@link encryptSlice}, but the part (`iv || ciphertext`) stays in the
+   * worker, which sends it itself (`SealedPart.send`): the page never holds or copies it. Missing
+   * where the cipher runs on the current thread: the page then builds and sends the part's Blob.
+   */
+  sealPart?: (
+    fileKey: CryptoKey,
+    index: number,
+    isLast: boolean,
+    source: Blob,
+    start: number,
+    end: number,
+    options?: EncryptSliceOptions,
+  ) => Promise<SealedPart>;
+  /**
    * Runs a whole download (fetch, resume, cut, decrypt, save) off the page's main thread, asking
    * `host` for headers and the save target and telling it the progress. Missing where the cipher
    * runs on the current thread: the download then runs the same pipeline here.
@@ -70,6 +85,25 @@ export interface EncryptedSlice {
   readonly ciphertext: Uint8Array<ArrayBuffer>;
   /** The plaintext's hash in the scheme asked for (`hashPlaintext`). */
   readonly plaintextHash?: Uint8Array<ArrayBuffer>;
+}
+
+/** What a part's PUT needs besides its body. */
+export type PartSendRequest = Omit<XhrUploadRequest, 'body' | 'method'>;
+
+/** An encrypted part, held where it is sent from (see {@link ChunkCipher.sealPart}). */
+export interface SealedPart {
+  /** Bytes of the part: the IV, the ciphertext and the tag. */
+  readonly size: number;
+  /** The plaintext's hash in the scheme asked for (`hashPlaintext`). */
+  readonly plaintextHash?: Uint8Array<ArrayBuffer>;
+  /**
+   * PUTs the part to `request.url`, as `sendUploadXhr` would: resolves with a 2xx answer, reports
+   * the bytes sent, calls `onUnauthorized` on a 401, and fails with the same errors. May be called
+   * again after a failure (a retry sends the same bytes).
+   */
+  send(request: PartSendRequest): Promise<XhrAnswer>;
+  /** Frees the part; it cannot be sent afterwards. Idempotent. */
+  release(): void;
 }
 
 /** The crypto worker failed for a reason other than integrity (it crashed, a key was unusable…). */
@@ -124,8 +158,11 @@ export function responseTransfer(response: CryptoResponse): Transferable[] {
   return [response.data, response.iv, response.hash].filter((b): b is ArrayBuffer => b !== undefined);
 }
 
-/** The `encrypt-slice` request for {@link ChunkCipher.encryptSlice}'s arguments (each cipher adds its id). */
-export function encryptSliceRequest(
+/**
+ * The `encrypt-slice` (or `seal-part`) request for {@link ChunkCipher.encryptSlice}'s arguments
+ * (each cipher adds its id).
+ */
+export function encryptSliceRequest<Op extends 'encrypt-slice' | 'seal-part'>(
   key: CryptoKey,
   index: number,
   isLast: boolean,
@@ -133,9 +170,10 @@ export function encryptSliceRequest(
   start: number,
   end: number,
   options: EncryptSliceOptions | undefined,
-): Omit<Extract<CryptoRequest, { op: 'encrypt-slice' }>, 'id'> {
+  op: Op,
+): Omit<SliceRequest, 'id'> & { readonly op: Op } {
   return {
-    op: 'encrypt-slice',
+    op,
     key,
     index,
     isLast,

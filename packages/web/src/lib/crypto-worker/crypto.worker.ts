@@ -6,14 +6,14 @@
  */
 import { describeFailure, responseTransfer } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';
-import type { CryptoReadProgress, CryptoRequest, CryptoResponse } from './protocol';
+import type { CryptoProgress, CryptoRequest, CryptoResponse } from './protocol';
 
 self.addEventListener('message', (event: MessageEvent<CryptoRequest>) => {
   const { id } = event.data;
-  const onRead = (read: number): void => {
-    self.postMessage({ id, read } satisfies CryptoReadProgress);
+  const onProgress = (progress: number): void => {
+    self.postMessage({ id, progress } satisfies CryptoProgress);
   };
-  void processCryptoRequest(event.data, onRead).then((response) => {
+  void processCryptoRequest(event.data, onProgress).then((response) => {
     try {
       // A result buffer goes back to the page without a copy; a Blob goes as a reference.
       self.postMessage(response, { transfer: responseTransfer(response) });

@@ -24,7 +24,7 @@ export function createInProcessChunkCipher(): ChunkCipher {
         (await run({ id: nextId++, op: 'decrypt', key, index, isLast, data: moved(data) })).data,
       ),
     encryptSlice: async (key, index, isLast, source, start, end, options) => {
-      const request = encryptSliceRequest(key, index, isLast, source, start, end, options);
+      const request = encryptSliceRequest(key, index, isLast, source, start, end, options, 'encrypt-slice');
       const answer = await run({ id: nextId++, ...request }, options?.onRead);
       return answerSlice(answer.data, answer.iv, answer.hash);
     },

@@ -1,13 +1,33 @@
 import { decryptChunk, sealChunk, sha256, sha256PieceList } from '@coffer/crypto';
-import { releaseBuffer } from '../transfers/buffers';
+import { releaseBuffer, slicesOf } from '../transfers/buffers';
+import { TransferError } from '../transfers/transfer-errors';
+import { createBrowserXhr, sendUploadXhr, type XhrFactory } from '../transfers/upload-xhr';
 import { describeFailure, type ChunkHashScheme } from './chunk-cipher';
 import { runDownloadJob } from './download-job';
 import { createReadBufferPool } from './read-buffers';
 import { readSliceInto } from './read-slice';
-import type { CryptoRequest, CryptoResponse } from './protocol';
+import type { CryptoRequest, CryptoResponse, SentPartAnswer } from './protocol';
 
 /** This thread's read buffers: one per upload reading at the same time, reused chunk after chunk. */
 const readBuffers = createReadBufferPool();
+
+/** Parts sealed by `seal-part`, by that request's id, until `drop-part` frees them. */
+const heldParts = new Map<number, Blob>();
+
+/** Parts this thread holds (tests: every upload frees its parts, whatever its end). */
+export function heldPartCount(): number {
+  return heldParts.size;
+}
+
+/** `send-part` requests under way, by id, so `cancel-send` can abort them. */
+const sendsUnderWay = new Map<number, AbortController>();
+
+/**
+ * Bytes per piece of a part's Blob. Chromium copies each piece into an allocation of its own; at
+ * 512 KiB its allocator recycles the memory of earlier parts' pieces instead of mapping fresh
+ * pages (a chunk-sized piece costs ~24,000 page faults every time).
+ */
+export const PART_PIECE_BYTES = 512 * 1024;
 
 /**
  * Runs one request with `@coffer/crypto`. Never throws: failures become `ok: false` answers, so
@@ -20,7 +40,8 @@ const readBuffers = createReadBufferPool();
  */
 export async function processCryptoRequest(
   request: CryptoRequest,
-  onRead?: (bytesRead: number) => void,
+  onProgress?: (bytes: number) => void,
+  createXhr: XhrFactory = createBrowserXhr,
 ): Promise<CryptoResponse> {
   const { id } = request;
   try {
@@ -35,8 +56,45 @@ export async function processCryptoRequest(
         releaseBuffer(request.data);
         return { id, ok: true, data: wholeBuffer(await decrypting) };
       }
-      case 'encrypt-slice':
-        return { id, ...(await encryptSlice(request, onRead)) };
+      case 'encrypt-slice': {
+        const sealed = await encryptSlice(request, onProgress);
+        return {
+          id,
+          ok: true,
+          data: wholeBuffer(sealed.ciphertext),
+          iv: wholeBuffer(sealed.iv),
+          ...(sealed.hash === undefined ? {} : { hash: wholeBuffer(sealed.hash) }),
+        };
+      }
+      case 'seal-part': {
+        const sealed = await encryptSlice(request, onProgress);
+        const part = new Blob([sealed.iv, ...slicesOf(sealed.ciphertext, PART_PIECE_BYTES)], {
+          type: 'application/octet-stream',
+        });
+        // The Blob holds a copy: the chunk-sized output goes now, not at the next collection.
+        releaseBuffer(sealed.ciphertext.buffer);
+        heldParts.set(id, part);
+        return {
+          id,
+          ok: true,
+          data: new ArrayBuffer(0),
+          size: part.size,
+          ...(sealed.hash === undefined ? {} : { hash: wholeBuffer(sealed.hash) }),
+        };
+      }
+      case 'send-part':
+        return {
+          id,
+          ok: true,
+          data: new ArrayBuffer(0),
+          sent: await sendPart(request, onProgress, createXhr),
+        };
+      case 'cancel-send':
+        sendsUnderWay.get(request.request)?.abort();
+        return { id, ok: true, data: new ArrayBuffer(0) };
+      case 'drop-part':
+        heldParts.delete(request.part);
+        return { id, ok: true, data: new ArrayBuffer(0) };
     }
   } catch (cause) {
     return { id, ok: false, error: describeFailure(cause) };
@@ -46,12 +104,16 @@ export async function processCryptoRequest(
 /**
  * Reads the slice into a reused read buffer, starts the encryption (WebCrypto copies its input when
  * called) and the hash, and gives the buffer back once the hash has read it: the next chunk of the
- * upload lands in the same memory. The ciphertext is WebCrypto's output, transferred to the page.
+ * upload lands in the same memory. The ciphertext is WebCrypto's output.
  */
 async function encryptSlice(
-  request: Extract<CryptoRequest, { op: 'encrypt-slice' }>,
+  request: Extract<CryptoRequest, { op: 'encrypt-slice' | 'seal-part' }>,
   onRead: ((bytesRead: number) => void) | undefined,
-): Promise<{ ok: true; data: ArrayBuffer; iv: ArrayBuffer; hash?: ArrayBuffer }> {
+): Promise<{
+  ciphertext: Uint8Array<ArrayBuffer>;
+  iv: Uint8Array<ArrayBuffer>;
+  hash?: Uint8Array<ArrayBuffer>;
+}> {
   const { key, index, isLast, start, end } = request;
   const slice = request.source.slice(start, end);
   let buffer = readBuffers.take(end - start);
@@ -65,13 +127,50 @@ async function encryptSlice(
       request.hashPlaintext === undefined ? undefined : await hashChunk(request.hashPlaintext, plaintext);
     const sealed = await sealing;
     return {
-      ok: true,
-      data: wholeBuffer(sealed.ciphertextBytes),
-      iv: wholeBuffer(sealed.ivBytes),
-      ...(hash === undefined ? {} : { hash: wholeBuffer(hash) }),
+      ciphertext: sealed.ciphertextBytes,
+      iv: sealed.ivBytes,
+      ...(hash === undefined ? {} : { hash }),
     };
   } finally {
     readBuffers.give(buffer);
+  }
+}
+
+/**
+ * Sends a held part with XHR from this thread: the part never crosses to the page, so its Blob has
+ * one JavaScript wrapper, this thread's, which this thread's collector frees (the chunk-sized
+ * buffers WebCrypto allocates for every chunk make it run). Fails like `sendUploadXhr`.
+ */
+async function sendPart(
+  request: Extract<CryptoRequest, { op: 'send-part' }>,
+  onProgress: ((bytesSent: number) => void) | undefined,
+  createXhr: XhrFactory,
+): Promise<SentPartAnswer> {
+  const part = heldParts.get(request.part);
+  if (part === undefined) throw new TransferError('PRECONDITION', 'The part to send is no longer held');
+  const controller = new AbortController();
+  sendsUnderWay.set(request.id, controller);
+  try {
+    const answer = await sendUploadXhr(
+      {
+        method: 'PUT',
+        url: request.url,
+        headers: request.headers,
+        body: part,
+        signal: controller.signal,
+        ...(onProgress === undefined
+          ? {}
+          : {
+              onProgress: (loaded: number) => {
+                onProgress(loaded);
+              },
+            }),
+      },
+      createXhr,
+    );
+    return { status: answer.status, responseText: answer.responseText, etag: answer.header('ETag') };
+  } finally {
+    sendsUnderWay.delete(request.id);
   }
 }
 

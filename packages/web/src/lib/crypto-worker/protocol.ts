@@ -40,17 +40,61 @@ export type CryptoRequest =
       /** `iv || ciphertext || tag`. */
       readonly data: ArrayBuffer;
     })
-  | (ChunkPosition & {
+  | (SliceRequest & {
       /** Reads `source[start, end)`; answers `ciphertext || tag` in `data` and the IV in `iv` (transferred). */
       readonly op: 'encrypt-slice';
-      readonly source: Blob;
-      readonly start: number;
-      readonly end: number;
-      /** Report the bytes read with `CryptoReadProgress` messages while the slice is read. */
-      readonly reportRead?: boolean;
-      /** Also answer the hash of the slice's plaintext in `hash` (resumable uploads check it). */
-      readonly hashPlaintext?: ChunkHashScheme;
-    });
+    })
+  | (SliceRequest & {
+      /**
+       * Reads and encrypts like `encrypt-slice`, but keeps the part (`iv || ciphertext || tag`) in
+       * the worker as a Blob, under this request's id, for `send-part`; answers its `size` (and `hash`).
+       * The part stays until `drop-part` names it.
+       */
+      readonly op: 'seal-part';
+    })
+  | {
+      readonly id: number;
+      /**
+       * Sends the part held under `part` with XHR from the worker (`PUT url`, `headers`); reports
+       * the bytes sent with `CryptoProgress` messages and answers the 2xx answer in `sent`, or the
+       * failure (a `TransferError`'s code and status, as `sendUploadXhr` maps them).
+       */
+      readonly op: 'send-part';
+      readonly part: number;
+      readonly url: string;
+      readonly headers: Readonly<Record<string, string>>;
+    }
+  | {
+      readonly id: number;
+      /** Aborts the `send-part` request `request` (it then fails as aborted); answered at once. */
+      readonly op: 'cancel-send';
+      readonly request: number;
+    }
+  | {
+      readonly id: number;
+      /** Frees the part held under `part` (nothing if there is none); answered at once. */
+      readonly op: 'drop-part';
+      readonly part: number;
+    };
+
+/** What `encrypt-slice` and `seal-part` read and encrypt. */
+export interface SliceRequest extends ChunkPosition {
+  readonly source: Blob;
+  readonly start: number;
+  readonly end: number;
+  /** Report the bytes read with `CryptoProgress` messages while the slice is read. */
+  readonly reportRead?: boolean;
+  /** Also answer the hash of the slice's plaintext in `hash` (resumable uploads check it). */
+  readonly hashPlaintext?: ChunkHashScheme;
+}
+
+/** A part's 2xx answer, as `send-part` answers it (XHR's answer does not cross threads). */
+export interface SentPartAnswer {
+  readonly status: number;
+  readonly responseText: string;
+  /** The answer's `ETag` header. */
+  readonly etag: string | null;
+}
 
 /**
  * Why a request failed: `integrity` is a tag that did not verify; `transfer` a `TransferError`
@@ -108,14 +152,19 @@ export type CryptoResponse =
       readonly data: ArrayBuffer;
       readonly iv?: ArrayBuffer;
       readonly hash?: ArrayBuffer;
+      /** `seal-part`: bytes of the part it holds. */
+      readonly size?: number;
+      /** `send-part`: the server's answer. */
+      readonly sent?: SentPartAnswer;
     }
   | { readonly id: number; readonly ok: false; readonly error: CryptoFailure };
 
 /**
- * Worker → page while an `encrypt-slice` request reads its slice (only when the page asked for it
- * with `reportRead`): the bytes of the slice read so far. The request's one answer still follows.
+ * Worker → page while a request runs: for `encrypt-slice` and `seal-part` (only when the page asked
+ * with `reportRead`) the bytes of the slice read so far, for `send-part` the bytes of the part sent
+ * so far. The request's one answer still follows.
  */
-export interface CryptoReadProgress {
+export interface CryptoProgress {
   readonly id: number;
-  readonly read: number;
+  readonly progress: number;
 }

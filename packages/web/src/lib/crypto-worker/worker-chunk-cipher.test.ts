@@ -1,19 +1,13 @@
 import { decryptChunk, generateFileKey, IntegrityError } from '@coffer/crypto';
+import { uploadMessages } from '@coffer/contracts';
 import { describe, expect, it } from 'vitest';
+import { FakeXhr, type FakeXhrHandler } from '../transfers/testing/fake-xhr';
+import { TransferAbortedError, TransferError, isRetryableTransferError } from '../transfers/transfer-errors';
 import { CryptoWorkerError, responseTransfer } from './chunk-cipher';
-import { processCryptoRequest } from './process-request';
+import { heldPartCount, processCryptoRequest } from './process-request';
 import type { CryptoRequest, CryptoResponse } from './protocol';
+import { LoopbackCryptoWorker, cloneMessage } from './testing/loopback-worker';
 import { createWorkerChunkCipher, type CryptoWorkerLike } from './worker-chunk-cipher';
-
-/**
- * `postMessage`'s structured clone, top-level Blobs kept as references (as a browser sends them):
- * happy-dom's Blob is not one Node's `structuredClone` knows.
- */
-function cloneMessage<T extends object>(message: T, transfer: Transferable[]): T {
-  const blobs = Object.entries(message).filter(([, value]) => value instanceof Blob);
-  const rest = Object.fromEntries(Object.entries(message).filter(([, value]) => !(value instanceof Blob)));
-  return { ...structuredClone(rest, { transfer }), ...Object.fromEntries(blobs) } as T;
-}
 
 /**
  * A worker on the same thread that keeps the real thing's message semantics: messages are
@@ -143,5 +137,120 @@ describe('worker chunk cipher', () => {
     cipher.dispose();
     await expect(pending).rejects.toBeInstanceOf(CryptoWorkerError);
     expect(worker.terminated).toBe(true);
+  });
+});
+
+describe('parts sealed and sent by the worker', () => {
+  const neverAborted = new AbortController().signal;
+
+  /** A worker whose XHR hands each part to `handler`. */
+  function workerCipher(handler: FakeXhrHandler) {
+    const worker = new LoopbackCryptoWorker(() => new FakeXhr(handler) as unknown as XMLHttpRequest);
+    return { worker, cipher: createWorkerChunkCipher(() => worker) };
+  }
+
+  it('keeps the part in the worker, sends it from there with progress, and frees it on release', async () => {
+    const sent: Uint8Array[] = [];
+    const { worker, cipher } = workerCipher((request) => {
+      if (request.bytes !== null) sent.push(request.bytes);
+      return Promise.resolve({
+        kind: 'response',
+        status: 200,
+        body: '{"etag":"e1"}',
+        headers: { ETag: 'h1' },
+      });
+    });
+    const key = await generateFileKey();
+    const held = heldPartCount();
+    const part = await cipher.sealPart?.(key, 2, true, new Blob([new Uint8Array([7, 8, 9, 10])]), 1, 4);
+    if (part === undefined) throw new Error('the worker cipher seals parts');
+    expect(part.size).toBe(12 + 3 + 16);
+    expect(heldPartCount()).toBe(held + 1);
+
+    const progress: [number, number | null][] = [];
+    const answer = await part.send({
+      url: '/part/3',
+      headers: { Authorization: 'Bearer t' },
+      signal: neverAborted,
+      onProgress: (loaded, total) => progress.push([loaded, total]),
+    });
+    expect([answer.status, answer.responseText, answer.header('ETag'), answer.header('Other')]).toEqual([
+      200,
+      '{"etag":"e1"}',
+      'h1',
+      null,
+    ]);
+    expect(progress.at(-1)).toEqual([part.size, part.size]);
+    expect(progress.length).toBeGreaterThan(1);
+    // What went out is chunk 2 of the file, the last one, sealed whole: IV, ciphertext and tag.
+    expect([...(await decryptChunk(key, 2, true, sent[0] ?? new Uint8Array(0)))]).toEqual([8, 9, 10]);
+    expect(worker.received.map((request) => request.op)).toEqual(['seal-part', 'send-part']);
+
+    part.release();
+    part.release();
+    await worker.idle();
+    expect(heldPartCount()).toBe(held);
+    expect(worker.received.map((request) => request.op)).toEqual(['seal-part', 'send-part', 'drop-part']);
+    await expect(part.send({ url: '/part/3', headers: {}, signal: neverAborted })).rejects.toBeInstanceOf(
+      CryptoWorkerError,
+    );
+  });
+
+  it('aborts the request in the worker when the signal aborts', async () => {
+    let reached: () => void = () => undefined;
+    const atServer = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    // The server never answers: only the abort ends the request.
+    const { worker, cipher } = workerCipher(() => {
+      reached();
+      return new Promise(() => undefined);
+    });
+    const part = await cipher.sealPart?.(await generateFileKey(), 0, true, new Blob(['x']), 0, 1);
+    if (part === undefined) throw new Error('the worker cipher seals parts');
+    const controller = new AbortController();
+    const sending = part.send({ url: '/part/1', headers: {}, signal: controller.signal });
+    await atServer;
+    controller.abort();
+    await expect(sending).rejects.toBeInstanceOf(TransferAbortedError);
+    await expect(sending).rejects.toMatchObject({ message: uploadMessages.aborted });
+    expect(worker.received.map((request) => request.op)).toContain('cancel-send');
+    part.release();
+    await worker.idle();
+  });
+
+  it('fails like the page transport: a 401 tells the session, a 5xx keeps its status for the retry', async () => {
+    const answers = [
+      { status: 401, body: '{"code":"UNAUTHORIZED","message":"expired"}' },
+      { status: 503, body: '' },
+    ];
+    const { worker, cipher } = workerCipher(() =>
+      Promise.resolve({ kind: 'response', ...(answers.shift() ?? { status: 200, body: '' }) }),
+    );
+    const part = await cipher.sealPart?.(await generateFileKey(), 0, true, new Blob(['x']), 0, 1);
+    if (part === undefined) throw new Error('the worker cipher seals parts');
+    let unauthorized = 0;
+    const request = {
+      url: '/part/1',
+      headers: {},
+      signal: neverAborted,
+      onUnauthorized: () => {
+        unauthorized++;
+      },
+    };
+    await expect(part.send(request)).rejects.toMatchObject({
+      code: 'HTTP',
+      status: 401,
+      message: uploadMessages.sessionExpired,
+    });
+    expect(unauthorized).toBe(1);
+    const failure = await part.send(request).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransferError);
+    expect(isRetryableTransferError(failure)).toBe(true);
+    expect(unauthorized).toBe(1);
+    // The same part can be sent again after a failure.
+    expect((await part.send(request)).status).toBe(200);
+    part.release();
+    await worker.idle();
   });
 });

@@ -1,5 +1,8 @@
+import { uploadMessages } from '@coffer/contracts';
 import type { DownloadHost, PipelineProgress } from '../transfers/download-pipeline';
 import type { SaveSink, SinkHandOff } from '../transfers/save/save-sink';
+import { TransferAbortedError, TransferError } from '../transfers/transfer-errors';
+import type { XhrAnswer } from '../transfers/upload-xhr';
 import {
   answerSlice,
   encryptSliceRequest,
@@ -7,9 +10,11 @@ import {
   describeFailure,
   errorFromFailure,
   type ChunkCipher,
+  type PartSendRequest,
+  type SealedPart,
 } from './chunk-cipher';
 import type {
-  CryptoReadProgress,
+  CryptoProgress,
   CryptoRequest,
   CryptoResponse,
   DownloadCall,
@@ -24,16 +29,12 @@ export type CryptoWorkerLike = Pick<Worker, 'postMessage' | 'addEventListener' |
 /** A request before it gets its id (TypeScript's Omit would lose the union). */
 type RequestBody = CryptoRequest extends infer R ? (R extends CryptoRequest ? Omit<R, 'id'> : never) : never;
 
-interface Answer {
-  readonly data: ArrayBuffer;
-  readonly iv?: ArrayBuffer;
-  readonly hash?: ArrayBuffer;
-}
+type Answer = Extract<CryptoResponse, { ok: true }>;
 
 interface Pending {
   resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
-  onRead?: ((bytesRead: number) => void) | undefined;
+  onProgress?: ((bytes: number) => void) | undefined;
 }
 
 /** Starts the bundled crypto worker. The `new URL(…, import.meta.url)` form is what Vite bundles. */
@@ -71,12 +72,12 @@ export function createWorkerChunkCipher(
   const ensureWorker = (): CryptoWorkerLike => {
     if (worker !== null) return worker;
     const started = startWorker();
-    started.addEventListener('message', (event: MessageEvent<CryptoResponse | CryptoReadProgress>) => {
+    started.addEventListener('message', (event: MessageEvent<CryptoResponse | CryptoProgress>) => {
       const response = event.data;
       const call = pending.get(response.id);
       if (call === undefined) return;
       if (!('ok' in response)) {
-        call.onRead?.(response.read);
+        call.onProgress?.(response.progress);
         return;
       }
       pending.delete(response.id);
@@ -100,12 +101,12 @@ export function createWorkerChunkCipher(
   const run = (
     body: RequestBody,
     transfer: Transferable[],
-    onRead?: (bytesRead: number) => void,
+    onProgress?: (bytes: number) => void,
+    id = nextId++,
   ): Promise<Answer> =>
     new Promise((resolve, reject) => {
-      const id = nextId++;
       const request = { ...body, id } as CryptoRequest;
-      pending.set(id, { resolve, reject, onRead });
+      pending.set(id, { resolve, reject, onProgress });
       try {
         ensureWorker().postMessage(request, transfer);
       } catch (cause) {
@@ -119,9 +120,18 @@ export function createWorkerChunkCipher(
       new Uint8Array((await run({ op: 'decrypt', key, index, isLast, data }, [data])).data),
     // The File is sent as a reference: the worker reads the slice itself.
     encryptSlice: async (key, index, isLast, source, start, end, options) => {
-      const request = encryptSliceRequest(key, index, isLast, source, start, end, options);
+      const request = encryptSliceRequest(key, index, isLast, source, start, end, options, 'encrypt-slice');
       const answer = await run(request, [], options?.onRead);
       return answerSlice(answer.data, answer.iv, answer.hash);
+    },
+    sealPart: async (key, index, isLast, source, start, end, options) => {
+      const request = encryptSliceRequest(key, index, isLast, source, start, end, options, 'seal-part');
+      const sealed = await run(request, [], options?.onRead);
+      return heldPart(
+        sealed,
+        (body, onProgress, id) => run(body, [], onProgress, id),
+        () => nextId++,
+      );
     },
     runDownload: async (job, host) => {
       const channel = new MessageChannel();
@@ -145,6 +155,58 @@ export function createWorkerChunkCipher(
       worker?.terminate();
       worker = null;
       failAll(new CryptoWorkerError('The encryption worker was stopped'));
+    },
+  };
+}
+
+/**
+ * The page's handle on a part the worker holds (`seal-part`): `send` asks the worker to PUT it
+ * (aborted with `cancel-send` when the request's signal aborts), `release` frees it there.
+ */
+function heldPart(
+  sealed: Answer,
+  run: (body: RequestBody, onProgress: ((bytes: number) => void) | undefined, id: number) => Promise<Answer>,
+  newId: () => number,
+): SealedPart {
+  const size = sealed.size ?? 0;
+  let released = false;
+  const send = async (request: PartSendRequest): Promise<XhrAnswer> => {
+    if (released) throw new CryptoWorkerError('The part was already released');
+    if (request.signal.aborted) throw new TransferAbortedError(uploadMessages.aborted);
+    const id = newId();
+    const cancel = (): void => {
+      run({ op: 'cancel-send', request: id }, undefined, newId()).catch(() => undefined);
+    };
+    request.signal.addEventListener('abort', cancel, { once: true });
+    try {
+      const answer = await run(
+        { op: 'send-part', part: sealed.id, url: request.url, headers: request.headers },
+        (sent) => request.onProgress?.(sent, size),
+        id,
+      );
+      const sent = answer.sent;
+      if (sent === undefined) throw new CryptoWorkerError('The encryption worker answered no part answer');
+      return {
+        status: sent.status,
+        responseText: sent.responseText,
+        // The one header a part's answer is read for.
+        header: (name) => (name.toLowerCase() === 'etag' ? sent.etag : null),
+      };
+    } catch (error) {
+      if (error instanceof TransferError && error.status === 401) request.onUnauthorized?.();
+      throw error;
+    } finally {
+      request.signal.removeEventListener('abort', cancel);
+    }
+  };
+  return {
+    size,
+    ...(sealed.hash === undefined ? {} : { plaintextHash: new Uint8Array(sealed.hash) }),
+    send,
+    release: () => {
+      if (released) return;
+      released = true;
+      run({ op: 'drop-part', part: sealed.id }, undefined, newId()).catch(() => undefined);
     },
   };
 }

@@ -1,13 +1,14 @@
 import { encryptingChunkText, uploadMessages, type NewEncryptionInfo } from '@coffer/contracts';
 import { bytesToHex } from '@coffer/crypto';
 import type { ChunkCipher } from '../crypto-worker';
+import type { EncryptSliceOptions, SealedPart } from '../crypto-worker/chunk-cipher';
 import { blobPartsOf } from './buffers';
 import type { ApiClient } from '../api/http';
 import type { ProgressReporter } from './progress';
 import type { UploadJournal } from './upload-journal';
 import type { UploadLocks } from './upload-locks';
 import { TransferAbortedError } from './transfer-errors';
-import type { XhrFactory } from './upload-xhr';
+import { sendUploadXhr, type XhrFactory } from './upload-xhr';
 
 /** Everything the direct and multipart paths share for one file. */
 export interface UploadContext {
@@ -38,24 +39,51 @@ export function throwIfAborted(signal: AbortSignal): void {
 }
 
 /**
- * Chunk `index` of the file, encrypted, as a Blob that XHR sends as is. The crypto worker reads the
- * slice (`File.slice`) and encrypts it; the page then copies the ciphertext into the Blob
- * `SLICE_BYTES` (8 MiB) at a time, yielding in between, so no step blocks the main thread for long.
- *
- * Why the page builds the Blob: a Blob keeps its memory until the garbage collector of every
- * thread that saw it has run. A Blob built in the worker and posted here was freed only when both
- * collectors happened to run, and a 4 GiB upload held ~10 parts at once. The ciphertext buffer the
- * page receives for every part makes the page's collector run, and it frees the sent parts.
+ * Chunk `index` of the file, encrypted, as the multipart upload's part. Where the cipher runs in
+ * the crypto worker, the part stays there and the worker sends it (`ChunkCipher.sealPart`): the
+ * page never holds or copies the ciphertext, and the part's Blob has a wrapper in that one thread,
+ * whose collector frees it. Elsewhere (tests, no module workers) the page builds the part's Blob
+ * ({@link encryptFileChunk}) and sends it.
+ */
+export async function encryptFilePart(
+  context: UploadContext,
+  index: number,
+  work?: UploadWork,
+): Promise<SealedPart> {
+  const sealPart = context.cipher.sealPart;
+  if (sealPart === undefined) {
+    const body = await encryptFileChunk(context, index, work);
+    return {
+      size: body.size,
+      send: (request) => sendUploadXhr({ ...request, method: 'PUT', body }, context.createXhr),
+      release: () => undefined,
+    };
+  }
+  const { start, end, isLast, options } = sliceOf(context, index, work);
+  throwIfAborted(context.signal);
+  const part = await sealPart(context.fileKey, index, isLast, context.file, start, end, options);
+  try {
+    await chunkSealed(context, index, end - start, part.plaintextHash, work);
+    return part;
+  } catch (error) {
+    part.release();
+    throw error;
+  }
+}
+
+/**
+ * Chunk `index` of the file, encrypted, as a Blob that XHR sends as is (direct uploads, and parts
+ * where the cipher runs on the page's thread). The crypto worker reads the slice (`File.slice`) and
+ * encrypts it; the page then copies the ciphertext into the Blob `SLICE_BYTES` (8 MiB) at a time,
+ * yielding in between, so no step blocks the main thread for long.
  */
 export async function encryptFileChunk(
   context: UploadContext,
   index: number,
   work?: UploadWork,
 ): Promise<Blob> {
-  const start = index * context.chunkSize;
-  const end = Math.min(context.file.size, start + context.chunkSize);
+  const { start, end, isLast, options } = sliceOf(context, index, work);
   throwIfAborted(context.signal);
-  const isLast = index === context.chunkCount - 1;
   const { iv, ciphertext, plaintextHash } = await context.cipher.encryptSlice(
     context.fileKey,
     index,
@@ -63,7 +91,28 @@ export async function encryptFileChunk(
     context.file,
     start,
     end,
-    {
+    options,
+  );
+  await chunkSealed(context, index, end - start, plaintextHash, work);
+  const parts = await blobPartsOf(ciphertext, () => {
+    throwIfAborted(context.signal);
+  });
+  return new Blob([iv, ...parts], { type: 'application/octet-stream' });
+}
+
+/** Where chunk `index` lies in the file, and what the cipher reports while it reads it. */
+function sliceOf(
+  context: UploadContext,
+  index: number,
+  work: UploadWork | undefined,
+): { start: number; end: number; isLast: boolean; options: EncryptSliceOptions } {
+  const start = index * context.chunkSize;
+  const end = Math.min(context.file.size, start + context.chunkSize);
+  return {
+    start,
+    end,
+    isLast: index === context.chunkCount - 1,
+    options: {
       ...(context.journal === undefined ? {} : { hashPlaintext: context.journal.hashScheme }),
       ...(work === undefined
         ? {}
@@ -73,16 +122,22 @@ export async function encryptFileChunk(
             },
           }),
     },
-  );
-  work?.read(index, end - start);
+  };
+}
+
+/** A chunk was read and encrypted: it counts as read, and a resumable upload records its hash. */
+async function chunkSealed(
+  context: UploadContext,
+  index: number,
+  bytes: number,
+  plaintextHash: Uint8Array | undefined,
+  work: UploadWork | undefined,
+): Promise<void> {
+  work?.read(index, bytes);
   throwIfAborted(context.signal);
   if (context.journal !== undefined && plaintextHash !== undefined) {
     await context.journal.chunkHashed(index, bytesToHex(plaintextHash));
   }
-  const parts = await blobPartsOf(ciphertext, () => {
-    throwIfAborted(context.signal);
-  });
-  return new Blob([iv, ...parts], { type: 'application/octet-stream' });
 }
 
 /**

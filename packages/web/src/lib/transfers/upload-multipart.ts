@@ -10,6 +10,7 @@ import {
 } from '@coffer/contracts';
 import { encryptedSize } from '@coffer/crypto';
 import { ApiRequestError, seg } from '../api/http';
+import type { SealedPart } from '../crypto-worker/chunk-cipher';
 import { fromApiRequestError } from './error-mapping';
 import {
   TransferAbortedError,
@@ -21,7 +22,7 @@ import {
 import {
   createUploadPhase,
   createUploadWork,
-  encryptFileChunk,
+  encryptFilePart,
   throwIfAborted,
   uploadHeaders,
   type UploadContext,
@@ -29,7 +30,6 @@ import {
   type UploadWork,
 } from './upload-context';
 import { parseJsonAnswer } from './upload-json';
-import { sendUploadXhr } from './upload-xhr';
 
 /**
  * Files above the direct threshold: create → one PUT per encrypted chunk (part n = chunk n−1) →
@@ -70,7 +70,7 @@ export async function sendPartsAndComplete(
   held: ReadonlyMap<number, string>,
   abortOn: 'failure' | 'cancel',
 ): Promise<FileListItem> {
-  let nextChunk: Promise<Blob> | null = null;
+  let nextChunk: Promise<SealedPart> | null = null;
   try {
     const phase = createUploadPhase(context.reporter, context.chunkCount);
     const totalBytes = encryptedSize(context.file.size, context.chunkSize);
@@ -92,7 +92,7 @@ export async function sendPartsAndComplete(
     nextChunk = current;
     for (let k = 0; k < toSend.length && current !== null; k++) {
       const index = toSend[k] ?? 0;
-      const body: Blob = await current;
+      const part = await current;
       // The one chunk allowed to overlap this upload.
       const following = toSend[k + 1];
       current = following === undefined ? null : startChunk(context, phase, work, following);
@@ -100,11 +100,17 @@ export async function sendPartsAndComplete(
       const partNumber = index + 1;
       phase.uploading(true);
       const sentBefore = uploadedBytes;
-      const etag = await putPart(context, created, partNumber, body, (loaded) => {
-        work.sent(sentBefore + Math.min(loaded, body.size));
-      });
+      let etag: string;
+      try {
+        etag = await putPart(context, created, partNumber, part, (loaded) => {
+          work.sent(sentBefore + Math.min(loaded, part.size));
+        });
+      } finally {
+        // Sent or failed for good: its memory goes now, whatever follows.
+        part.release();
+      }
       phase.uploading(false);
-      uploadedBytes += body.size;
+      uploadedBytes += part.size;
       work.sent(uploadedBytes);
       parts.push({ partNumber, etag });
     }
@@ -119,8 +125,13 @@ export async function sendPartsAndComplete(
     await context.journal?.ended();
     return stored;
   } catch (error) {
-    // A chunk still encrypting must not surface as an unhandled rejection.
-    nextChunk?.catch(() => undefined);
+    // A chunk still encrypting must not surface as an unhandled rejection, and is freed once sealed.
+    nextChunk?.then(
+      (part) => {
+        part.release();
+      },
+      () => undefined,
+    );
     const cancelled = error instanceof TransferAbortedError || context.signal.aborted;
     if (!cancelled && abortOn === 'cancel') throw error;
     const serverAbortError = await abortOnServer(context, created.uploadId);
@@ -144,9 +155,9 @@ function startChunk(
   phase: UploadPhase,
   work: UploadWork,
   index: number,
-): Promise<Blob> {
+): Promise<SealedPart> {
   phase.encrypting(index);
-  const encrypting = encryptFileChunk(context, index, work).finally(() => {
+  const encrypting = encryptFilePart(context, index, work).finally(() => {
     phase.encrypting(null);
   });
   // Failures are handled where the chunk is awaited (or after an abort, ignored).
@@ -158,7 +169,7 @@ async function putPart(
   context: UploadContext,
   created: CreateMultipartUploadResponse,
   partNumber: number,
-  body: Blob,
+  part: SealedPart,
   onProgress: (loaded: number) => void,
 ): Promise<string> {
   const url =
@@ -166,20 +177,15 @@ async function putPart(
     `?objectKey=${encodeURIComponent(created.objectKey)}`;
   for (let attempt = 0; ; attempt++) {
     try {
-      const answer = await sendUploadXhr(
-        {
-          method: 'PUT',
-          url,
-          headers: { ...(await uploadHeaders(context)), 'Content-Type': 'application/octet-stream' },
-          body,
-          signal: context.signal,
-          onProgress,
-          onUnauthorized: () => {
-            context.api.reportUnauthorized();
-          },
+      const answer = await part.send({
+        url,
+        headers: { ...(await uploadHeaders(context)), 'Content-Type': 'application/octet-stream' },
+        signal: context.signal,
+        onProgress,
+        onUnauthorized: () => {
+          context.api.reportUnauthorized();
         },
-        context.createXhr,
-      );
+      });
       const etag = readEtag(answer.responseText, answer.header('ETag'));
       if (etag === null) throw new TransferError('NO_ETAG', noEtagText(partNumber));
       return etag;

@@ -1,7 +1,9 @@
 import { CHUNK_SIZE, encryptingChunkText, uploadMessages, type NewEncryptionInfo } from '@coffer/contracts';
 import { chunkCount, decryptChunk, unwrapFileKey } from '@coffer/crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createInProcessChunkCipher, type ChunkCipher } from '../crypto-worker';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createInProcessChunkCipher, createWorkerChunkCipher, type ChunkCipher } from '../crypto-worker';
+import { heldPartCount } from '../crypto-worker/process-request';
+import { LoopbackCryptoWorker } from '../crypto-worker/testing/loopback-worker';
 import { FakeCofferServer, concat, patternBytes, type PartBehaviour } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
 import { ProgressLog } from './testing/progress-log';
@@ -16,12 +18,28 @@ beforeAll(async () => {
   keys = await ownerKeyPair();
 });
 
+/**
+ * Where a multipart upload's parts are built and sent: on the page (the cipher runs on this thread,
+ * as where module workers are missing) or in the crypto worker (`sealPart`: the worker's own code,
+ * answering on this thread, sends each part through the fake server's XHR).
+ */
+type PartPath = 'page' | 'crypto worker';
+let partPath: PartPath = 'page';
+const loopbackWorkers: LoopbackCryptoWorker[] = [];
+
+function cipherFor(server: FakeCofferServer): ChunkCipher {
+  if (partPath === 'page') return createInProcessChunkCipher();
+  const worker = new LoopbackCryptoWorker(server.createXhr);
+  loopbackWorkers.push(worker);
+  return createWorkerChunkCipher(() => worker);
+}
+
 function options(server: FakeCofferServer, file: File, extra: Partial<UploadOptions> = {}): UploadOptions {
   return {
     api: server.api,
     file,
     keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
-    cipher: createInProcessChunkCipher(),
+    cipher: cipherFor(server),
     signal: new AbortController().signal,
     onProgress: () => undefined,
     createXhr: server.createXhr,
@@ -185,7 +203,18 @@ describe('direct upload', () => {
   });
 });
 
-describe('multipart upload', () => {
+describe.each<PartPath>(['page', 'crypto worker'])('multipart upload, parts sent from the %s', (path) => {
+  beforeEach(() => {
+    partPath = path;
+  });
+  afterEach(async () => {
+    partPath = 'page';
+    const workers = loopbackWorkers.splice(0);
+    for (const worker of workers) await worker.idle();
+    // Whatever the upload's end (complete, cancelled, failed), the worker holds none of its parts.
+    expect(heldPartCount()).toBe(0);
+  });
+
   it('sends every encrypted chunk as its part, then completes with the ETags in order', async () => {
     const server = new FakeCofferServer();
     const content = patternBytes(10_000, 3);
@@ -263,16 +292,19 @@ describe('multipart upload', () => {
 
   it('keeps at most two chunks in flight', async () => {
     const server = new FakeCofferServer();
-    const inner = createInProcessChunkCipher();
+    const inner = cipherFor(server);
     let inFlight = 0;
     let maxInFlight = 0;
+    const counted = <T>(chunk: Promise<T>): Promise<T> => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      return chunk;
+    };
+    const sealPart = inner.sealPart;
     const cipher: ChunkCipher = {
       ...inner,
-      encryptSlice: (key, index, isLast, source, start, end) => {
-        inFlight++;
-        maxInFlight = Math.max(maxInFlight, inFlight);
-        return inner.encryptSlice(key, index, isLast, source, start, end);
-      },
+      encryptSlice: (...slice) => counted(inner.encryptSlice(...slice)),
+      ...(sealPart === undefined ? {} : { sealPart: (...slice) => counted(sealPart(...slice)) }),
     };
     server.partBehaviour = async (): Promise<PartBehaviour> => {
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -281,6 +313,18 @@ describe('multipart upload', () => {
     };
     await uploadFile(options(server, new File([patternBytes(8000)], 'big.bin'), { cipher }));
     expect(maxInFlight).toBe(2);
+  });
+
+  it('tells the session about a 401 on a part, so it renews the token or signs out', async () => {
+    const server = new FakeCofferServer();
+    server.partBehaviour = (partNumber) =>
+      partNumber === 2 ? { status: 401, body: '{"code":"UNAUTHORIZED","message":"expired"}' } : 'ok';
+    await expect(
+      uploadFile(options(server, new File([patternBytes(5000)], 'big.bin'), { retryDelaysMs: [0, 0] })),
+    ).rejects.toMatchObject({ code: 'HTTP', status: 401, message: uploadMessages.sessionExpired });
+    expect(server.unauthorizedReports).toBe(1);
+    expect(server.log.filter((line) => line.startsWith('PUT'))).toHaveLength(2);
+    expect(server.log).toContain('DELETE /api/users/uploads/multipart/up1');
   });
 
   it('fetches the bearer header for every request', async () => {
