@@ -386,6 +386,8 @@ function installBlockRecorder(): void {
 interface Blocking {
   longestTaskMs: number;
   longestLateTickMs: number;
+  /** [ms after the transfer started, duration ms] of each long task during it. */
+  longTasks: [number, number][];
 }
 
 async function blockingBetween(page: Page, from: number, to: number): Promise<Blocking> {
@@ -395,7 +397,13 @@ async function blockingBetween(page: Page, from: number, to: number): Promise<Bl
       const overlaps = ([start, length]: [number, number]): boolean => start < to && start + length > from;
       const longest = (entries: [number, number][] | undefined): number =>
         Math.max(0, ...(entries ?? []).filter(overlaps).map(([, length]) => length));
-      return { longestTaskMs: longest(r?.longTasks), longestLateTickMs: longest(r?.lateTicks) };
+      return {
+        longestTaskMs: longest(r?.longTasks),
+        longestLateTickMs: longest(r?.lateTicks),
+        longTasks: (r?.longTasks ?? [])
+          .filter(overlaps)
+          .map(([start, length]): [number, number] => [start - from, length]),
+      };
     },
     { from, to },
   );
@@ -538,6 +546,11 @@ async function measure(
   }
   const to = options.blocking ? await pageNow(h.page) : 0;
   const blocking = options.blocking ? await blockingBetween(h.page, from, to) : null;
+  if (blocking !== null && blocking.longTasks.length > 0) {
+    // When they happened tells what they were (the start, the end's screens, or the transfer itself).
+    const when = blocking.longTasks.map(([at, ms]) => `${f0(ms)} ms at ${(at / 1000).toFixed(1)} s`);
+    console.log(`  long tasks (of ${((to - from) / 1000).toFixed(1)} s): ${when.join(', ')}`);
+  }
   return { seconds, failure, idle, peak: sampled.peak, blocking, load, cpu: sampled.cpu };
 }
 
