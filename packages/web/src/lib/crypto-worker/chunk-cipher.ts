@@ -116,6 +116,17 @@ export class CryptoWorkerError extends Error {
   }
 }
 
+/**
+ * The worker no longer holds a sealed part: it was stopped (a crash, `dispose`) and a new one started
+ * since. The chunk can be sealed again (`upload-multipart.ts` does, within its retries).
+ */
+export class PartLostError extends CryptoWorkerError {
+  constructor() {
+    super('The encryption worker no longer holds the encrypted part');
+    this.name = 'PartLostError';
+  }
+}
+
 /** The main-thread error for a failure reported by the worker: integrity keeps its own type. */
 export function errorFromFailure(failure: CryptoFailure): Error {
   switch (failure.kind) {

@@ -1,6 +1,7 @@
 /**
  * The crypto worker (a module worker, bundled by Vite): encrypts or decrypts one chunk per
- * message with `@coffer/crypto`, so multi-gigabyte transfers never block the page. Requests run
+ * message with `@coffer/crypto`, sends upload parts and runs downloads, so multi-gigabyte transfers
+ * never block the page. Requests run
  * as they come (each cipher call runs on this thread until its chunk is done: Chromium's WebCrypto is
  * synchronous under its promise); every request gets exactly one answer.
  */
@@ -20,6 +21,8 @@ self.addEventListener('message', (event: MessageEvent<CryptoRequest>) => {
     } catch (cause) {
       // An answer that cannot be posted (a detached buffer…) still answers: the page must not wait forever.
       self.postMessage({ id, ok: false, error: describeFailure(cause) } satisfies CryptoResponse);
+      // The page never learns of a part it was not told about: it must not stay held.
+      if (event.data.op === 'seal-part') void processCryptoRequest({ id, op: 'drop-part', part: id });
     }
   });
 });

@@ -1,8 +1,7 @@
 import { decryptChunk, sealChunk, sha256, sha256PieceList } from '@coffer/crypto';
 import { releaseBuffer, slicesOf } from '../transfers/buffers';
-import { TransferError } from '../transfers/transfer-errors';
 import { createBrowserXhr, sendUploadXhr, type XhrFactory } from '../transfers/upload-xhr';
-import { describeFailure, type ChunkHashScheme } from './chunk-cipher';
+import { PartLostError, describeFailure, type ChunkHashScheme } from './chunk-cipher';
 import { runDownloadJob } from './download-job';
 import { createReadBufferPool } from './read-buffers';
 import { readSliceInto } from './read-slice';
@@ -11,16 +10,54 @@ import type { CryptoRequest, CryptoResponse, SentPartAnswer } from './protocol';
 /** This thread's read buffers: one per upload reading at the same time, reused chunk after chunk. */
 const readBuffers = createReadBufferPool();
 
-/** Parts sealed by `seal-part`, by that request's id, until `drop-part` frees them. */
-const heldParts = new Map<number, Blob>();
-
-/** Parts this thread holds (tests: every upload frees its parts, whatever its end). */
-export function heldPartCount(): number {
-  return heldParts.size;
+/**
+ * The parts one thread holds, from `seal-part` to `drop-part` (by the `seal-part` request's id), and
+ * its `send-part` requests under way (by id, so `cancel-send` can abort them). Sent with `createXhr`.
+ */
+export interface PartStore {
+  hold(id: number, part: Blob): void;
+  send(
+    request: Extract<CryptoRequest, { op: 'send-part' }>,
+    onProgress: ((bytesSent: number) => void) | undefined,
+  ): Promise<SentPartAnswer>;
+  cancel(requestId: number): void;
+  drop(id: number): void;
+  /** Parts held now (tests: every upload frees its parts, whatever its end). */
+  readonly count: number;
 }
 
-/** `send-part` requests under way, by id, so `cancel-send` can abort them. */
-const sendsUnderWay = new Map<number, AbortController>();
+export function createPartStore(createXhr: XhrFactory = createBrowserXhr): PartStore {
+  const held = new Map<number, Blob>();
+  const sending = new Map<number, AbortController>();
+  return {
+    hold: (id, part) => {
+      held.set(id, part);
+    },
+    send: async (request, onProgress) => {
+      const part = held.get(request.part);
+      if (part === undefined) throw new PartLostError();
+      const controller = new AbortController();
+      sending.set(request.id, controller);
+      try {
+        return await sendPart(request, part, controller.signal, onProgress, createXhr);
+      } finally {
+        sending.delete(request.id);
+      }
+    },
+    cancel: (requestId) => {
+      sending.get(requestId)?.abort();
+    },
+    drop: (id) => {
+      held.delete(id);
+    },
+    get count() {
+      return held.size;
+    },
+  };
+}
+
+/** This thread's parts, sent with the browser's XHR. */
+const thisThreadParts = createPartStore();
 
 /**
  * Bytes per piece of a part's Blob. Chromium copies each piece into an allocation of its own; at
@@ -41,7 +78,7 @@ export const PART_PIECE_BYTES = 512 * 1024;
 export async function processCryptoRequest(
   request: CryptoRequest,
   onProgress?: (bytes: number) => void,
-  createXhr: XhrFactory = createBrowserXhr,
+  parts: PartStore = thisThreadParts,
 ): Promise<CryptoResponse> {
   const { id } = request;
   try {
@@ -73,7 +110,7 @@ export async function processCryptoRequest(
         });
         // The Blob holds a copy: the chunk-sized output goes now, not at the next collection.
         releaseBuffer(sealed.ciphertext.buffer);
-        heldParts.set(id, part);
+        parts.hold(id, part);
         return {
           id,
           ok: true,
@@ -87,13 +124,13 @@ export async function processCryptoRequest(
           id,
           ok: true,
           data: new ArrayBuffer(0),
-          sent: await sendPart(request, onProgress, createXhr),
+          sent: await parts.send(request, onProgress),
         };
       case 'cancel-send':
-        sendsUnderWay.get(request.request)?.abort();
+        parts.cancel(request.request);
         return { id, ok: true, data: new ArrayBuffer(0) };
       case 'drop-part':
-        heldParts.delete(request.part);
+        parts.drop(request.part);
         return { id, ok: true, data: new ArrayBuffer(0) };
     }
   } catch (cause) {
@@ -143,35 +180,29 @@ async function encryptSlice(
  */
 async function sendPart(
   request: Extract<CryptoRequest, { op: 'send-part' }>,
+  part: Blob,
+  signal: AbortSignal,
   onProgress: ((bytesSent: number) => void) | undefined,
   createXhr: XhrFactory,
 ): Promise<SentPartAnswer> {
-  const part = heldParts.get(request.part);
-  if (part === undefined) throw new TransferError('PRECONDITION', 'The part to send is no longer held');
-  const controller = new AbortController();
-  sendsUnderWay.set(request.id, controller);
-  try {
-    const answer = await sendUploadXhr(
-      {
-        method: 'PUT',
-        url: request.url,
-        headers: request.headers,
-        body: part,
-        signal: controller.signal,
-        ...(onProgress === undefined
-          ? {}
-          : {
-              onProgress: (loaded: number) => {
-                onProgress(loaded);
-              },
-            }),
-      },
-      createXhr,
-    );
-    return { status: answer.status, responseText: answer.responseText, etag: answer.header('ETag') };
-  } finally {
-    sendsUnderWay.delete(request.id);
-  }
+  const answer = await sendUploadXhr(
+    {
+      method: 'PUT',
+      url: request.url,
+      headers: request.headers,
+      body: part,
+      signal,
+      ...(onProgress === undefined
+        ? {}
+        : {
+            onProgress: (loaded: number) => {
+              onProgress(loaded);
+            },
+          }),
+    },
+    createXhr,
+  );
+  return { status: answer.status, responseText: answer.responseText, etag: answer.header('ETag') };
 }
 
 /** The chunk's identity for resumable uploads, in the scheme their record uses. */

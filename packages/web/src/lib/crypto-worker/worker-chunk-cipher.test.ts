@@ -3,8 +3,8 @@ import { uploadMessages } from '@coffer/contracts';
 import { describe, expect, it } from 'vitest';
 import { FakeXhr, type FakeXhrHandler } from '../transfers/testing/fake-xhr';
 import { TransferAbortedError, TransferError, isRetryableTransferError } from '../transfers/transfer-errors';
-import { CryptoWorkerError, responseTransfer } from './chunk-cipher';
-import { heldPartCount, processCryptoRequest } from './process-request';
+import { CryptoWorkerError, PartLostError, responseTransfer } from './chunk-cipher';
+import { processCryptoRequest } from './process-request';
 import type { CryptoRequest, CryptoResponse } from './protocol';
 import { LoopbackCryptoWorker, cloneMessage } from './testing/loopback-worker';
 import { createWorkerChunkCipher, type CryptoWorkerLike } from './worker-chunk-cipher';
@@ -161,11 +161,10 @@ describe('parts sealed and sent by the worker', () => {
       });
     });
     const key = await generateFileKey();
-    const held = heldPartCount();
     const part = await cipher.sealPart?.(key, 2, true, new Blob([new Uint8Array([7, 8, 9, 10])]), 1, 4);
     if (part === undefined) throw new Error('the worker cipher seals parts');
     expect(part.size).toBe(12 + 3 + 16);
-    expect(heldPartCount()).toBe(held + 1);
+    expect(worker.heldParts).toBe(1);
 
     const progress: [number, number | null][] = [];
     const answer = await part.send({
@@ -189,7 +188,7 @@ describe('parts sealed and sent by the worker', () => {
     part.release();
     part.release();
     await worker.idle();
-    expect(heldPartCount()).toBe(held);
+    expect(worker.heldParts).toBe(0);
     expect(worker.received.map((request) => request.op)).toEqual(['seal-part', 'send-part', 'drop-part']);
     await expect(part.send({ url: '/part/3', headers: {}, signal: neverAborted })).rejects.toBeInstanceOf(
       CryptoWorkerError,
@@ -252,5 +251,30 @@ describe('parts sealed and sent by the worker', () => {
     expect((await part.send(request)).status).toBe(200);
     part.release();
     await worker.idle();
+  });
+
+  it('a part whose worker stopped is lost: sending it says so, releasing it starts no worker', async () => {
+    const workers: LoopbackCryptoWorker[] = [];
+    const cipher = createWorkerChunkCipher(() => {
+      const worker = new LoopbackCryptoWorker(() => new FakeXhr(() => new Promise(() => undefined)) as never);
+      workers.push(worker);
+      return worker;
+    });
+    const key = await generateFileKey();
+    const crashed = await cipher.sealPart?.(key, 0, true, new Blob(['x']), 0, 1);
+    if (crashed === undefined) throw new Error('the worker cipher seals parts');
+    workers[0]?.crash();
+    await expect(crashed.send({ url: '/part/1', headers: {}, signal: neverAborted })).rejects.toBeInstanceOf(
+      PartLostError,
+    );
+    crashed.release();
+    expect(workers).toHaveLength(1);
+
+    const disposed = await cipher.sealPart?.(key, 0, true, new Blob(['x']), 0, 1);
+    expect(workers).toHaveLength(2);
+    cipher.dispose();
+    disposed?.release();
+    expect(workers).toHaveLength(2);
+    expect(workers.map((worker) => worker.terminated)).toEqual([true, true]);
   });
 });

@@ -9,6 +9,7 @@ import {
   CryptoWorkerError,
   describeFailure,
   errorFromFailure,
+  PartLostError,
   type ChunkCipher,
   type PartSendRequest,
   type SealedPart,
@@ -92,6 +93,10 @@ export function createWorkerChunkCipher(
       failAll(new CryptoWorkerError(`The encryption worker failed: ${event.message || 'unknown error'}`));
     });
     started.addEventListener('messageerror', () => {
+      // Stopped like a crashed one: its answers can no longer be trusted to arrive, and what it
+      // holds (a part sealed for a call now failed) must not outlive the calls.
+      if (worker === started) worker = null;
+      started.terminate();
       failAll(new CryptoWorkerError('The encryption worker sent an unreadable message'));
     });
     worker = started;
@@ -127,10 +132,13 @@ export function createWorkerChunkCipher(
     sealPart: async (key, index, isLast, source, start, end, options) => {
       const request = encryptSliceRequest(key, index, isLast, source, start, end, options, 'seal-part');
       const sealed = await run(request, [], options?.onRead);
+      const holder = worker;
       return heldPart(
         sealed,
         (body, onProgress, id) => run(body, [], onProgress, id),
         () => nextId++,
+        // The part lives in the worker that sealed it: once that one is stopped, it is gone.
+        () => holder !== null && worker === holder,
       );
     },
     runDownload: async (job, host) => {
@@ -167,12 +175,14 @@ function heldPart(
   sealed: Answer,
   run: (body: RequestBody, onProgress: ((bytes: number) => void) | undefined, id: number) => Promise<Answer>,
   newId: () => number,
+  isHeld: () => boolean,
 ): SealedPart {
   const size = sealed.size ?? 0;
   let released = false;
   const send = async (request: PartSendRequest): Promise<XhrAnswer> => {
     if (released) throw new CryptoWorkerError('The part was already released');
     if (request.signal.aborted) throw new TransferAbortedError(uploadMessages.aborted);
+    if (!isHeld()) throw new PartLostError();
     const id = newId();
     const cancel = (): void => {
       run({ op: 'cancel-send', request: id }, undefined, newId()).catch(() => undefined);
@@ -180,7 +190,7 @@ function heldPart(
     request.signal.addEventListener('abort', cancel, { once: true });
     try {
       const answer = await run(
-        { op: 'send-part', part: sealed.id, url: request.url, headers: request.headers },
+        { op: 'send-part', part: sealed.id, url: absoluteUrl(request.url), headers: request.headers },
         (sent) => request.onProgress?.(sent, size),
         id,
       );
@@ -206,9 +216,22 @@ function heldPart(
     release: () => {
       if (released) return;
       released = true;
+      // A stopped worker took the part with it: no worker is started just to drop nothing.
+      if (!isHeld()) return;
       run({ op: 'drop-part', part: sealed.id }, undefined, newId()).catch(() => undefined);
     },
   };
+}
+
+/** A URL as the page resolves it: the worker would resolve a relative one against its script's. */
+function absoluteUrl(url: string): string {
+  const base = (globalThis as { location?: { href?: string } }).location?.href;
+  if (base === undefined) return url;
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return url;
+  }
 }
 
 /**

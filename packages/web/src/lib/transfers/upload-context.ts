@@ -23,6 +23,8 @@ export interface UploadContext {
   readonly cipher: ChunkCipher;
   readonly signal: AbortSignal;
   readonly reporter: ProgressReporter;
+  /** XHR for what the page sends (direct uploads, parts where the cipher runs on the page's thread);
+   * parts the crypto worker holds go out through the worker's own XHR. */
   readonly createXhr: XhrFactory;
   readonly chunkSize: number;
   readonly chunkCount: number;

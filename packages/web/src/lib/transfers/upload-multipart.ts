@@ -10,7 +10,7 @@ import {
 } from '@coffer/contracts';
 import { encryptedSize } from '@coffer/crypto';
 import { ApiRequestError, seg } from '../api/http';
-import type { SealedPart } from '../crypto-worker/chunk-cipher';
+import { CryptoWorkerError, type SealedPart } from '../crypto-worker/chunk-cipher';
 import { fromApiRequestError } from './error-mapping';
 import {
   TransferAbortedError,
@@ -92,7 +92,7 @@ export async function sendPartsAndComplete(
     nextChunk = current;
     for (let k = 0; k < toSend.length && current !== null; k++) {
       const index = toSend[k] ?? 0;
-      const part = await current;
+      const sealed = { part: await sealedAgainIfLost(context, current, index, work) };
       // The one chunk allowed to overlap this upload.
       const following = toSend[k + 1];
       current = following === undefined ? null : startChunk(context, phase, work, following);
@@ -100,17 +100,18 @@ export async function sendPartsAndComplete(
       const partNumber = index + 1;
       phase.uploading(true);
       const sentBefore = uploadedBytes;
+      const partSize = sealed.part.size;
       let etag: string;
       try {
-        etag = await putPart(context, created, partNumber, part, (loaded) => {
-          work.sent(sentBefore + Math.min(loaded, part.size));
+        etag = await putPart(context, created, partNumber, sealed, (loaded) => {
+          work.sent(sentBefore + Math.min(loaded, partSize));
         });
       } finally {
         // Sent or failed for good: its memory goes now, whatever follows.
-        part.release();
+        sealed.part.release();
       }
       phase.uploading(false);
-      uploadedBytes += part.size;
+      uploadedBytes += partSize;
       work.sent(uploadedBytes);
       parts.push({ partNumber, etag });
     }
@@ -144,6 +145,24 @@ export async function sendPartsAndComplete(
   }
 }
 
+/**
+ * The part `sealing` answers, or, when the crypto worker sealing it stopped meanwhile (a crash, the
+ * browser ending it), the same chunk sealed once more by a new worker.
+ */
+async function sealedAgainIfLost(
+  context: UploadContext,
+  sealing: Promise<SealedPart>,
+  index: number,
+  work: UploadWork,
+): Promise<SealedPart> {
+  try {
+    return await sealing;
+  } catch (error) {
+    if (!(error instanceof CryptoWorkerError) || context.signal.aborted) throw error;
+    return encryptFilePart(context, index, work);
+  }
+}
+
 /** Bytes of encrypted chunk `index` (part index + 1). */
 function partSize(context: UploadContext, index: number): number {
   const start = index * context.chunkSize;
@@ -169,7 +188,7 @@ async function putPart(
   context: UploadContext,
   created: CreateMultipartUploadResponse,
   partNumber: number,
-  part: SealedPart,
+  sealed: { part: SealedPart },
   onProgress: (loaded: number) => void,
 ): Promise<string> {
   const url =
@@ -177,7 +196,7 @@ async function putPart(
     `?objectKey=${encodeURIComponent(created.objectKey)}`;
   for (let attempt = 0; ; attempt++) {
     try {
-      const answer = await part.send({
+      const answer = await sealed.part.send({
         url,
         headers: { ...(await uploadHeaders(context)), 'Content-Type': 'application/octet-stream' },
         signal: context.signal,
@@ -191,8 +210,16 @@ async function putPart(
       return etag;
     } catch (error) {
       const delay = context.retryDelaysMs[attempt];
-      if (delay === undefined || !isRetryableTransferError(error)) throw error;
-      await waitBeforeRetry(delay, context.signal, uploadMessages.aborted);
+      const lost = error instanceof CryptoWorkerError;
+      if (delay === undefined || !(lost || isRetryableTransferError(error))) throw error;
+      if (lost) {
+        // The crypto worker holding the part stopped (it crashed, or the browser ended it): the
+        // chunk is sealed again (a new IV, the same plaintext) by a new one, and sent at once.
+        sealed.part.release();
+        sealed.part = await encryptFilePart(context, partNumber - 1);
+      } else {
+        await waitBeforeRetry(delay, context.signal, uploadMessages.aborted);
+      }
     }
   }
 }

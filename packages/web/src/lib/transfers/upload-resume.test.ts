@@ -1,7 +1,8 @@
 import { type NewEncryptionInfo } from '@coffer/contracts';
 import { chunkCount, decryptChunk, unwrapFileKey, wrapFileKey, generateFileKey } from '@coffer/crypto';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { createInProcessChunkCipher } from '../crypto-worker';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createInProcessChunkCipher, createWorkerChunkCipher, type ChunkCipher } from '../crypto-worker';
+import { LoopbackCryptoWorker } from '../crypto-worker/testing/loopback-worker';
 import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
 import { TransferAbortedError, TransferError } from './transfer-errors';
@@ -22,6 +23,19 @@ beforeAll(async () => {
   keys = await ownerKeyPair();
 });
 
+/**
+ * Where the parts are sealed (and the chunk hashes computed) and sent: on the page, or in the crypto
+ * worker (its own code, answering on this thread, sending through the fake server's XHR).
+ */
+type PartPath = 'page' | 'crypto worker';
+let partPath: PartPath = 'page';
+
+function cipherFor(server: FakeCofferServer): ChunkCipher {
+  if (partPath === 'page') return createInProcessChunkCipher();
+  const worker = new LoopbackCryptoWorker(server.createXhr);
+  return createWorkerChunkCipher(() => worker);
+}
+
 function fileOf(content: Uint8Array<ArrayBuffer>, lastModified = LAST_MODIFIED): File {
   return new File([content], 'film.mov', { type: 'video/quicktime', lastModified });
 }
@@ -39,7 +53,7 @@ function newUpload(
     api: server.api,
     file: fileOf(content),
     keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
-    cipher: createInProcessChunkCipher(),
+    cipher: cipherFor(server),
     signal,
     onProgress: () => undefined,
     createXhr: server.createXhr,
@@ -104,7 +118,7 @@ function resumeOptions(
     record,
     records,
     privateKey: keys.privateKey,
-    cipher: createInProcessChunkCipher(),
+    cipher: cipherFor(server),
     signal: new AbortController().signal,
     onProgress: () => undefined,
     createXhr: server.createXhr,
@@ -117,200 +131,212 @@ function resumeOptions(
 const partPuts = (server: FakeCofferServer) =>
   server.log.filter((line) => line.startsWith('PUT ')).map((line) => Number(/part\/(\d+)$/.exec(line)?.[1]));
 
-describe('resuming a multipart upload', () => {
-  it('refuses to resume while another tab of this browser still runs the upload (its Web Lock)', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    const content = patternBytes(SIZE, 9);
-    const browserLocks = createMemoryUploadLocks();
-    // The tab that started it is alive, waiting for part 3's answer: it holds the upload's lock.
-    const record = await interruptedUpload(server, records, content, 3, browserLocks);
-    const requestsBefore = server.log.length;
-    const resuming = resumeUpload({
-      ...resumeOptions(server, records, fileOf(content), record),
-      locks: browserLocks,
+describe.each<PartPath>(['page', 'crypto worker'])(
+  'resuming a multipart upload, parts sent from the %s',
+  (path) => {
+    beforeEach(() => {
+      partPath = path;
     });
-    await expect(resuming).rejects.toMatchObject({
-      code: 'RUNNING_ELSEWHERE',
-      message: UPLOAD_RUNNING_ELSEWHERE_TEXT,
+    afterEach(() => {
+      partPath = 'page';
     });
-    expect(server.log.slice(requestsBefore)).toEqual([]);
-    expect(await records.get(record.uploadId)).toBeDefined();
-  });
 
-  it('holds the lock while it resumes, and lets it go when it ends', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    const content = patternBytes(SIZE, 10);
-    const record = await interruptedUpload(server, records, content);
-    const browserLocks = createMemoryUploadLocks();
-    const options = { ...resumeOptions(server, records, fileOf(content), record), locks: browserLocks };
-    const first = resumeUpload(options);
-    await expect(resumeUpload(options)).rejects.toMatchObject({ code: 'RUNNING_ELSEWHERE' });
-    await first;
-    const release = await browserLocks.tryHold(record.uploadId);
-    expect(release).not.toBeNull();
-  });
-
-  it('records the upload and each encrypted chunk, then sends only the missing parts and completes', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    const content = patternBytes(SIZE, 3);
-    const interrupted = await interruptedUpload(server, records, content);
-    expect(interrupted).toMatchObject({
-      fileName: 'film.mov',
-      size: SIZE,
-      lastModified: LAST_MODIFIED,
-      chunkSize: 1024,
+    it('refuses to resume while another tab of this browser still runs the upload (its Web Lock)', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 9);
+      const browserLocks = createMemoryUploadLocks();
+      // The tab that started it is alive, waiting for part 3's answer: it holds the upload's lock.
+      const record = await interruptedUpload(server, records, content, 3, browserLocks);
+      const requestsBefore = server.log.length;
+      const resuming = resumeUpload({
+        ...resumeOptions(server, records, fileOf(content), record),
+        locks: browserLocks,
+      });
+      await expect(resuming).rejects.toMatchObject({
+        code: 'RUNNING_ELSEWHERE',
+        message: UPLOAD_RUNNING_ELSEWHERE_TEXT,
+      });
+      expect(server.log.slice(requestsBefore)).toEqual([]);
+      expect(await records.get(record.uploadId)).toBeDefined();
     });
-    const hashed = (record: UploadRecord | undefined) =>
-      Object.keys(record?.chunkSha256 ?? {})
-        .map(Number)
-        .sort();
-    // Chunks 0 and 1 were sent and 2 is being sent: each was hashed before it was sent.
-    expect(hashed(interrupted).slice(0, 3)).toEqual([0, 1, 2]);
-    // Chunk 3 is encrypted while part 3 is sent; its hash is recorded when that encryption ends.
-    let record = interrupted;
-    await vi.waitFor(async () => {
-      record = (await records.get(interrupted.uploadId)) ?? interrupted;
-      expect(hashed(record)).toEqual([0, 1, 2, 3]);
-    }, WAIT);
-    const [upload] = [...server.multipart.values()];
-    expect([...(upload?.parts.keys() ?? [])]).toEqual([1, 2]);
 
-    server.log.length = 0;
-    const stored = await resumeUpload(resumeOptions(server, records, fileOf(content), record));
-    expect(partPuts(server)).toEqual([3, 4, 5, 6]);
-    const file = server.files.get(stored.fileId);
-    if (file === undefined || upload === undefined) throw new Error('not stored');
-    expect(await decryptStored(upload.request.encryptionInfo, file.ciphertext, SIZE)).toEqual(content);
-    expect(await records.all()).toEqual([]);
-  });
-
-  it('keeps the record of a new upload that failed while the server could not be told', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    server.partBehaviour = (partNumber) => (partNumber < 3 ? 'ok' : 'network-error');
-    server.abortBehaviour = 'network-error';
-    await expect(newUpload(server, records, patternBytes(SIZE, 5))).rejects.toBeInstanceOf(TransferError);
-    // The server still holds parts 1 and 2: the record stays, so this browser can resume it.
-    expect([...(server.multipart.values().next().value?.parts.keys() ?? [])]).toEqual([1, 2]);
-    expect((await records.all()).map((record) => record.fileName)).toEqual(['film.mov']);
-
-    const second = new FakeCofferServer();
-    second.partBehaviour = (partNumber) => (partNumber < 3 ? 'ok' : 'network-error');
-    const forgotten = createMemoryUploadRecords();
-    await expect(newUpload(second, forgotten, patternBytes(SIZE, 5))).rejects.toBeInstanceOf(TransferError);
-    // Aborted on the server: nothing is left to resume, and the record is gone.
-    expect(await forgotten.all()).toEqual([]);
-  });
-
-  it('refuses a file of another date or size before asking the server', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    const content = patternBytes(SIZE, 4);
-    const record = await interruptedUpload(server, records, content);
-    server.log.length = 0;
-    for (const file of [fileOf(content, LAST_MODIFIED + 1), fileOf(content.subarray(1))]) {
-      const error = await resumeUpload(resumeOptions(server, records, file, record)).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(TransferError);
-      expect((error as TransferError).message).toBe(differentFileText(record));
-    }
-    expect(server.log).toEqual([]);
-  });
-
-  it('refuses a file of the same size and date whose next chunk differs, and sends nothing of it', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    const content = patternBytes(SIZE, 5);
-    const record = await interruptedUpload(server, records, content);
-    const other = content.slice();
-    // Only chunk 2 (the first missing one) differs.
-    other[2 * 1024 + 10] = (other[2 * 1024 + 10] ?? 0) ^ 1;
-    server.log.length = 0;
-    const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
-      (e: unknown) => e,
-    );
-    expect((error as TransferError).code).toBe('DIFFERENT_FILE');
-    expect(partPuts(server)).toEqual([]);
-    // Still pending and recorded: the right file resumes it.
-    expect(server.multipart.size).toBe(1);
-    expect(await records.get(record.uploadId)).toBeDefined();
-    await resumeUpload(resumeOptions(server, records, fileOf(content), record));
-    expect(server.files.size).toBe(1);
-  });
-
-  it('checks a held chunk when the first missing one was never hashed', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    const content = patternBytes(SIZE, 6);
-    const full = await interruptedUpload(server, records, content);
-    // As if the page died while chunk 2 was being read: only the sent chunks' hashes are known.
-    const record = { ...full, chunkSha256: { 0: full.chunkSha256[0] ?? '', 1: full.chunkSha256[1] ?? '' } };
-    await records.put(record);
-    const other = content.slice();
-    other[1024 + 1] = (other[1024 + 1] ?? 0) ^ 1;
-    server.log.length = 0;
-    const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
-      (e: unknown) => e,
-    );
-    expect((error as TransferError).code).toBe('DIFFERENT_FILE');
-    expect(partPuts(server)).toEqual([]);
-  });
-
-  it('refuses a server that answers another wrapped file key (one it could know)', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    const content = patternBytes(SIZE, 7);
-    const record = await interruptedUpload(server, records, content);
-    const [entry] = [...server.multipart];
-    if (entry === undefined) throw new Error('no upload');
-    const [uploadId, upload] = entry;
-    const swapped = await wrapFileKey(await generateFileKey(), keys.publicKey);
-    server.multipart.set(uploadId, {
-      ...upload,
-      request: {
-        ...upload.request,
-        encryptionInfo: { ...upload.request.encryptionInfo, encryptedFileKey: swapped },
-      },
+    it('holds the lock while it resumes, and lets it go when it ends', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 10);
+      const record = await interruptedUpload(server, records, content);
+      const browserLocks = createMemoryUploadLocks();
+      const options = { ...resumeOptions(server, records, fileOf(content), record), locks: browserLocks };
+      const first = resumeUpload(options);
+      await expect(resumeUpload(options)).rejects.toMatchObject({ code: 'RUNNING_ELSEWHERE' });
+      await first;
+      const release = await browserLocks.tryHold(record.uploadId);
+      expect(release).not.toBeNull();
     });
-    server.log.length = 0;
-    const error = await resumeUpload(resumeOptions(server, records, fileOf(content), record)).catch(
-      (e: unknown) => e,
-    );
-    expect((error as TransferError).message).toBe(UPLOAD_KEY_CHANGED_TEXT);
-    expect(partPuts(server)).toEqual([]);
-  });
 
-  it('forgets the record when the server no longer knows the upload', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    const content = patternBytes(SIZE, 8);
-    const record = await interruptedUpload(server, records, content);
-    server.multipart.clear();
-    const error = await resumeUpload(resumeOptions(server, records, fileOf(content), record)).catch(
-      (e: unknown) => e,
-    );
-    expect((error as TransferError).message).toBe(UPLOAD_GONE_TEXT);
-    expect(await records.all()).toEqual([]);
-  });
+    it('records the upload and each encrypted chunk, then sends only the missing parts and completes', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 3);
+      const interrupted = await interruptedUpload(server, records, content);
+      expect(interrupted).toMatchObject({
+        fileName: 'film.mov',
+        size: SIZE,
+        lastModified: LAST_MODIFIED,
+        chunkSize: 1024,
+      });
+      const hashed = (record: UploadRecord | undefined) =>
+        Object.keys(record?.chunkSha256 ?? {})
+          .map(Number)
+          .sort();
+      // Chunks 0 and 1 were sent and 2 is being sent: each was hashed before it was sent.
+      expect(hashed(interrupted).slice(0, 3)).toEqual([0, 1, 2]);
+      // Chunk 3 is encrypted while part 3 is sent; its hash is recorded when that encryption ends.
+      let record = interrupted;
+      await vi.waitFor(async () => {
+        record = (await records.get(interrupted.uploadId)) ?? interrupted;
+        expect(hashed(record)).toEqual([0, 1, 2, 3]);
+      }, WAIT);
+      const [upload] = [...server.multipart.values()];
+      expect([...(upload?.parts.keys() ?? [])]).toEqual([1, 2]);
 
-  it('aborts on the server and forgets the record when the resumed upload is cancelled', async () => {
-    const server = new FakeCofferServer();
-    const records = createMemoryUploadRecords();
-    const content = patternBytes(SIZE, 9);
-    const record = await interruptedUpload(server, records, content);
-    const controller = new AbortController();
-    server.partBehaviour = () => {
-      controller.abort();
-      return 'network-error';
-    };
-    const error = await resumeUpload({
-      ...resumeOptions(server, records, fileOf(content), record),
-      signal: controller.signal,
-    }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TransferAbortedError);
-    expect([...server.multipart.values()][0]?.aborted).toBe(true);
-    expect(await records.all()).toEqual([]);
-  });
-});
+      server.log.length = 0;
+      const stored = await resumeUpload(resumeOptions(server, records, fileOf(content), record));
+      expect(partPuts(server)).toEqual([3, 4, 5, 6]);
+      const file = server.files.get(stored.fileId);
+      if (file === undefined || upload === undefined) throw new Error('not stored');
+      expect(await decryptStored(upload.request.encryptionInfo, file.ciphertext, SIZE)).toEqual(content);
+      expect(await records.all()).toEqual([]);
+    });
+
+    it('keeps the record of a new upload that failed while the server could not be told', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      server.partBehaviour = (partNumber) => (partNumber < 3 ? 'ok' : 'network-error');
+      server.abortBehaviour = 'network-error';
+      await expect(newUpload(server, records, patternBytes(SIZE, 5))).rejects.toBeInstanceOf(TransferError);
+      // The server still holds parts 1 and 2: the record stays, so this browser can resume it.
+      expect([...(server.multipart.values().next().value?.parts.keys() ?? [])]).toEqual([1, 2]);
+      expect((await records.all()).map((record) => record.fileName)).toEqual(['film.mov']);
+
+      const second = new FakeCofferServer();
+      second.partBehaviour = (partNumber) => (partNumber < 3 ? 'ok' : 'network-error');
+      const forgotten = createMemoryUploadRecords();
+      await expect(newUpload(second, forgotten, patternBytes(SIZE, 5))).rejects.toBeInstanceOf(TransferError);
+      // Aborted on the server: nothing is left to resume, and the record is gone.
+      expect(await forgotten.all()).toEqual([]);
+    });
+
+    it('refuses a file of another date or size before asking the server', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 4);
+      const record = await interruptedUpload(server, records, content);
+      server.log.length = 0;
+      for (const file of [fileOf(content, LAST_MODIFIED + 1), fileOf(content.subarray(1))]) {
+        const error = await resumeUpload(resumeOptions(server, records, file, record)).catch(
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(TransferError);
+        expect((error as TransferError).message).toBe(differentFileText(record));
+      }
+      expect(server.log).toEqual([]);
+    });
+
+    it('refuses a file of the same size and date whose next chunk differs, and sends nothing of it', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 5);
+      const record = await interruptedUpload(server, records, content);
+      const other = content.slice();
+      // Only chunk 2 (the first missing one) differs.
+      other[2 * 1024 + 10] = (other[2 * 1024 + 10] ?? 0) ^ 1;
+      server.log.length = 0;
+      const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
+        (e: unknown) => e,
+      );
+      expect((error as TransferError).code).toBe('DIFFERENT_FILE');
+      expect(partPuts(server)).toEqual([]);
+      // Still pending and recorded: the right file resumes it.
+      expect(server.multipart.size).toBe(1);
+      expect(await records.get(record.uploadId)).toBeDefined();
+      await resumeUpload(resumeOptions(server, records, fileOf(content), record));
+      expect(server.files.size).toBe(1);
+    });
+
+    it('checks a held chunk when the first missing one was never hashed', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 6);
+      const full = await interruptedUpload(server, records, content);
+      // As if the page died while chunk 2 was being read: only the sent chunks' hashes are known.
+      const record = { ...full, chunkSha256: { 0: full.chunkSha256[0] ?? '', 1: full.chunkSha256[1] ?? '' } };
+      await records.put(record);
+      const other = content.slice();
+      other[1024 + 1] = (other[1024 + 1] ?? 0) ^ 1;
+      server.log.length = 0;
+      const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
+        (e: unknown) => e,
+      );
+      expect((error as TransferError).code).toBe('DIFFERENT_FILE');
+      expect(partPuts(server)).toEqual([]);
+    });
+
+    it('refuses a server that answers another wrapped file key (one it could know)', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 7);
+      const record = await interruptedUpload(server, records, content);
+      const [entry] = [...server.multipart];
+      if (entry === undefined) throw new Error('no upload');
+      const [uploadId, upload] = entry;
+      const swapped = await wrapFileKey(await generateFileKey(), keys.publicKey);
+      server.multipart.set(uploadId, {
+        ...upload,
+        request: {
+          ...upload.request,
+          encryptionInfo: { ...upload.request.encryptionInfo, encryptedFileKey: swapped },
+        },
+      });
+      server.log.length = 0;
+      const error = await resumeUpload(resumeOptions(server, records, fileOf(content), record)).catch(
+        (e: unknown) => e,
+      );
+      expect((error as TransferError).message).toBe(UPLOAD_KEY_CHANGED_TEXT);
+      expect(partPuts(server)).toEqual([]);
+    });
+
+    it('forgets the record when the server no longer knows the upload', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 8);
+      const record = await interruptedUpload(server, records, content);
+      server.multipart.clear();
+      const error = await resumeUpload(resumeOptions(server, records, fileOf(content), record)).catch(
+        (e: unknown) => e,
+      );
+      expect((error as TransferError).message).toBe(UPLOAD_GONE_TEXT);
+      expect(await records.all()).toEqual([]);
+    });
+
+    it('aborts on the server and forgets the record when the resumed upload is cancelled', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 9);
+      const record = await interruptedUpload(server, records, content);
+      const controller = new AbortController();
+      server.partBehaviour = () => {
+        controller.abort();
+        return 'network-error';
+      };
+      const error = await resumeUpload({
+        ...resumeOptions(server, records, fileOf(content), record),
+        signal: controller.signal,
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransferAbortedError);
+      expect([...server.multipart.values()][0]?.aborted).toBe(true);
+      expect(await records.all()).toEqual([]);
+    });
+  },
+);

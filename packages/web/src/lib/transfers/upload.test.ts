@@ -2,7 +2,6 @@ import { CHUNK_SIZE, encryptingChunkText, uploadMessages, type NewEncryptionInfo
 import { chunkCount, decryptChunk, unwrapFileKey } from '@coffer/crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createInProcessChunkCipher, createWorkerChunkCipher, type ChunkCipher } from '../crypto-worker';
-import { heldPartCount } from '../crypto-worker/process-request';
 import { LoopbackCryptoWorker } from '../crypto-worker/testing/loopback-worker';
 import { FakeCofferServer, concat, patternBytes, type PartBehaviour } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
@@ -212,7 +211,7 @@ describe.each<PartPath>(['page', 'crypto worker'])('multipart upload, parts sent
     const workers = loopbackWorkers.splice(0);
     for (const worker of workers) await worker.idle();
     // Whatever the upload's end (complete, cancelled, failed), the worker holds none of its parts.
-    expect(heldPartCount()).toBe(0);
+    expect(workers.map((worker) => worker.heldParts)).toEqual(workers.map(() => 0));
   });
 
   it('sends every encrypted chunk as its part, then completes with the ETags in order', async () => {
@@ -384,6 +383,16 @@ describe.each<PartPath>(['page', 'crypto worker'])('multipart upload, parts sent
     expect(server.log).toContain('DELETE /api/users/uploads/multipart/up1');
   });
 
+  it('fails after the last retry, with the network error, and cleans up on the server', async () => {
+    const server = new FakeCofferServer();
+    server.partBehaviour = () => 'network-error';
+    await expect(
+      uploadFile(options(server, new File([patternBytes(5000)], 'big.bin'), { retryDelaysMs: [0, 0] })),
+    ).rejects.toMatchObject({ code: 'NETWORK', message: uploadMessages.networkError });
+    expect(server.log.filter((line) => line.startsWith('PUT'))).toHaveLength(3);
+    expect(server.log).toContain('DELETE /api/users/uploads/multipart/up1');
+  });
+
   it('retries a part after a network error or a 5xx answer, but not after a 4xx', async () => {
     const server = new FakeCofferServer();
     const failures: Record<number, number> = {};
@@ -416,5 +425,72 @@ describe.each<PartPath>(['page', 'crypto worker'])('multipart upload, parts sent
     );
     expect(error).toBeInstanceOf(TransferError);
     expect((error as TransferError).message).toBe(uploadMessages.sessionExpired);
+  });
+});
+
+describe('multipart upload through the crypto worker, when the worker stops', () => {
+  it('seals the lost parts again in a new worker and sends them: the file arrives whole', async () => {
+    const server = new FakeCofferServer();
+    const workers: LoopbackCryptoWorker[] = [];
+    const cipher = createWorkerChunkCipher(() => {
+      const worker = new LoopbackCryptoWorker(server.createXhr);
+      workers.push(worker);
+      return worker;
+    });
+    let crashed = false;
+    server.partBehaviour = (partNumber) => {
+      if (partNumber !== 2 || crashed) return 'ok';
+      // The worker dies while part 2 is on its way (and part 3 is being sealed): never answered.
+      crashed = true;
+      workers.at(-1)?.crash();
+      return new Promise<PartBehaviour>(() => undefined);
+    };
+    const content = patternBytes(5000, 7);
+    const stored = await uploadFile(
+      options(server, new File([content], 'big.bin'), { cipher, retryDelaysMs: [0, 0] }),
+    );
+    const file = server.files.get(stored.fileId);
+    if (file === undefined || file.metadata.encryptionInfo === null) throw new Error('not stored');
+    const info = file.metadata.encryptionInfo as NewEncryptionInfo;
+    expect(await decryptStored(info, file.ciphertext, 1024, 5000)).toEqual(content);
+    expect(workers.map((worker) => worker.terminated)).toEqual([true, false]);
+    await workers[1]?.idle();
+    expect(workers[1]?.heldParts).toBe(0);
+  });
+
+  it('seals a chunk again when its worker stopped while sealing it', async () => {
+    const server = new FakeCofferServer();
+    const workers: LoopbackCryptoWorker[] = [];
+    const inner = createWorkerChunkCipher(() => {
+      const worker = new LoopbackCryptoWorker(server.createXhr);
+      workers.push(worker);
+      return worker;
+    });
+    const sealPart = inner.sealPart;
+    if (sealPart === undefined) throw new Error('the worker cipher seals parts');
+    let crashed = false;
+    const cipher: ChunkCipher = {
+      ...inner,
+      sealPart: (...slice) => {
+        const sealing = sealPart(...slice);
+        // Chunk 3 was just asked for (part 2 waits to be sent): the worker dies before answering.
+        if (slice[1] === 2 && !crashed) {
+          crashed = true;
+          workers.at(-1)?.crash();
+        }
+        return sealing;
+      },
+    };
+    const content = patternBytes(5000, 8);
+    const stored = await uploadFile(
+      options(server, new File([content], 'big.bin'), { cipher, retryDelaysMs: [0, 0] }),
+    );
+    const file = server.files.get(stored.fileId);
+    if (file === undefined || file.metadata.encryptionInfo === null) throw new Error('not stored');
+    const info = file.metadata.encryptionInfo as NewEncryptionInfo;
+    expect(await decryptStored(info, file.ciphertext, 1024, 5000)).toEqual(content);
+    expect(crashed).toBe(true);
+    await workers.at(-1)?.idle();
+    expect(workers.at(-1)?.heldParts).toBe(0);
   });
 });

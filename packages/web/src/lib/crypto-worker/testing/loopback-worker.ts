@@ -1,6 +1,6 @@
 import type { XhrFactory } from '../../transfers/upload-xhr';
 import { responseTransfer } from '../chunk-cipher';
-import { processCryptoRequest } from '../process-request';
+import { createPartStore, processCryptoRequest, type PartStore } from '../process-request';
 import type { CryptoProgress, CryptoRequest, CryptoResponse } from '../protocol';
 import type { CryptoWorkerLike } from '../worker-chunk-cipher';
 
@@ -20,14 +20,22 @@ export function cloneMessage<T extends object>(message: T, transfer: Transferabl
  * request runs at once and concurrently with the others (`processCryptoRequest`, the worker's own
  * code), its progress and its answer arrive as message events in later tasks, and buffers are
  * structured-cloned with their transfer lists (transferred ones are detached). Its uploads go
- * through `createXhr`, as the worker's go through the browser's XHR.
+ * through `createXhr`, as the worker's go through the browser's XHR; the parts it holds are its own.
  */
 export class LoopbackCryptoWorker extends EventTarget implements CryptoWorkerLike {
   readonly received: CryptoRequest[] = [];
+  terminated = false;
   #running = new Set<Promise<void>>();
+  #parts: PartStore;
 
   constructor(private readonly createXhr: XhrFactory) {
     super();
+    this.#parts = createPartStore(createXhr);
+  }
+
+  /** Parts this worker holds now. */
+  get heldParts(): number {
+    return this.#parts.count;
   }
 
   postMessage(message: unknown, transfer?: Transferable[] | StructuredSerializeOptions): void {
@@ -39,22 +47,35 @@ export class LoopbackCryptoWorker extends EventTarget implements CryptoWorkerLik
     void running.finally(() => this.#running.delete(running));
   }
 
-  /** Resolves once every request posted so far (and any posted meanwhile) has been answered. */
+  /**
+   * Resolves once every request posted so far, and any posted meanwhile (also by what an answer
+   * set off a few promise steps later: each round ends with a task), has been answered.
+   */
   async idle(): Promise<void> {
-    while (this.#running.size > 0) await Promise.all(this.#running);
+    do {
+      await Promise.all(this.#running);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    } while (this.#running.size > 0);
+  }
+
+  /** What the browser reports when a worker dies (an uncaught error, out of memory). */
+  crash(): void {
+    this.dispatchEvent(new ErrorEvent('error', { message: 'the worker died' }));
   }
 
   terminate(): void {
-    // Nothing runs apart from the requests, which end on their own.
+    // A stopped worker's memory is gone, parts included; its requests still under way end unanswered.
+    this.terminated = true;
+    this.#parts = createPartStore(this.createXhr);
   }
 
   async #answer(request: CryptoRequest): Promise<void> {
     await Promise.resolve();
     const onProgress = (progress: number): void => {
-      this.#dispatch({ id: request.id, progress } satisfies CryptoProgress);
+      if (!this.terminated) this.#dispatch({ id: request.id, progress } satisfies CryptoProgress);
     };
-    const response = await processCryptoRequest(request, onProgress, this.createXhr);
-    this.#dispatch(cloneMessage(response, responseTransfer(response)));
+    const response = await processCryptoRequest(request, onProgress, this.#parts);
+    if (!this.terminated) this.#dispatch(cloneMessage(response, responseTransfer(response)));
   }
 
   #dispatch(data: CryptoResponse | CryptoProgress): void {
