@@ -26,7 +26,7 @@
  * (/proc/<pid>/stat `minflt`: each is a page touched for the first time, ~17 µs apiece on the
  * 2-core benchmark machine, so fresh chunk-sized buffers show up here).
  *
- *   npm run build && npm run bench -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --exchange-gib=0 --no-docs --trace --profile]
+ *   npm run build && npm run bench -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --exchange-gib=0 --no-docs --trace --profile --persistent]
  *
  * Writes (replaces) the "Browser transfers (Chromium)" section of docs/benchmarks.md unless --no-docs.
  * The server runs as a child process, as in packages/server/src/bench/transfer-bench.ts.
@@ -68,6 +68,12 @@ interface Args {
   /** Print where the page's main thread spends its time during each encrypted transfer. */
   profile: boolean;
   /**
+   * Run the measured person's browser on a profile on disk (`launchPersistentContext`), as a user's
+   * browser is, instead of an off-the-record context: there the origin private file system (where
+   * the crypto worker keeps upload parts) lives in memory, and counts as the browser's memory.
+   */
+  persistent: boolean;
+  /**
    * At this size (default: the largest), the owner also shares the file with a second person, who
    * downloads it (0: never).
    */
@@ -85,6 +91,7 @@ function parseArgs(argv: string[]): Args {
     docs: !argv.includes('--no-docs'),
     trace: argv.includes('--trace'),
     profile: argv.includes('--profile'),
+    persistent: argv.includes('--persistent'),
     // By default the largest size is also shared with a second person.
     exchangeGib: Number(get('exchange-gib') ?? Math.max(...sizesGib)),
   };
@@ -495,6 +502,8 @@ interface Harness {
   base: string;
   dir: string;
   profile: boolean;
+  /** See `Args.persistent`. */
+  persistent: boolean;
 }
 
 /** A transfer the app reported as failed, after `seconds`. */
@@ -925,7 +934,15 @@ const isControlled = (page: Page): Promise<boolean> =>
  * with the block recorder and the service-worker save method; it becomes the harness's page.
  */
 async function openSession(h: Harness, person: TestPerson, isNew: boolean): Promise<void> {
-  const context = await h.browser.newContext({ baseURL: h.base, acceptDownloads: true });
+  const context = h.persistent
+    ? await chromium.launchPersistentContext(await mkdtemp(join(h.dir, 'profile-')), {
+        executablePath: CHROMIUM_PATH,
+        args: [...CHROMIUM_ARGS],
+        downloadsPath: join(h.dir, 'downloads'),
+        baseURL: h.base,
+        acceptDownloads: true,
+      })
+    : await h.browser.newContext({ baseURL: h.base, acceptDownloads: true });
   const page = await context.newPage();
   // tsx (esbuild, keepNames) wraps named functions in `__name(…)`, also inside the functions this
   // script sends to the page: give the page a no-op one first.
@@ -1086,13 +1103,15 @@ function report(results: SizeResult[], machine: string, ranAt: string, args: Arg
     'part at a time; download = an ordinary browser download of the stored object to disk), and',
     '**bare AES-GCM** = `crypto.subtle` in the page over the same 95 MiB chunks (best of 1 and 2 in',
     'flight; the engine keeps at most two chunks in flight per transfer). Limit = the slower of the two.',
-    'Each size runs in a fresh browser context (signed in through the UI): the first encrypted upload',
+    args.persistent
+      ? "Each size runs in a fresh browser on a profile on disk (`--persistent`, as a user's browser; the other person's and the plain download's contexts are off the record), signed in through the UI: the first encrypted upload"
+      : 'Each size runs in a fresh browser context (off the record; signed in through the UI): the first encrypted upload',
     "runs before any download, as on a first visit; the download then registers the app's download",
     'service worker (scope `/__coffer_download__/` only: it must never control the page, and the run',
     'checks that), and the same upload runs again in that state, as for anyone who has downloaded once.',
     '',
     'Reproduce: `npm run build && npm run bench -w @coffer/e2e` (options: `-- --sizes-gib=1,4',
-    '--hash-max-gib=1 --exchange-gib=0 --no-docs --trace --profile`). Source: `e2e/bench/browser-transfer-bench.ts`. Rerunning',
+    '--hash-max-gib=1 --exchange-gib=0 --no-docs --trace --profile --persistent`). Source: `e2e/bench/browser-transfer-bench.ts`. Rerunning',
     'replaces this section.',
     '',
     `- Machine: ${machine}. Date: ${ranAt}. Sizes run: ${args.sizesGib.map((s) => `${s} GiB`).join(', ')}.`,
@@ -1327,6 +1346,7 @@ async function main(): Promise<void> {
       dir,
       memory: new ChromiumProcesses(child.pid ?? 0, args.trace),
       profile: args.profile,
+      persistent: args.persistent,
     } as Harness;
     const person = newPerson('bench');
     console.log(`Signing up through the UI at ${base} (load ${loadavg()[0]?.toFixed(1) ?? '?'})`);

@@ -2,7 +2,7 @@ import { IntegrityError } from '@coffer/crypto';
 import type { DownloadHost, DownloadJob } from '../transfers/download-pipeline';
 import { TransferAbortedError, TransferError } from '../transfers/transfer-errors';
 import type { XhrAnswer, XhrUploadRequest } from '../transfers/upload-xhr';
-import type { CryptoFailure, CryptoResponse, SliceRequest } from './protocol';
+import type { CryptoFailure, CryptoResponse, PartsForm, SliceRequest } from './protocol';
 
 /**
  * Encrypts and decrypts single chunks of the coffer-v1 format off the main thread.
@@ -55,6 +55,12 @@ export interface ChunkCipher {
     options?: EncryptSliceOptions,
   ) => Promise<SealedPart>;
   /**
+   * POSTs sealed parts, in order, as the file of one multipart/form-data body (after the form's text
+   * fields) from the worker that holds them: a direct upload. Resolves and fails as `SealedPart.send`
+   * does; the parts stay held until released. Present where `sealPart` is.
+   */
+  sendForm?: (parts: readonly SealedPart[], request: PartsFormRequest) => Promise<XhrAnswer>;
+  /**
    * Runs a whole download (fetch, resume, cut, decrypt, save) off the page's main thread, asking
    * `host` for headers and the save target and telling it the progress. Missing where the cipher
    * runs on the current thread: the download then runs the same pipeline here.
@@ -89,6 +95,11 @@ export interface EncryptedSlice {
 
 /** What a part's PUT needs besides its body. */
 export type PartSendRequest = Omit<XhrUploadRequest, 'body' | 'method'>;
+
+/** What a direct upload's POST needs besides the parts: the form around them. */
+export interface PartsFormRequest extends PartSendRequest {
+  readonly form: PartsForm;
+}
 
 /** An encrypted part, held where it is sent from (see {@link ChunkCipher.sealPart}). */
 export interface SealedPart {

@@ -11,8 +11,8 @@ import type { CryptoProgress, CryptoRequest, CryptoResponse } from './protocol';
 
 self.addEventListener('message', (event: MessageEvent<CryptoRequest>) => {
   const { id } = event.data;
-  const onProgress = (progress: number): void => {
-    self.postMessage({ id, progress } satisfies CryptoProgress);
+  const onProgress = (progress: number, total?: number | null): void => {
+    self.postMessage({ id, progress, ...(total === undefined ? {} : { total }) } satisfies CryptoProgress);
   };
   void processCryptoRequest(event.data, onProgress).then((response) => {
     try {

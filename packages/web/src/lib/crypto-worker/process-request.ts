@@ -3,6 +3,7 @@ import { releaseBuffer, slicesOf } from '../transfers/buffers';
 import { createBrowserXhr, sendUploadXhr, type XhrFactory } from '../transfers/upload-xhr';
 import { PartLostError, describeFailure, type ChunkHashScheme } from './chunk-cipher';
 import { runDownloadJob } from './download-job';
+import { createPartFiles, type PartFiles } from './part-files';
 import { createReadBufferPool } from './read-buffers';
 import { readSliceInto } from './read-slice';
 import type { CryptoRequest, CryptoResponse, SentPartAnswer } from './protocol';
@@ -15,10 +16,15 @@ const readBuffers = createReadBufferPool();
  * its `send-part` requests under way (by id, so `cancel-send` can abort them). Sent with `createXhr`.
  */
 export interface PartStore {
-  hold(id: number, part: Blob): void;
+  /**
+   * Keeps the part `iv || ciphertext` under `id`: in a file of the origin private file system where
+   * the store has `files` (`part-files.ts`), else as a Blob. Answers its size. The ciphertext is
+   * not needed afterwards.
+   */
+  hold(id: number, iv: Uint8Array<ArrayBuffer>, ciphertext: Uint8Array<ArrayBuffer>): Promise<number>;
   send(
     request: Extract<CryptoRequest, { op: 'send-part' }>,
-    onProgress: ((bytesSent: number) => void) | undefined,
+    onProgress: ((bytesSent: number, total: number | null) => void) | undefined,
   ): Promise<SentPartAnswer>;
   cancel(requestId: number): void;
   drop(id: number): void;
@@ -26,20 +32,27 @@ export interface PartStore {
   readonly count: number;
 }
 
-export function createPartStore(createXhr: XhrFactory = createBrowserXhr): PartStore {
+export function createPartStore(
+  createXhr: XhrFactory = createBrowserXhr,
+  files: PartFiles | null = null,
+): PartStore {
   const held = new Map<number, Blob>();
   const sending = new Map<number, AbortController>();
   return {
-    hold: (id, part) => {
+    hold: async (id, iv, ciphertext) => {
+      const part =
+        (await files?.write(id, iv, ciphertext)) ??
+        new Blob([iv, ...slicesOf(ciphertext, PART_PIECE_BYTES)], { type: 'application/octet-stream' });
       held.set(id, part);
+      return part.size;
     },
     send: async (request, onProgress) => {
-      const part = held.get(request.part);
-      if (part === undefined) throw new PartLostError();
+      const blobs = request.parts.map((id) => held.get(id));
+      if (blobs.length === 0 || blobs.some((part) => part === undefined)) throw new PartLostError();
       const controller = new AbortController();
       sending.set(request.id, controller);
       try {
-        return await sendPart(request, part, controller.signal, onProgress, createXhr);
+        return await sendParts(request, blobs as Blob[], controller.signal, onProgress, createXhr);
       } finally {
         sending.delete(request.id);
       }
@@ -49,6 +62,7 @@ export function createPartStore(createXhr: XhrFactory = createBrowserXhr): PartS
     },
     drop: (id) => {
       held.delete(id);
+      files?.remove(id);
     },
     get count() {
       return held.size;
@@ -56,8 +70,8 @@ export function createPartStore(createXhr: XhrFactory = createBrowserXhr): PartS
   };
 }
 
-/** This thread's parts, sent with the browser's XHR. */
-const thisThreadParts = createPartStore();
+/** This thread's parts, sent with the browser's XHR, on disk where the browser allows it. */
+const thisThreadParts = createPartStore(createBrowserXhr, createPartFiles());
 
 /**
  * Bytes per piece of a part's Blob. Chromium copies each piece into an allocation of its own; at
@@ -77,7 +91,7 @@ export const PART_PIECE_BYTES = 512 * 1024;
  */
 export async function processCryptoRequest(
   request: CryptoRequest,
-  onProgress?: (bytes: number) => void,
+  onProgress?: (bytes: number, total?: number | null) => void,
   parts: PartStore = thisThreadParts,
 ): Promise<CryptoResponse> {
   const { id } = request;
@@ -105,17 +119,14 @@ export async function processCryptoRequest(
       }
       case 'seal-part': {
         const sealed = await encryptSlice(request, onProgress);
-        const part = new Blob([sealed.iv, ...slicesOf(sealed.ciphertext, PART_PIECE_BYTES)], {
-          type: 'application/octet-stream',
-        });
-        // The Blob holds a copy: the chunk-sized output goes now, not at the next collection.
+        const size = await parts.hold(id, sealed.iv, sealed.ciphertext);
+        // The file or the Blob holds a copy: the chunk-sized output goes now, not at the next collection.
         releaseBuffer(sealed.ciphertext.buffer);
-        parts.hold(id, part);
         return {
           id,
           ok: true,
           data: new ArrayBuffer(0),
-          size: part.size,
+          size,
           ...(sealed.hash === undefined ? {} : { hash: wholeBuffer(sealed.hash) }),
         };
       }
@@ -174,29 +185,42 @@ async function encryptSlice(
 }
 
 /**
- * Sends a held part with XHR from this thread: the part never crosses to the page, so its Blob has
- * one JavaScript wrapper, this thread's, which this thread's collector frees (the chunk-sized
- * buffers WebCrypto allocates for every chunk make it run). Fails like `sendUploadXhr`.
+ * Sends held parts with XHR from this thread (one part as the body, or several joined, in a form if
+ * asked): the parts never cross to the page, so each Blob has one JavaScript wrapper, this
+ * thread's, which this thread's collector frees (the chunk-sized buffers WebCrypto allocates for
+ * every chunk make it run). Fails like `sendUploadXhr`.
  */
-async function sendPart(
+async function sendParts(
   request: Extract<CryptoRequest, { op: 'send-part' }>,
-  part: Blob,
+  parts: Blob[],
   signal: AbortSignal,
-  onProgress: ((bytesSent: number) => void) | undefined,
+  onProgress: ((bytesSent: number, total: number | null) => void) | undefined,
   createXhr: XhrFactory,
 ): Promise<SentPartAnswer> {
+  const content = parts.length === 1 && parts[0] !== undefined ? parts[0] : new Blob(parts);
+  let body: Blob | FormData = content;
+  if (request.form !== undefined) {
+    const form = new FormData();
+    for (const [name, value] of request.form.fields) form.append(name, value);
+    form.append(
+      request.form.field,
+      new Blob([content], { type: 'application/octet-stream' }),
+      request.form.fileName,
+    );
+    body = form;
+  }
   const answer = await sendUploadXhr(
     {
-      method: 'PUT',
+      method: request.method,
       url: request.url,
       headers: request.headers,
-      body: part,
+      body,
       signal,
       ...(onProgress === undefined
         ? {}
         : {
-            onProgress: (loaded: number) => {
-              onProgress(loaded);
+            onProgress: (loaded: number, total: number | null) => {
+              onProgress(loaded, total);
             },
           }),
     },

@@ -55,14 +55,18 @@ export type CryptoRequest =
   | {
       readonly id: number;
       /**
-       * Sends the part held under `part` with XHR from the worker (`PUT url`, `headers`); reports
-       * the bytes sent with `CryptoProgress` messages and answers the 2xx answer in `sent`, or the
+       * Sends the parts held under `parts`, in order, as one body with XHR from the worker (a
+       * multipart part is one part; a direct upload's chunks go together inside `form`); reports the
+       * bytes sent with `CryptoProgress` messages and answers the 2xx answer in `sent`, or the
        * failure (a `TransferError`'s code and status, as `sendUploadXhr` maps them).
        */
       readonly op: 'send-part';
-      readonly part: number;
+      readonly parts: readonly number[];
+      readonly method: 'PUT' | 'POST';
       readonly url: string;
       readonly headers: Readonly<Record<string, string>>;
+      /** Sends a multipart/form-data body instead: these text fields, then the parts as one file. */
+      readonly form?: PartsForm;
     }
   | {
       readonly id: number;
@@ -86,6 +90,13 @@ export interface SliceRequest extends ChunkPosition {
   readonly reportRead?: boolean;
   /** Also answer the hash of the slice's plaintext in `hash` (resumable uploads check it). */
   readonly hashPlaintext?: ChunkHashScheme;
+}
+
+/** A form around the parts (`send-part`): `fields` first, then the parts as file `field` named `fileName`. */
+export interface PartsForm {
+  readonly fields: readonly (readonly [string, string])[];
+  readonly field: string;
+  readonly fileName: string;
 }
 
 /** A part's 2xx answer, as `send-part` answers it (XHR's answer does not cross threads). */
@@ -167,4 +178,6 @@ export type CryptoResponse =
 export interface CryptoProgress {
   readonly id: number;
   readonly progress: number;
+  /** `send-part`: the whole body's bytes, where the browser knows them. */
+  readonly total?: number | null;
 }

@@ -14,6 +14,7 @@ import {
   type PartSendRequest,
   type SealedPart,
 } from './chunk-cipher';
+import type { PartsForm } from './protocol';
 import type {
   CryptoProgress,
   CryptoRequest,
@@ -35,7 +36,7 @@ type Answer = Extract<CryptoResponse, { ok: true }>;
 interface Pending {
   resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
-  onProgress?: ((bytes: number) => void) | undefined;
+  onProgress?: ((bytes: number, total?: number | null) => void) | undefined;
 }
 
 /** Starts the bundled crypto worker. The `new URL(…, import.meta.url)` form is what Vite bundles. */
@@ -78,7 +79,7 @@ export function createWorkerChunkCipher(
       const call = pending.get(response.id);
       if (call === undefined) return;
       if (!('ok' in response)) {
-        call.onProgress?.(response.progress);
+        call.onProgress?.(response.progress, response.total);
         return;
       }
       pending.delete(response.id);
@@ -106,7 +107,7 @@ export function createWorkerChunkCipher(
   const run = (
     body: RequestBody,
     transfer: Transferable[],
-    onProgress?: (bytes: number) => void,
+    onProgress?: (bytes: number, total?: number | null) => void,
     id = nextId++,
   ): Promise<Answer> =>
     new Promise((resolve, reject) => {
@@ -120,6 +121,12 @@ export function createWorkerChunkCipher(
       }
     });
 
+  const parts = partHandles(
+    (body, onProgress, id) => run(body, [], onProgress, id),
+    () => nextId++,
+    () => worker,
+  );
+
   return {
     decrypt: async (key, index, isLast, data) =>
       new Uint8Array((await run({ op: 'decrypt', key, index, isLast, data }, [data])).data),
@@ -132,15 +139,9 @@ export function createWorkerChunkCipher(
     sealPart: async (key, index, isLast, source, start, end, options) => {
       const request = encryptSliceRequest(key, index, isLast, source, start, end, options, 'seal-part');
       const sealed = await run(request, [], options?.onRead);
-      const holder = worker;
-      return heldPart(
-        sealed,
-        (body, onProgress, id) => run(body, [], onProgress, id),
-        () => nextId++,
-        // The part lives in the worker that sealed it: once that one is stopped, it is gone.
-        () => holder !== null && worker === holder,
-      );
+      return parts.held(sealed, worker);
     },
+    sendForm: (sealedParts, request) => parts.send(sealedParts, { ...request, method: 'POST' }),
     runDownload: async (job, host) => {
       const channel = new MessageChannel();
       const page = new DownloadPageSide(channel.port1, host);
@@ -168,21 +169,39 @@ export function createWorkerChunkCipher(
 }
 
 /**
- * The page's handle on a part the worker holds (`seal-part`): `send` asks the worker to PUT it
- * (aborted with `cancel-send` when the request's signal aborts), `release` frees it there.
+ * The page's handles on the parts a worker holds (`seal-part`): `send` asks the worker to send
+ * them (aborted with `cancel-send` when the request's signal aborts), `release` frees one there.
+ * A part lives in the worker that sealed it: once that one is stopped, it is gone.
  */
-function heldPart(
-  sealed: Answer,
-  run: (body: RequestBody, onProgress: ((bytes: number) => void) | undefined, id: number) => Promise<Answer>,
+function partHandles(
+  run: (
+    body: RequestBody,
+    onProgress: ((bytes: number, total?: number | null) => void) | undefined,
+    id: number,
+  ) => Promise<Answer>,
   newId: () => number,
-  isHeld: () => boolean,
-): SealedPart {
-  const size = sealed.size ?? 0;
-  let released = false;
-  const send = async (request: PartSendRequest): Promise<XhrAnswer> => {
-    if (released) throw new CryptoWorkerError('The part was already released');
+  currentWorker: () => CryptoWorkerLike | null,
+) {
+  interface Held {
+    readonly id: number;
+    readonly holder: CryptoWorkerLike | null;
+    released: boolean;
+  }
+  const registry = new WeakMap<SealedPart, Held>();
+  const isHeld = (held: Held): boolean => held.holder !== null && currentWorker() === held.holder;
+
+  const send = async (
+    sealedParts: readonly SealedPart[],
+    request: PartSendRequest & { method: 'PUT' | 'POST'; form?: PartsForm },
+  ): Promise<XhrAnswer> => {
+    const held = sealedParts.map((part) => registry.get(part));
+    if (held.length === 0 || held.some((part) => part === undefined || part.released)) {
+      throw new CryptoWorkerError('The part was already released, or is not one of this worker');
+    }
+    const known = held as Held[];
     if (request.signal.aborted) throw new TransferAbortedError(uploadMessages.aborted);
-    if (!isHeld()) throw new PartLostError();
+    if (!known.every(isHeld)) throw new PartLostError();
+    const size = sealedParts.reduce((sum, part) => sum + part.size, 0);
     const id = newId();
     const cancel = (): void => {
       run({ op: 'cancel-send', request: id }, undefined, newId()).catch(() => undefined);
@@ -190,8 +209,15 @@ function heldPart(
     request.signal.addEventListener('abort', cancel, { once: true });
     try {
       const answer = await run(
-        { op: 'send-part', part: sealed.id, url: absoluteUrl(request.url), headers: request.headers },
-        (sent) => request.onProgress?.(sent, size),
+        {
+          op: 'send-part',
+          parts: known.map((part) => part.id),
+          method: request.method,
+          url: absoluteUrl(request.url),
+          headers: request.headers,
+          ...(request.form === undefined ? {} : { form: request.form }),
+        },
+        (sent, total) => request.onProgress?.(sent, total ?? (request.form === undefined ? size : null)),
         id,
       );
       const sent = answer.sent;
@@ -209,16 +235,25 @@ function heldPart(
       request.signal.removeEventListener('abort', cancel);
     }
   };
+
   return {
-    size,
-    ...(sealed.hash === undefined ? {} : { plaintextHash: new Uint8Array(sealed.hash) }),
     send,
-    release: () => {
-      if (released) return;
-      released = true;
-      // A stopped worker took the part with it: no worker is started just to drop nothing.
-      if (!isHeld()) return;
-      run({ op: 'drop-part', part: sealed.id }, undefined, newId()).catch(() => undefined);
+    held: (sealed: Answer, holder: CryptoWorkerLike | null): SealedPart => {
+      const entry: Held = { id: sealed.id, holder, released: false };
+      const part: SealedPart = {
+        size: sealed.size ?? 0,
+        ...(sealed.hash === undefined ? {} : { plaintextHash: new Uint8Array(sealed.hash) }),
+        send: (request) => send([part], { ...request, method: 'PUT' }),
+        release: () => {
+          if (entry.released) return;
+          entry.released = true;
+          // A stopped worker took the part with it: no worker is started just to drop nothing.
+          if (!isHeld(entry)) return;
+          run({ op: 'drop-part', part: entry.id }, undefined, newId()).catch(() => undefined);
+        },
+      };
+      registry.set(part, entry);
+      return part;
     },
   };
 }

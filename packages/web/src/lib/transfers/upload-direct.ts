@@ -1,9 +1,11 @@
 import type { FileListItem } from '@coffer/contracts';
 import { encryptedSize } from '@coffer/crypto';
+import type { SealedPart } from '../crypto-worker/chunk-cipher';
 import {
   createUploadPhase,
   createUploadWork,
   encryptFileChunk,
+  encryptFilePart,
   throwIfAborted,
   uploadHeaders,
   type UploadContext,
@@ -13,8 +15,10 @@ import { sendUploadXhr } from './upload-xhr';
 
 /**
  * Files up to the direct threshold: encrypt every chunk (one, or two when the file is between
- * C and 100 MB), join the ciphertext pieces into one Blob (no ArrayBuffer copy) and POST it as
- * multipart/form-data. The server reads the text fields before the file part, so they go first.
+ * C and 100 MB) and POST the ciphertext as one multipart/form-data file. The server reads the text
+ * fields before the file part, so they go first. Where the cipher runs in the crypto worker, the
+ * chunks are sealed there and the worker sends the form (`sendForm`): the page never holds the
+ * ciphertext. Elsewhere the page joins the ciphertext pieces into one Blob (no ArrayBuffer copy).
  */
 export async function uploadDirect(context: UploadContext): Promise<FileListItem> {
   const phase = createUploadPhase(context.reporter, context.chunkCount);
@@ -22,6 +26,48 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
   // The form's few text fields make the body a little larger than the ciphertext: `total` says how much.
   let sendTotal = expectedBytes;
   const work = createUploadWork(context.reporter, context.file.size, expectedBytes);
+  const fields: [string, string][] = [
+    ['name', context.file.name],
+    ['contentType', context.contentType],
+    ['size', String(context.file.size)],
+    ['isEncrypted', 'true'],
+    ['encryptionInfo', JSON.stringify(context.encryptionInfo)],
+    ...(context.manifest === undefined ? [] : [['manifest', context.manifest] as [string, string]]),
+  ];
+  const request = {
+    url: `${context.apiBaseUrl}/users/uploads/direct`,
+    signal: context.signal,
+    onProgress: (loaded: number, total: number | null) => {
+      sendTotal = total ?? sendTotal;
+      work.sent((loaded / sendTotal) * expectedBytes);
+    },
+    onUnauthorized: () => {
+      context.api.reportUnauthorized();
+    },
+  };
+
+  const sendForm = context.cipher.sendForm;
+  if (context.cipher.sealPart !== undefined && sendForm !== undefined) {
+    const parts: SealedPart[] = [];
+    try {
+      for (let index = 0; index < context.chunkCount; index++) {
+        phase.encrypting(index);
+        parts.push(await encryptFilePart(context, index, work));
+      }
+      phase.encrypting(null);
+      throwIfAborted(context.signal);
+      phase.uploading(true);
+      const answer = await sendForm(parts, {
+        ...request,
+        headers: await uploadHeaders(context),
+        form: { fields, field: 'file', fileName: context.file.name },
+      });
+      return parseJsonAnswer(answer.responseText) as FileListItem;
+    } finally {
+      for (const part of parts) part.release();
+    }
+  }
+
   const pieces: Blob[] = [];
   for (let index = 0; index < context.chunkCount; index++) {
     phase.encrypting(index);
@@ -31,30 +77,12 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
   throwIfAborted(context.signal);
 
   const form = new FormData();
-  form.append('name', context.file.name);
-  form.append('contentType', context.contentType);
-  form.append('size', String(context.file.size));
-  form.append('isEncrypted', 'true');
-  form.append('encryptionInfo', JSON.stringify(context.encryptionInfo));
-  if (context.manifest !== undefined) form.append('manifest', context.manifest);
+  for (const [name, value] of fields) form.append(name, value);
   form.append('file', new Blob(pieces, { type: 'application/octet-stream' }), context.file.name);
 
   phase.uploading(true);
   const answer = await sendUploadXhr(
-    {
-      method: 'POST',
-      url: `${context.apiBaseUrl}/users/uploads/direct`,
-      headers: await uploadHeaders(context),
-      body: form,
-      signal: context.signal,
-      onProgress: (loaded, total) => {
-        sendTotal = total ?? sendTotal;
-        work.sent((loaded / sendTotal) * expectedBytes);
-      },
-      onUnauthorized: () => {
-        context.api.reportUnauthorized();
-      },
-    },
+    { ...request, method: 'POST', headers: await uploadHeaders(context), body: form },
     context.createXhr,
   );
   return parseJsonAnswer(answer.responseText) as FileListItem;

@@ -70,7 +70,23 @@ async function decryptStored(
   return concat(pieces);
 }
 
-describe('direct upload', () => {
+/** The tests of this block build and send parts on `path`; afterwards no worker holds any part. */
+function usePartPath(path: PartPath): void {
+  beforeEach(() => {
+    partPath = path;
+  });
+  afterEach(async () => {
+    partPath = 'page';
+    const workers = loopbackWorkers.splice(0);
+    for (const worker of workers) await worker.idle();
+    // Whatever the upload's end (complete, cancelled, failed), the worker holds none of its parts.
+    expect(workers.map((worker) => worker.heldParts)).toEqual(workers.map(() => 0));
+  });
+}
+
+describe.each<PartPath>(['page', 'crypto worker'])('direct upload, sent from the %s', (path) => {
+  usePartPath(path);
+
   it('posts the fields first, then the whole ciphertext, and the owner can decrypt it', async () => {
     const server = new FakeCofferServer();
     const content = patternBytes(5000);
@@ -203,16 +219,7 @@ describe('direct upload', () => {
 });
 
 describe.each<PartPath>(['page', 'crypto worker'])('multipart upload, parts sent from the %s', (path) => {
-  beforeEach(() => {
-    partPath = path;
-  });
-  afterEach(async () => {
-    partPath = 'page';
-    const workers = loopbackWorkers.splice(0);
-    for (const worker of workers) await worker.idle();
-    // Whatever the upload's end (complete, cancelled, failed), the worker holds none of its parts.
-    expect(workers.map((worker) => worker.heldParts)).toEqual(workers.map(() => 0));
-  });
+  usePartPath(path);
 
   it('sends every encrypted chunk as its part, then completes with the ETags in order', async () => {
     const server = new FakeCofferServer();

@@ -71,8 +71,13 @@ export class LoopbackCryptoWorker extends EventTarget implements CryptoWorkerLik
 
   async #answer(request: CryptoRequest): Promise<void> {
     await Promise.resolve();
-    const onProgress = (progress: number): void => {
-      if (!this.terminated) this.#dispatch({ id: request.id, progress } satisfies CryptoProgress);
+    const onProgress = (progress: number, total?: number | null): void => {
+      if (this.terminated) return;
+      this.#dispatch({
+        id: request.id,
+        progress,
+        ...(total === undefined ? {} : { total }),
+      } satisfies CryptoProgress);
     };
     const response = await processCryptoRequest(request, onProgress, this.#parts);
     if (!this.terminated) this.#dispatch(cloneMessage(response, responseTransfer(response)));

@@ -1,0 +1,123 @@
+/**
+ * Upload parts written to files of the origin private file system (OPFS), so the part waiting to be
+ * sent, and the one on its way, are on disk instead of in memory: XHR sends a file-backed `File`,
+ * which the browser reads from disk as it sends. A Blob made from the ciphertext would be copied
+ * into the renderer and again into the browser process (a chunk each, ~95 MiB) and kept there until
+ * the worker's garbage collector freed its wrapper.
+ *
+ * Layout: `coffer-upload-parts/<worker>/part-<id>`, one folder per crypto worker, which holds a Web
+ * Lock named after it for its whole life. A worker that starts removes the folders whose lock no one
+ * holds: those of workers that died (a crashed tab, a closed browser) with parts in them. A part's
+ * file is removed when its part is dropped.
+ *
+ * Only where the browser offers all of it (a dedicated worker with `createSyncAccessHandle`, Web
+ * Locks); anywhere else, and after any failure (no space left, a private window's small quota), the
+ * caller keeps the part as an in-memory Blob.
+ */
+
+/** The parts' root folder in the origin private file system. */
+export const PART_FILES_ROOT = 'coffer-upload-parts';
+
+export interface PartFiles {
+  /**
+   * Writes the part `iv || ciphertext` to a new file and answers it as a `File` to send, or null
+   * when files cannot be used here (the caller then keeps the part in memory).
+   */
+  write(id: number, iv: Uint8Array, ciphertext: Uint8Array): Promise<File | null>;
+  /** Removes part `id`'s file, if it has one. */
+  remove(id: number): void;
+}
+
+/** The parts of `FileSystemSyncAccessHandle` used here (it is typed in the worker's library only). */
+interface SyncAccessHandle {
+  write(buffer: Uint8Array, options: { at: number }): number;
+  truncate(size: number): void;
+  flush(): void;
+  close(): void;
+}
+
+type SyncFileHandle = FileSystemFileHandle & { createSyncAccessHandle?: () => Promise<SyncAccessHandle> };
+
+/** The part files of this thread; null where the browser lacks what they need. */
+export function createPartFiles(scope: typeof globalThis = globalThis): PartFiles | null {
+  // Typed as always there; missing in some browsers and test environments.
+  const { navigator } = scope as { navigator?: Partial<Navigator> };
+  const storage = navigator?.storage;
+  const locks = navigator?.locks;
+  const syncHandles =
+    'FileSystemFileHandle' in scope && 'createSyncAccessHandle' in FileSystemFileHandle.prototype;
+  if (storage?.getDirectory === undefined || locks === undefined || !syncHandles) return null;
+
+  let folder: Promise<FileSystemDirectoryHandle | null> | null = null;
+  const named = new Map<number, string>();
+  const open = (): Promise<FileSystemDirectoryHandle | null> => {
+    folder ??= openOwnFolder(storage, locks).catch(() => null);
+    return folder;
+  };
+
+  return {
+    async write(id, iv, ciphertext) {
+      const own = await open();
+      if (own === null) return null;
+      const name = `part-${id}`;
+      try {
+        const handle = (await own.getFileHandle(name, { create: true })) as SyncFileHandle;
+        named.set(id, name);
+        const access = await handle.createSyncAccessHandle?.();
+        if (access === undefined) throw new Error('no sync access handle');
+        try {
+          access.truncate(0);
+          const written = access.write(iv, { at: 0 }) + access.write(ciphertext, { at: iv.byteLength });
+          if (written !== iv.byteLength + ciphertext.byteLength)
+            throw new Error('the part was not written whole');
+          access.flush();
+        } finally {
+          access.close();
+        }
+        return await handle.getFile();
+      } catch {
+        // No space, a quota, a file system that went away: this part stays in memory instead.
+        this.remove(id);
+        return null;
+      }
+    },
+    remove(id) {
+      const name = named.get(id);
+      if (name === undefined) return;
+      named.delete(id);
+      void open().then((own) => own?.removeEntry(name).catch(() => undefined));
+    },
+  };
+}
+
+/**
+ * This worker's folder, made once its lock is held (so no other worker takes it for a dead one's),
+ * after the folders of dead workers were removed.
+ */
+async function openOwnFolder(
+  storage: StorageManager,
+  locks: LockManager,
+): Promise<FileSystemDirectoryHandle> {
+  const root = await storage.getDirectory();
+  const parts = await root.getDirectoryHandle(PART_FILES_ROOT, { create: true });
+  const own = `worker-${crypto.randomUUID()}`;
+  await new Promise<void>((granted, refused) => {
+    locks
+      .request(lockName(own), () => {
+        granted();
+        // Held for as long as this worker lives.
+        return new Promise<void>(() => undefined);
+      })
+      .catch(refused);
+  });
+  const held = new Set((await locks.query()).held?.map((lock) => lock.name));
+  for await (const name of (parts as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> }).keys()) {
+    if (name !== own && !held.has(lockName(name)))
+      await parts.removeEntry(name, { recursive: true }).catch(() => undefined);
+  }
+  return parts.getDirectoryHandle(own, { create: true });
+}
+
+function lockName(folder: string): string {
+  return `${PART_FILES_ROOT}/${folder}`;
+}
