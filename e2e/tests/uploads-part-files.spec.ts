@@ -58,16 +58,25 @@ function partFolders(page: Page): Promise<Record<string, Record<string, number>>
 
 test('upload parts wait on disk, are removed once sent, and a dead worker’s are swept', async ({ page }) => {
   await readyPerson(page, newPerson('parts'));
-  // What a crypto worker that died mid-upload leaves: its folder, no one holding its lock.
+  // What a crypto worker that died mid-upload leaves: its folder, no one holding its lock; and the
+  // folder of one that lives (in another tab, say), its lock held.
   await page.evaluate(async (root) => {
     const opfs = await navigator.storage.getDirectory();
     const parts = await opfs.getDirectoryHandle(root, { create: true });
-    const dead = await parts.getDirectoryHandle('worker-dead', { create: true });
-    const writable = await (await dead.getFileHandle('part-7', { create: true })).createWritable();
-    await writable.write(new Uint8Array(1024));
-    await writable.close();
+    await new Promise<void>((granted) => {
+      void navigator.locks.request(`${root}/worker-alive`, () => {
+        granted();
+        return new Promise<void>(() => undefined);
+      });
+    });
+    for (const worker of ['worker-dead', 'worker-alive']) {
+      const folder = await parts.getDirectoryHandle(worker, { create: true });
+      const writable = await (await folder.getFileHandle('part-7', { create: true })).createWritable();
+      await writable.write(new Uint8Array(1024));
+      await writable.close();
+    }
   }, ROOT);
-  expect(Object.keys(await partFolders(page))).toEqual(['worker-dead']);
+  expect(Object.keys(await partFolders(page)).sort()).toEqual(['worker-alive', 'worker-dead']);
 
   // Part 2 is held on its way, so what the worker keeps meanwhile can be looked at.
   let partTwoSent: () => void = () => undefined;
@@ -86,8 +95,10 @@ test('upload parts wait on disk, are removed once sent, and a dead worker’s ar
   await startUpload(page, [file]);
   await partTwoOnItsWay;
 
-  const during = await partFolders(page);
-  // The dead worker's folder is gone; the live worker's holds part 2 only (part 1 was sent and removed).
+  const { 'worker-alive': alive, ...during } = await partFolders(page);
+  // The dead worker's folder is gone, the other live one's kept; the crypto worker's holds part 2
+  // only (part 1 was sent and removed).
+  expect(alive).toEqual({ 'part-7': 1024 });
   expect(Object.keys(during)).toHaveLength(1);
   const [live] = Object.keys(during);
   expect(live).toMatch(/^worker-/);
@@ -96,5 +107,7 @@ test('upload parts wait on disk, are removed once sent, and a dead worker’s ar
   releasePartTwo();
   await expect(snackbar(page, 'File uploaded successfully!')).toBeVisible({ timeout: 120_000 });
   await page.unroute(/\/part\/2\?/);
-  await expect.poll(() => partFolders(page)).toEqual({ [live ?? '']: {} });
+  await expect
+    .poll(() => partFolders(page))
+    .toEqual({ 'worker-alive': { 'part-7': 1024 }, [live ?? '']: {} });
 });

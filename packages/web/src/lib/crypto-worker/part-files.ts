@@ -28,12 +28,13 @@ export interface PartFiles {
   remove(id: number): void;
 }
 
-/** The parts of `FileSystemSyncAccessHandle` used here (it is typed in the worker's library only). */
+/**
+ * The parts of `FileSystemSyncAccessHandle` used here (it is typed in the worker's library only).
+ * `close` returned a promise in Chromium 102–107 and early Safari: it is awaited.
+ */
 interface SyncAccessHandle {
   write(buffer: Uint8Array, options: { at: number }): number;
-  truncate(size: number): void;
-  flush(): void;
-  close(): void;
+  close(): void | Promise<void>;
 }
 
 type SyncFileHandle = FileSystemFileHandle & { createSyncAccessHandle?: () => Promise<SyncAccessHandle> };
@@ -50,10 +51,13 @@ export function createPartFiles(scope: typeof globalThis = globalThis): PartFile
 
   let folder: Promise<FileSystemDirectoryHandle | null> | null = null;
   const named = new Map<number, string>();
+  // Opened once: a worker whose folder could not be made keeps its parts in memory for its life.
   const open = (): Promise<FileSystemDirectoryHandle | null> => {
     folder ??= openOwnFolder(storage, locks).catch(() => null);
     return folder;
   };
+  // At once, so what dead workers left is removed when a worker starts, not at its first upload.
+  void open();
 
   return {
     async write(id, iv, ciphertext) {
@@ -66,13 +70,13 @@ export function createPartFiles(scope: typeof globalThis = globalThis): PartFile
         const access = await handle.createSyncAccessHandle?.();
         if (access === undefined) throw new Error('no sync access handle');
         try {
-          access.truncate(0);
+          // A new file: nothing to truncate. No flush: the file is read back by this browser, not
+          // after a power cut, and syncing ~95 MiB to the disk for every part would only cost time.
           const written = access.write(iv, { at: 0 }) + access.write(ciphertext, { at: iv.byteLength });
           if (written !== iv.byteLength + ciphertext.byteLength)
             throw new Error('the part was not written whole');
-          access.flush();
         } finally {
-          access.close();
+          await access.close();
         }
         return await handle.getFile();
       } catch {
@@ -110,10 +114,19 @@ async function openOwnFolder(
       })
       .catch(refused);
   });
-  const held = new Set((await locks.query()).held?.map((lock) => lock.name));
+  // Names first, then removals: some browsers list a folder in pages that a removal would shift.
+  const names: string[] = [];
   for await (const name of (parts as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> }).keys()) {
-    if (name !== own && !held.has(lockName(name)))
-      await parts.removeEntry(name, { recursive: true }).catch(() => undefined);
+    if (name !== own) names.push(name);
+  }
+  for (const name of names) {
+    // Removed only while holding its lock: a folder exists only once its worker holds that lock, so a
+    // folder whose lock is free belongs to a dead worker, and a worker starting meanwhile waits.
+    await locks
+      .request(lockName(name), { ifAvailable: true }, async (lock) => {
+        if (lock !== null) await parts.removeEntry(name, { recursive: true });
+      })
+      .catch(() => undefined);
   }
   return parts.getDirectoryHandle(own, { create: true });
 }

@@ -1,5 +1,6 @@
 import { decryptChunk, sealChunk, sha256, sha256PieceList } from '@coffer/crypto';
 import { releaseBuffer, slicesOf } from '../transfers/buffers';
+import { TransferError } from '../transfers/transfer-errors';
 import { createBrowserXhr, sendUploadXhr, type XhrFactory } from '../transfers/upload-xhr';
 import { PartLostError, describeFailure, type ChunkHashScheme } from './chunk-cipher';
 import { runDownloadJob } from './download-job';
@@ -53,6 +54,21 @@ export function createPartStore(
       sending.set(request.id, controller);
       try {
         return await sendParts(request, blobs as Blob[], controller.signal, onProgress, createXhr);
+      } catch (error) {
+        // A part file that can no longer be read (site data cleared, the folder removed) fails every
+        // retry the same way: it is lost, and the page seals the chunk again.
+        if (
+          error instanceof TransferError &&
+          error.code === 'NETWORK' &&
+          !(await readable(blobs as Blob[]))
+        ) {
+          for (const id of request.parts) {
+            held.delete(id);
+            files?.remove(id);
+          }
+          throw new PartLostError();
+        }
+        throw error;
       } finally {
         sending.delete(request.id);
       }
@@ -68,6 +84,16 @@ export function createPartStore(
       return held.size;
     },
   };
+}
+
+/** True when every part can still be read (a file-backed one fails once its file is gone). */
+async function readable(parts: readonly Blob[]): Promise<boolean> {
+  try {
+    await Promise.all(parts.map((part) => part.slice(0, 1).arrayBuffer()));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** This thread's parts, sent with the browser's XHR, on disk where the browser allows it. */
