@@ -45,8 +45,8 @@ export function createPartFiles(scope: typeof globalThis = globalThis): PartFile
   const { navigator } = scope as { navigator?: Partial<Navigator> };
   const storage = navigator?.storage;
   const locks = navigator?.locks;
-  const syncHandles =
-    'FileSystemFileHandle' in scope && 'createSyncAccessHandle' in FileSystemFileHandle.prototype;
+  const { FileSystemFileHandle: fileHandles } = scope as { FileSystemFileHandle?: { prototype: object } };
+  const syncHandles = fileHandles !== undefined && 'createSyncAccessHandle' in fileHandles.prototype;
   if (storage?.getDirectory === undefined || locks === undefined || !syncHandles) return null;
 
   let folder: Promise<FileSystemDirectoryHandle | null> | null = null;
