@@ -45,15 +45,7 @@ export interface ChunkCipher {
    * worker, which sends it itself (`SealedPart.send`): the page never holds or copies it. Missing
    * where the cipher runs on the current thread: the page then builds and sends the part's Blob.
    */
-  sealPart?: (
-    fileKey: CryptoKey,
-    index: number,
-    isLast: boolean,
-    source: Blob,
-    start: number,
-    end: number,
-    options?: EncryptSliceOptions,
-  ) => Promise<SealedPart>;
+  sealPart?: (...slice: Parameters<ChunkCipher['encryptSlice']>) => Promise<SealedPart>;
   /**
    * POSTs sealed parts, in order, as the file of one multipart/form-data body (after the form's text
    * fields) from the worker that holds them: a direct upload. Resolves and fails as `SealedPart.send`

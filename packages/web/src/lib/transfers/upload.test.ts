@@ -436,14 +436,38 @@ describe.each<PartPath>(['page', 'crypto worker'])('multipart upload, parts sent
 });
 
 describe('multipart upload through the crypto worker, when the worker stops', () => {
-  it('seals the lost parts again in a new worker and sends them: the file arrives whole', async () => {
-    const server = new FakeCofferServer();
+  /** A worker cipher whose workers (loopback, through `server`) are listed as they start. */
+  function workerCipher(server: FakeCofferServer) {
     const workers: LoopbackCryptoWorker[] = [];
     const cipher = createWorkerChunkCipher(() => {
       const worker = new LoopbackCryptoWorker(server.createXhr);
       workers.push(worker);
       return worker;
     });
+    return { workers, cipher };
+  }
+
+  /** Uploads `content` with `cipher`; checks the stored object decrypts to it and no part is held. */
+  async function uploadsWhole(
+    server: FakeCofferServer,
+    cipher: ChunkCipher,
+    workers: LoopbackCryptoWorker[],
+    content: Uint8Array<ArrayBuffer>,
+  ): Promise<void> {
+    const stored = await uploadFile(
+      options(server, new File([content], 'big.bin'), { cipher, retryDelaysMs: [0, 0] }),
+    );
+    const file = server.files.get(stored.fileId);
+    if (file === undefined || file.metadata.encryptionInfo === null) throw new Error('not stored');
+    const info = file.metadata.encryptionInfo as NewEncryptionInfo;
+    expect(await decryptStored(info, file.ciphertext, 1024, content.length)).toEqual(content);
+    await workers.at(-1)?.idle();
+    expect(workers.at(-1)?.heldParts).toBe(0);
+  }
+
+  it('seals the lost parts again in a new worker and sends them: the file arrives whole', async () => {
+    const server = new FakeCofferServer();
+    const { workers, cipher } = workerCipher(server);
     let crashed = false;
     server.partBehaviour = (partNumber) => {
       if (partNumber !== 2 || crashed) return 'ok';
@@ -452,27 +476,13 @@ describe('multipart upload through the crypto worker, when the worker stops', ()
       workers.at(-1)?.crash();
       return new Promise<PartBehaviour>(() => undefined);
     };
-    const content = patternBytes(5000, 7);
-    const stored = await uploadFile(
-      options(server, new File([content], 'big.bin'), { cipher, retryDelaysMs: [0, 0] }),
-    );
-    const file = server.files.get(stored.fileId);
-    if (file === undefined || file.metadata.encryptionInfo === null) throw new Error('not stored');
-    const info = file.metadata.encryptionInfo as NewEncryptionInfo;
-    expect(await decryptStored(info, file.ciphertext, 1024, 5000)).toEqual(content);
+    await uploadsWhole(server, cipher, workers, patternBytes(5000, 7));
     expect(workers.map((worker) => worker.terminated)).toEqual([true, false]);
-    await workers[1]?.idle();
-    expect(workers[1]?.heldParts).toBe(0);
   });
 
   it('seals a chunk again when its worker stopped while sealing it', async () => {
     const server = new FakeCofferServer();
-    const workers: LoopbackCryptoWorker[] = [];
-    const inner = createWorkerChunkCipher(() => {
-      const worker = new LoopbackCryptoWorker(server.createXhr);
-      workers.push(worker);
-      return worker;
-    });
+    const { workers, cipher: inner } = workerCipher(server);
     const sealPart = inner.sealPart;
     if (sealPart === undefined) throw new Error('the worker cipher seals parts');
     let crashed = false;
@@ -488,16 +498,7 @@ describe('multipart upload through the crypto worker, when the worker stops', ()
         return sealing;
       },
     };
-    const content = patternBytes(5000, 8);
-    const stored = await uploadFile(
-      options(server, new File([content], 'big.bin'), { cipher, retryDelaysMs: [0, 0] }),
-    );
-    const file = server.files.get(stored.fileId);
-    if (file === undefined || file.metadata.encryptionInfo === null) throw new Error('not stored');
-    const info = file.metadata.encryptionInfo as NewEncryptionInfo;
-    expect(await decryptStored(info, file.ciphertext, 1024, 5000)).toEqual(content);
+    await uploadsWhole(server, cipher, workers, patternBytes(5000, 8));
     expect(crashed).toBe(true);
-    await workers.at(-1)?.idle();
-    expect(workers.at(-1)?.heldParts).toBe(0);
   });
 });
