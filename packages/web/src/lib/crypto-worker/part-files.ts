@@ -11,8 +11,8 @@
  * file is removed when its part is dropped.
  *
  * Only where the browser offers all of it (a dedicated worker with `createSyncAccessHandle`, Web
- * Locks); anywhere else, and after any failure (no space left, a private window's small quota), the
- * caller keeps the part as an in-memory Blob.
+ * Locks; Firefox's private windows refuse the file system); anywhere else, and after any failure
+ * (no space left, a quota), the caller keeps the part as an in-memory Blob.
  */
 
 /** The parts' root folder in the origin private file system. */

@@ -13,6 +13,13 @@ import type { CryptoRequest, CryptoResponse, SentPartAnswer } from './protocol';
 const readBuffers = createReadBufferPool();
 
 /**
+ * Bytes per piece of a part's Blob. Chromium copies each piece into an allocation of its own; at
+ * 512 KiB its allocator recycles the memory of earlier parts' pieces instead of mapping fresh
+ * pages (a chunk-sized piece costs ~24,000 page faults every time).
+ */
+export const PART_PIECE_BYTES = 512 * 1024;
+
+/**
  * The parts one thread holds, from `seal-part` to `drop-part` (by the `seal-part` request's id), and
  * its `send-part` requests under way (by id, so `cancel-send` can abort them). Sent with `createXhr`.
  */
@@ -98,13 +105,6 @@ async function readable(parts: readonly Blob[]): Promise<boolean> {
 
 /** This thread's parts, sent with the browser's XHR, on disk where the browser allows it. */
 const thisThreadParts = createPartStore(createBrowserXhr, createPartFiles());
-
-/**
- * Bytes per piece of a part's Blob. Chromium copies each piece into an allocation of its own; at
- * 512 KiB its allocator recycles the memory of earlier parts' pieces instead of mapping fresh
- * pages (a chunk-sized piece costs ~24,000 page faults every time).
- */
-export const PART_PIECE_BYTES = 512 * 1024;
 
 /**
  * Runs one request with `@coffer/crypto`. Never throws: failures become `ok: false` answers, so
@@ -242,13 +242,7 @@ async function sendParts(
       headers: request.headers,
       body,
       signal,
-      ...(onProgress === undefined
-        ? {}
-        : {
-            onProgress: (loaded: number, total: number | null) => {
-              onProgress(loaded, total);
-            },
-          }),
+      ...(onProgress === undefined ? {} : { onProgress }),
     },
     createXhr,
   );

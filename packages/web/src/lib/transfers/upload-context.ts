@@ -1,8 +1,8 @@
 import { encryptingChunkText, uploadMessages, type NewEncryptionInfo } from '@coffer/contracts';
 import { bytesToHex } from '@coffer/crypto';
 import type { ChunkCipher } from '../crypto-worker';
-import type { EncryptSliceOptions, SealedPart } from '../crypto-worker/chunk-cipher';
-import { blobPartsOf } from './buffers';
+import type { EncryptedSlice, EncryptSliceOptions, SealedPart } from '../crypto-worker/chunk-cipher';
+import { blobPartsOf, releaseBuffer } from './buffers';
 import type { ApiClient } from '../api/http';
 import type { ProgressReporter } from './progress';
 import type { UploadJournal } from './upload-journal';
@@ -84,9 +84,31 @@ export async function encryptFileChunk(
   index: number,
   work?: UploadWork,
 ): Promise<Blob> {
+  const { iv, ciphertext } = await encryptedChunk(context, index, work);
+  const parts = await blobPartsOf(ciphertext, () => {
+    throwIfAborted(context.signal);
+  });
+  return new Blob([iv, ...parts], { type: 'application/octet-stream' });
+}
+
+/**
+ * Reads and encrypts chunk `index` for its plaintext hash only (resuming: the journal compares it
+ * with the recorded one); the ciphertext is dropped at once, and no part is made.
+ */
+export async function checkFileChunk(context: UploadContext, index: number): Promise<void> {
+  const { ciphertext } = await encryptedChunk(context, index, undefined);
+  releaseBuffer(ciphertext.buffer);
+}
+
+/** Chunk `index` read and encrypted in the crypto worker, its hash recorded (`chunkSealed`). */
+async function encryptedChunk(
+  context: UploadContext,
+  index: number,
+  work: UploadWork | undefined,
+): Promise<EncryptedSlice> {
   const { start, end, isLast, options } = sliceOf(context, index, work);
   throwIfAborted(context.signal);
-  const { iv, ciphertext, plaintextHash } = await context.cipher.encryptSlice(
+  const sealed = await context.cipher.encryptSlice(
     context.fileKey,
     index,
     isLast,
@@ -95,11 +117,8 @@ export async function encryptFileChunk(
     end,
     options,
   );
-  await chunkSealed(context, index, end - start, plaintextHash, work);
-  const parts = await blobPartsOf(ciphertext, () => {
-    throwIfAborted(context.signal);
-  });
-  return new Blob([iv, ...parts], { type: 'application/octet-stream' });
+  await chunkSealed(context, index, end - start, sealed.plaintextHash, work);
+  return sealed;
 }
 
 /** Where chunk `index` lies in the file, and what the cipher reports while it reads it. */

@@ -15,7 +15,7 @@ import { createProgressReporter } from './progress';
 import { TransferError } from './transfer-errors';
 import type { ProgressListener } from './transfer-types';
 import { DEFAULT_RETRY_DELAYS_MS } from './upload';
-import { encryptFileChunk, throwIfAborted, type UploadContext } from './upload-context';
+import { checkFileChunk, throwIfAborted, type UploadContext } from './upload-context';
 import { DifferentFileError, verifyingJournal } from './upload-journal';
 import { sendPartsAndComplete } from './upload-multipart';
 import { browserUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT, type UploadLocks } from './upload-locks';
@@ -193,6 +193,6 @@ async function checkBeforeSending(
     .sort((a, b) => b - a);
   const index = hashedHeld[0];
   if (index === undefined) throw new DifferentFileError(firstMissing);
-  // Encrypted and dropped: only its plaintext hash is wanted, and the journal compares it.
-  await encryptFileChunk(context, index);
+  // Only its plaintext hash is wanted, and the journal compares it.
+  await checkFileChunk(context, index);
 }
