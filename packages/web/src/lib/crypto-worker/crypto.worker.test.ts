@@ -77,4 +77,46 @@ describe('crypto.worker entry', () => {
     });
     expect(answers.find((answer) => 'ok' in answer)).toMatchObject({ id: 9, ok: false });
   });
+
+  it('drops a sealed part whose answer cannot be posted: the page never learns of it, so nothing may hold it', async () => {
+    const answers: CryptoResponse[] = [];
+    let refuse = true;
+    vi.spyOn(self, 'postMessage').mockImplementation((message: unknown, options?: unknown) => {
+      if (refuse && options !== undefined)
+        throw new DOMException('An ArrayBuffer is detached', 'DataCloneError');
+      answers.push(message as CryptoResponse);
+    });
+    await import('./crypto.worker');
+    const seal: CryptoRequest = {
+      id: 21,
+      op: 'seal-part',
+      key: await generateFileKey(),
+      index: 0,
+      isLast: true,
+      source: new Blob([new Uint8Array([1, 2, 3])]),
+      start: 0,
+      end: 3,
+    };
+    self.dispatchEvent(new MessageEvent('message', { data: seal }));
+    await vi.waitFor(() => {
+      expect(answers.find((answer) => answer.id === 21 && 'ok' in answer)).toMatchObject({ ok: false });
+    });
+    refuse = false;
+    // Sending it now finds no part: it is lost (a held part would be sent, and fail on the network).
+    const send: CryptoRequest = {
+      id: 22,
+      op: 'send-part',
+      parts: [21],
+      method: 'PUT',
+      url: 'http://127.0.0.1:9/part',
+      headers: {},
+    };
+    self.dispatchEvent(new MessageEvent('message', { data: send }));
+    await vi.waitFor(() => {
+      expect(answers.find((answer) => answer.id === 22 && 'ok' in answer)).toMatchObject({
+        ok: false,
+        error: { name: 'PartLostError' },
+      });
+    });
+  });
 });

@@ -130,6 +130,26 @@ describe('worker chunk cipher', () => {
     expect((await next).ciphertext.length).toBe(1 + 16);
   });
 
+  it('stops a worker that sent an unreadable message, fails what is pending and starts a new one', async () => {
+    const workers: FakeCryptoWorker[] = [];
+    const cipher = createWorkerChunkCipher(() => {
+      const worker = new FakeCryptoWorker();
+      workers.push(worker);
+      return worker;
+    });
+    const key = await generateFileKey();
+    const file = new Blob([new Uint8Array([1])]);
+    const pending = cipher.encryptSlice(key, 0, true, file, 0, 1);
+    workers[0]?.dispatchEvent(new MessageEvent('messageerror'));
+    await expect(pending).rejects.toThrow('The encryption worker sent an unreadable message');
+    expect(workers[0]?.terminated).toBe(true);
+
+    const next = cipher.encryptSlice(key, 0, true, file, 0, 1);
+    expect(workers).toHaveLength(2);
+    await workers[1]?.flush();
+    expect((await next).ciphertext.length).toBe(1 + 16);
+  });
+
   it('dispose stops the worker and fails what is pending', async () => {
     const worker = new FakeCryptoWorker();
     const cipher = createWorkerChunkCipher(() => worker);
