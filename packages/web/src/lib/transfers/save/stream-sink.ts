@@ -27,8 +27,9 @@ export interface StreamSink {
  * The next `write` waits until the browser has taken every slice of the previous chunk, so at most
  * one verified chunk waits for the disk, and a slow disk slows the download instead of filling
  * memory. The last slice of each chunk is a copy of its own: once the browser has taken it, it has
- * finished with every view before it, and the chunk's buffer is freed then (not at the next garbage
- * collection). `close` waits until the browser has taken the last slice, then ends the stream (the
+ * finished with every view before it, and the chunk's buffer is freed at that moment (not when the
+ * next chunk is written, nor at the next garbage collection), so a chunk the disk took while the
+ * next one decrypts no longer counts in that chunk's peak. `close` waits until the browser has taken the last slice, then ends the stream (the
  * browser completes the file); `abort` errors it (the browser marks the download failed and deletes the
  * partial file). `onCancel` runs when the user cancels the download in the browser: a waiting
  * `write` then fails with the spec's "Download was aborted".
@@ -40,6 +41,8 @@ export function createStreamSink(
   const sliceBytes = options.sliceBytes ?? STREAM_SLICE_BYTES;
   let controller: ReadableStreamDefaultController<Uint8Array<ArrayBuffer>> | null = null;
   let cancelled = false;
+  /** The chunk whose views are queued (freed once the browser has taken all of them). */
+  let queuedChunk: ArrayBuffer | null = null;
   /** Closed or errored by us: nothing more may be queued. */
   let ended = false;
   const waiters = new Set<() => void>();
@@ -51,8 +54,11 @@ export function createStreamSink(
       start(c) {
         controller = c;
       },
-      // Called once the queue is empty (high-water mark 1).
+      // Called once the queue is empty (high-water mark 1): the browser has taken the last slice of
+      // the queued chunk, so its buffer is freed now, while the next chunk still decrypts.
       pull() {
+        if (queuedChunk !== null) releaseBuffer(queuedChunk);
+        queuedChunk = null;
         wakeAll();
       },
       cancel() {
@@ -76,12 +82,9 @@ export function createStreamSink(
       });
     }
   };
-  /** The chunk whose views are queued (freed once the browser has taken all of them). */
-  let queuedChunk: ArrayBuffer | null = null;
   const sink: SaveSink = {
     async write(bytes) {
       const target = await room();
-      if (queuedChunk !== null) releaseBuffer(queuedChunk);
       const slices = [...slicesOf(bytes, sliceBytes)];
       const last = slices.pop();
       for (const slice of slices) target.enqueue(slice);
