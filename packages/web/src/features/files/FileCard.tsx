@@ -14,6 +14,8 @@ interface FileCardProps {
   /** Where the title links to (the received-file page of a shared file). */
   titleHref?: string;
   onDownload: () => void;
+  /** The download was asked for and waits for something first (a shared file's check): busy button. */
+  downloadWaiting?: boolean;
   onCancelDownload: (transferId: string) => void;
   /** Icon actions at the top right (share, delete). */
   actions?: ReactNode;
@@ -27,6 +29,7 @@ export function FileCard({
   subtitle,
   titleHref,
   onDownload,
+  downloadWaiting = false,
   onCancelDownload,
   actions,
   footer,
@@ -101,6 +104,7 @@ export function FileCard({
               size="xs"
               leftSection={<IconDownload size={16} aria-hidden />}
               aria-label={`Download ${file.title}`}
+              loading={downloadWaiting}
               onClick={onDownload}
               style={{ alignSelf: 'flex-start' }}
             >

@@ -118,6 +118,31 @@ describe('Shared With Me', () => {
     expect(await findSnackbar('Download failed')).toBeTruthy();
   });
 
+  it('a click while the signature check still runs waits for it, then downloads (no false "could not check")', async () => {
+    const manager = createFakeTransferManager();
+    const api = apiWith();
+    let answer = (): void => undefined;
+    const checked = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    api.on(`GET /users/files/shared/${encodeURIComponent(song.fileId)}`, async () => {
+      await checked;
+      return sharedMetadata(song);
+    });
+    renderScreen(<SharedWithMePage />, { api, session, manager });
+    const card = await screen.findByRole('article', { name: 'song.mp3' });
+    expect(await within(card).findByText('Checking signature')).toBeTruthy();
+    await user.click(within(card).getByRole('button', { name: 'Download song.mp3' }));
+    expect(manager.downloadTargets).toEqual([]);
+    act(() => {
+      answer();
+    });
+    await waitFor(() => {
+      expect(manager.downloadTargets).toEqual([{ fileId: song.fileId, source: 'shared' }]);
+    });
+    expect(screen.queryByText(/could not check who sent this file/)).toBeNull();
+  });
+
   it('refetches the list when the tab regains focus, so a revoked file leaves it', async () => {
     const api = apiWith();
     renderScreen(<SharedWithMePage />, { api, session });

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { sharedWithMeMessages } from '@coffer/contracts';
 import { Button, Group, Text } from '@mantine/core';
 import { IconFolder, IconInbox, IconUser } from '@tabler/icons-react';
@@ -96,7 +96,11 @@ export function SharedWithMePage(): ReactElement {
   );
 }
 
-/** A shared file's card with who signed it; a refused share is not downloaded (issue 13). */
+/**
+ * A shared file's card with who signed it; a refused share is not downloaded (issue 13). A click
+ * while the check still runs waits for it (the button shows it is busy), then downloads or says
+ * why not: the check's verdict, never a "could not check" for a check that had not finished.
+ */
 function SharedFileCard({
   file,
   subtitle,
@@ -109,16 +113,24 @@ function SharedFileCard({
   onCancelDownload: (transferId: string) => void;
 }): ReactElement {
   const check = useSharedFileCheck(file.id, file.owner);
+  const checking = check.isPending && check.fetchStatus === 'fetching';
+  const [clickedWhileChecking, setClickedWhileChecking] = useState(false);
+  useEffect(() => {
+    if (!clickedWhileChecking || checking) return;
+    setClickedWhileChecking(false);
+    // Exactly the answer that was checked, never a fresh one (issue 13).
+    if (check.data?.canOpen === true) onDownload({ source: 'shared', shared: check.data.metadata });
+    else if (isShareGone(check.error)) snackbar.danger(NO_LONGER_SHARED_TEXT);
+    else snackbar.danger(check.data?.text ?? CHECK_FAILED_TEXT);
+  }, [clickedWhileChecking, checking, check.data, check.error, onDownload]);
   return (
     <FileCard
       file={file}
       titleHref={paths.share(file.id)}
       subtitle={subtitle}
+      downloadWaiting={clickedWhileChecking}
       onDownload={() => {
-        // Exactly the answer that was checked, never a fresh one (issue 13).
-        if (check.data?.canOpen === true) onDownload({ source: 'shared', shared: check.data.metadata });
-        else if (isShareGone(check.error)) snackbar.danger(NO_LONGER_SHARED_TEXT);
-        else snackbar.danger(check.data?.text ?? CHECK_FAILED_TEXT);
+        setClickedWhileChecking(true);
       }}
       onCancelDownload={onCancelDownload}
       footer={<SharedFileSignature check={check} compact />}
