@@ -110,7 +110,22 @@ describe('worker chunk cipher', () => {
     await expect(decrypting).rejects.toBeInstanceOf(IntegrityError);
   });
 
-  it('fails pending calls when the worker dies and starts a new one for the next call', async () => {
+  it.each([
+    {
+      what: 'dies',
+      stop: (worker: FakeCryptoWorker) => {
+        worker.crash();
+      },
+      message: 'The encryption worker failed: boom',
+    },
+    {
+      what: 'sent an unreadable message',
+      stop: (worker: FakeCryptoWorker) => {
+        worker.dispatchEvent(new MessageEvent('messageerror'));
+      },
+      message: 'The encryption worker sent an unreadable message',
+    },
+  ])('stops a worker that $what, fails what is pending and starts a new one', async ({ stop, message }) => {
     const workers: FakeCryptoWorker[] = [];
     const cipher = createWorkerChunkCipher(() => {
       const worker = new FakeCryptoWorker();
@@ -120,28 +135,8 @@ describe('worker chunk cipher', () => {
     const key = await generateFileKey();
     const file = new Blob([new Uint8Array([1])]);
     const pending = cipher.encryptSlice(key, 0, true, file, 0, 1);
-    workers[0]?.crash();
-    await expect(pending).rejects.toBeInstanceOf(CryptoWorkerError);
-    expect(workers[0]?.terminated).toBe(true);
-
-    const next = cipher.encryptSlice(key, 0, true, file, 0, 1);
-    expect(workers).toHaveLength(2);
-    await workers[1]?.flush();
-    expect((await next).ciphertext.length).toBe(1 + 16);
-  });
-
-  it('stops a worker that sent an unreadable message, fails what is pending and starts a new one', async () => {
-    const workers: FakeCryptoWorker[] = [];
-    const cipher = createWorkerChunkCipher(() => {
-      const worker = new FakeCryptoWorker();
-      workers.push(worker);
-      return worker;
-    });
-    const key = await generateFileKey();
-    const file = new Blob([new Uint8Array([1])]);
-    const pending = cipher.encryptSlice(key, 0, true, file, 0, 1);
-    workers[0]?.dispatchEvent(new MessageEvent('messageerror'));
-    await expect(pending).rejects.toThrow('The encryption worker sent an unreadable message');
+    if (workers[0] !== undefined) stop(workers[0]);
+    await expect(pending).rejects.toThrow(new CryptoWorkerError(message));
     expect(workers[0]?.terminated).toBe(true);
 
     const next = cipher.encryptSlice(key, 0, true, file, 0, 1);
