@@ -261,15 +261,15 @@ class ChromiumProcesses {
   /** The renderer of the app's page (see {@link identifyPage}). */
   private pagePid = -1;
 
-  /**
-   * Remembers the renderer that has used the most CPU so far as the app's page: call it after the
-   * sign-up, which the page did alone (the key derivations alone take seconds of CPU).
-   */
   /** The OS pid of the app page's renderer (-1 before {@link identifyPage}). */
   get pageProcess(): number {
     return this.pagePid;
   }
 
+  /**
+   * Remembers the renderer that has used the most CPU so far as the app's page: call it after the
+   * sign-up, which the page did alone (the key derivations alone take seconds of CPU).
+   */
   identifyPage(): void {
     let best = -1;
     for (const p of descendants(process.pid, processTable())) {
@@ -1139,10 +1139,9 @@ async function bareCipherInWorker(
 /**
  * The floor of an encrypted transfer on this machine: the plain transfer of the same bytes and
  * bare AES-GCM over the same chunks (in a worker, one chunk at a time), started together; timed
- * to the end of the later one. An encrypted transfer does at least both on the same cores. The
- * cipher is prepared (its input and ciphertext allocated) before, so the memory measured around
- * this is what each call of WebCrypto takes (its copy of the input and its output) and what the
- * plain transfer takes.
+ * to the end of the later one. An encrypted transfer does at least both on the same cores. Its
+ * memory is not a floor: the cipher's tight loop leaves WebCrypto's per-call buffers to the
+ * garbage collector, so the report leaves it out.
  */
 async function plainWithBareCipher(
   runCipher: () => Promise<void>,

@@ -29,10 +29,11 @@ export interface StreamSink {
  * memory. The last slice of each chunk is a copy of its own: once the browser has taken it, it has
  * finished with every view before it, and the chunk's buffer is freed at that moment (not when the
  * next chunk is written, nor at the next garbage collection), so a chunk the disk took while the
- * next one decrypts no longer counts in that chunk's peak. `close` waits until the browser has taken the last slice, then ends the stream (the
- * browser completes the file); `abort` errors it (the browser marks the download failed and deletes the
- * partial file). `onCancel` runs when the user cancels the download in the browser: a waiting
- * `write` then fails with the spec's "Download was aborted".
+ * next one decrypts no longer counts in that chunk's peak. `close` waits until the browser has
+ * taken the last slice, then ends the stream (the browser completes the file); `abort` errors it
+ * (the browser marks the download failed and deletes the partial file). `onCancel` runs when the
+ * user cancels the download in the browser: a waiting `write` then fails with the spec's "Download
+ * was aborted".
  */
 export function createStreamSink(
   onCancel: () => void,
