@@ -280,6 +280,15 @@ class ChromiumProcesses {
     }
   }
 
+  /** `renderer (page)`, `renderer (service worker)`, both, or `renderer (other)`, from its threads. */
+  private rendererRole(pid: number, threadNames: readonly string[]): string {
+    const roles = [
+      pid === this.pagePid ? 'page' : null,
+      threadNames.some((n) => n.startsWith('ServiceWorker')) ? 'service worker' : null,
+    ].filter((r) => r !== null);
+    return `renderer (${roles.length === 0 ? 'other' : roles.join(' + ')})`;
+  }
+
   private kindOf(pid: number): string {
     let kind = this.kinds.get(pid);
     if (kind === undefined) {
@@ -300,14 +309,23 @@ class ChromiumProcesses {
       if (server.has(p.pid) || this.kindOf(p.pid) === NOT_CHROMIUM) continue;
       this.lastTicks.set(p.pid, p.cpuTicks);
       this.lastFaults.set(p.pid, p.minflt);
-      for (const [tid, thread] of threadsOf(p.pid)) this.threadLast.set(tid, thread);
+      const threads = threadsOf(p.pid);
+      for (const [tid, thread] of threads) this.threadLast.set(tid, thread);
       const pss =
         readKb(`/proc/${p.pid}/smaps_rollup`, 'Pss') ?? readKb(`/proc/${p.pid}/status`, 'VmRSS') ?? 0;
       const kind = this.kindOf(p.pid);
       // The tracing service exists for --task-cpu's trace (started after the idle figure): the
       // benchmark's own, not the transfer's.
       if (kind === 'utility:tracing') continue;
-      byKind[kind] = (byKind[kind] ?? 0) + pss;
+      // Renderers by what runs in them: the page's (with the crypto worker) and the service worker's.
+      const label =
+        kind === 'renderer'
+          ? this.rendererRole(
+              p.pid,
+              threads.map(([, thread]) => thread.name),
+            )
+          : kind;
+      byKind[label] = (byKind[label] ?? 0) + pss;
       total += pss;
     }
     return { total, byKind };
@@ -353,13 +371,7 @@ class ChromiumProcesses {
       names.set(thread.pid, [...(names.get(thread.pid) ?? []), thread.name]);
     const roleOf = (pid: number): string => {
       const kind = this.kindOf(pid);
-      if (kind !== 'renderer') return kind;
-      const threads = names.get(pid) ?? [];
-      const roles = [
-        pid === this.pagePid ? 'page' : null,
-        threads.some((n) => n.startsWith('ServiceWorker')) ? 'service worker' : null,
-      ].filter((r) => r !== null);
-      return `renderer (${roles.length === 0 ? 'other' : roles.join(' + ')})`;
+      return kind === 'renderer' ? this.rendererRole(pid, names.get(pid) ?? []) : kind;
     };
     // A process that started during the transfer counts all its faults (from 0).
     for (const [pid, faults] of this.lastFaults) {

@@ -25,10 +25,32 @@ describe('blobPartsOf', () => {
 });
 
 describe('releaseBuffer', () => {
-  it('detaches the buffer where ArrayBuffer.prototype.transfer exists, and is a no-op elsewhere', () => {
+  it('detaches the buffer (its memory goes with a dropped message), and a second release is harmless', () => {
     const buffer = new Uint8Array(16).buffer;
     releaseBuffer(buffer);
-    const hasTransfer = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function';
-    expect(buffer.byteLength).toBe(hasTransfer ? 0 : 16);
+    expect(buffer.byteLength).toBe(0);
+    expect(() => {
+      releaseBuffer(buffer);
+    }).not.toThrow();
+  });
+
+  it('falls back to transfer(0) where messages cannot carry the buffer, and leaves it alone without either', () => {
+    const withTransfer = new Uint8Array(16).buffer;
+    const withNeither = new Uint8Array(16).buffer;
+    const channel = globalThis.MessageChannel;
+    const transfer = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'transfer');
+    try {
+      // @ts-expect-error -- a runtime without MessageChannel
+      delete globalThis.MessageChannel;
+      releaseBuffer(withTransfer);
+      expect(withTransfer.byteLength).toBe(transfer === undefined ? 16 : 0);
+      // @ts-expect-error -- a runtime without ArrayBuffer.prototype.transfer either
+      delete ArrayBuffer.prototype.transfer;
+      releaseBuffer(withNeither);
+      expect(withNeither.byteLength).toBe(16);
+    } finally {
+      globalThis.MessageChannel = channel;
+      if (transfer !== undefined) Object.defineProperty(ArrayBuffer.prototype, 'transfer', transfer);
+    }
   });
 });

@@ -8,17 +8,37 @@
 export const SLICE_BYTES = 8 * 1024 * 1024;
 
 /**
- * Frees a buffer's memory now instead of at the next garbage collection: `transfer(0)` (ES2024)
- * detaches it and moves its contents into a new, empty buffer. Only for buffers nothing else
- * reads any more (a Blob or a postMessage has already copied the bytes). Where `transfer` is
- * missing (Node 20, older browsers) the buffer is left to the collector.
+ * Frees a buffer's memory now instead of at the next garbage collection. Only for buffers nothing
+ * else reads any more (a Blob, a file or the browser's download has already taken the bytes).
+ *
+ * The buffer is transferred in a message to a port whose other end is closed: the browser drops
+ * the message, and the memory with it. `transfer(0)` (ES2024) is not enough for every buffer: it
+ * detaches the JavaScript object, but where the browser made the buffer itself, as WebCrypto does
+ * for every output, Chromium's own wrapper keeps the memory until its collector runs (measured in
+ * session 13: +1.00 chunk after `transfer(0)` of a 95 MiB `decrypt` output, +0.00 after the
+ * message, in a page of Chromium 156; a buffer made by `new ArrayBuffer` is freed by either).
+ * `transfer(0)` remains the fallback where messages cannot carry it (no `MessageChannel`, or a
+ * buffer that cannot be transferred); where neither exists the buffer is left to the collector.
  */
 export function releaseBuffer(buffer: ArrayBufferLike): void {
   const movable = buffer as ArrayBufferLike & {
     transfer?: (newLength: number) => ArrayBuffer;
     detached?: boolean;
   };
-  if (typeof movable.transfer === 'function' && movable.detached !== true) movable.transfer(0);
+  if (movable.detached === true) return;
+  if (typeof MessageChannel === 'function' && buffer instanceof ArrayBuffer) {
+    const channel = new MessageChannel();
+    try {
+      channel.port2.close();
+      channel.port1.postMessage(null, [buffer]);
+    } catch {
+      // Not transferable here: the fallback below.
+    } finally {
+      channel.port1.close();
+    }
+    if (buffer.byteLength === 0) return;
+  }
+  if (typeof movable.transfer === 'function') movable.transfer(0);
 }
 
 /**
