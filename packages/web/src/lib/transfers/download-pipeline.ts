@@ -1,6 +1,7 @@
 import { API_PREFIX, decryptingChunkText, downloadMessages } from '@coffer/contracts';
 import { CHUNK_OVERHEAD, chunkCount, encryptedSize, plainChunkLength } from '@coffer/crypto';
 import { downloadHttpErrorMessage, DOWNLOAD_NETWORK_ERROR_TEXT } from './error-mapping';
+import { releaseBuffer } from './buffers';
 import { ResumableReader, type OpenedStream } from './resumable-reader';
 import type { SaveSink } from './save/save-sink';
 import { TransferAbortedError, TransferError, isAbortError } from './transfer-errors';
@@ -153,6 +154,8 @@ async function streamChunks(
     writing.catch(fail);
   }
   if (writing !== null) await guard(writing, signal);
+  // The read buffer goes with the download, not at a later collection.
+  if (spare !== null) releaseBuffer(spare);
 }
 
 async function writeWhenDecrypted(
