@@ -1,12 +1,9 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from './html-page.js';
 
 interface OpenApiDoc {
   paths?: Record<string, Record<string, { summary?: string; tags?: string[] }>>;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** A small static reference page, so the docs need no third-party scripts (and no CSP exceptions). */

@@ -1,4 +1,5 @@
-import { alertBox, escapeHtml, field, layout } from './idp.pages.js';
+import { escapeHtml } from '../../http/html-page.js';
+import { alertBox, field, layout } from './idp.pages.js';
 import type { FormAlert, PageContext } from './idp.pages.js';
 
 /**

@@ -1,16 +1,8 @@
+import { escapeHtml, renderHtmlPage } from '../../http/html-page.js';
 import { COUNTRY_CODES, countryName } from './countries.js';
 import { IDP_STYLES } from './idp.styles.js';
 
 /** Server-rendered pages of the embedded provider. Every value is escaped; there are no scripts. */
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 const SHIELD = `<svg viewBox="0 0 32 32" aria-hidden="true" focusable="false"><path fill="#1c4fa0" d="M16 2.5 4.5 6.8v8.1c0 7.3 4.9 12.7 11.5 14.6 6.6-1.9 11.5-7.3 11.5-14.6V6.8L16 2.5Z"/><path fill="#fff" d="M16 9.2a4 4 0 0 0-4 4v1.6h-.6c-.8 0-1.4.6-1.4 1.4v5.4c0 .8.6 1.4 1.4 1.4h9.2c.8 0 1.4-.6 1.4-1.4v-5.4c0-.8-.6-1.4-1.4-1.4H20v-1.6a4 4 0 0 0-4-4Zm-2.2 4a2.2 2.2 0 0 1 4.4 0v1.6h-4.4v-1.6Z"/></svg>`;
 
@@ -26,29 +18,14 @@ export interface PageContext {
 }
 
 export function layout(context: PageContext, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Coffer</title>
-<style>${IDP_STYLES}</style>
-</head>
-<body>
-<main>
-<a class="brand" href="${escapeHtml(`${context.appUrl}/landing`)}">${SHIELD}<span>Coffer</span></a>
-<div class="card">
-${body}
-</div>
-</main>
-<footer>
-<p>${LOCK_ICON}End-to-end encrypted file storage and sharing</p>
-<p><a href="${escapeHtml(`${context.appUrl}/landing`)}">Back to Coffer</a></p>
-</footer>
-</body>
-</html>`;
+  return renderHtmlPage({
+    title,
+    styles: IDP_STYLES,
+    homeHref: `${context.appUrl}/landing`,
+    brandIcon: SHIELD,
+    footerNote: `${LOCK_ICON}End-to-end encrypted file storage and sharing`,
+    body,
+  });
 }
 
 /** A message for the whole form; `info` for neutral notices. */

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../http/html-page.js';
 import type { MailMessage } from './mailer.js';
 
 // Pure functions: identity claims and configuration in, a ready message out. Names come from
@@ -22,16 +23,6 @@ export interface ShareNotificationMailInput {
 }
 
 const MAX_NAME_LENGTH = 80;
-
-/** Escapes text for HTML element content and double- or single-quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 /** One line, no control characters, bounded length: safe in a subject and short in a sentence. */
 function cleanName(name: string): string {

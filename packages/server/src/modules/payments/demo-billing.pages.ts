@@ -1,5 +1,6 @@
 import { formatCount, formatGb } from '@coffer/contracts';
 import type { PlanLimits, Tier } from '../../config.js';
+import { escapeHtml, renderHtmlPage } from '../../http/html-page.js';
 import { IDP_STYLES } from '../../infra/idp/idp.styles.js';
 import type { DemoCheckoutView, DemoPortalView } from './demo-billing.service.js';
 
@@ -8,15 +9,6 @@ import type { DemoCheckoutView, DemoPortalView } from './demo-billing.service.js
  * provider's pages (one inline stylesheet, system fonts, blue primary). No scripts; every value is
  * escaped; forms post back to the same path with the session in a hidden field.
  */
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 export const TIER_LABELS: Record<Tier, string> = { Free: 'Free Tier', Personal: 'Personal Tier' };
 
@@ -46,29 +38,13 @@ dd{margin:0;font-weight:600;text-align:right}
 `;
 
 function layout(appUrl: string, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Coffer</title>
-<style>${IDP_STYLES}${EXTRA_STYLES}</style>
-</head>
-<body>
-<main>
-<a class="brand" href="${escapeHtml(`${appUrl}/profile`)}"><span>Coffer</span></a>
-<div class="card">
-${body}
-</div>
-</main>
-<footer>
-<p>Demo payments: this server has no payment provider configured.</p>
-<p><a href="${escapeHtml(`${appUrl}/profile`)}">Back to Coffer</a></p>
-</footer>
-</body>
-</html>`;
+  return renderHtmlPage({
+    title,
+    styles: IDP_STYLES + EXTRA_STYLES,
+    homeHref: `${appUrl}/profile`,
+    footerNote: 'Demo payments: this server has no payment provider configured.',
+    body,
+  });
 }
 
 function limitsList(plan: PlanLimits, extra: [string, string][] = []): string {
