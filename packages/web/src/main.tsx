@@ -6,7 +6,7 @@ import './app/accessibility.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { getAppSession } from './app/session/app-session';
+import { getAppSession } from './session/app-session';
 import { analyticsConsent } from './lib/analytics';
 
 const container = document.getElementById('root');

@@ -6,7 +6,7 @@ import { loadedTransferManager, subscribeToTransfers } from '../lib/transfers/lo
 import { snackbar } from '../lib/snackbar';
 import { AppProviders } from './AppProviders';
 import { createAppRouter } from './router/router';
-import { getAppSession } from './session/app-session';
+import { getAppSession } from '../session/app-session';
 
 // Uploads and downloads count as operations in progress: logout aborts them, and leaving the route
 // or the page while one runs asks first (spec sections 2 and 4). The engine loads with the first

@@ -5,9 +5,9 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ApiClientContext } from '../lib/api/context';
 import { GlobalOverlay } from './layout/GlobalOverlay';
 import { createQueryClient } from './query-client';
-import { getAppSession, type AppSession } from './session/app-session';
-import { CurrentUserContext } from './session/current-user';
-import { AppSessionContext, useAuthSnapshot } from './session/session-context';
+import { getAppSession, type AppSession } from '../session/app-session';
+import { CurrentUserContext } from '../session/current-user';
+import { AppSessionContext, useAuthSnapshot } from '../session/session-context';
 import { theme } from './theme';
 
 interface AppProvidersProps {

@@ -3,8 +3,8 @@ import {
   SESSION_ENDED_FLAG,
   TRANSFERS_CANCELLED_FLAG,
   sessionStorageKeys,
-} from '../../lib/storage/session-flags';
-import { createTestAppSession } from './test-session';
+} from '../lib/storage/session-flags';
+import { createTestAppSession } from './testing/test-session';
 
 describe('app session logout target', () => {
   afterEach(() => {

@@ -1,39 +1,39 @@
-import { createAuthSession, type AuthSession } from '../../lib/auth/auth-session';
-import { logoutTarget, performLogout } from '../../lib/auth/logout';
-import { createOperationRegistry, type OperationRegistry } from '../../lib/auth/operations';
-import { fetchClientConfig, pinsApi } from '../../lib/api/endpoints';
+import { createAuthSession, type AuthSession } from '../lib/auth/auth-session';
+import { logoutTarget, performLogout } from '../lib/auth/logout';
+import { createOperationRegistry, type OperationRegistry } from '../lib/auth/operations';
+import { fetchClientConfig, pinsApi } from '../lib/api/endpoints';
 import {
   createTrustSession,
   MISSING_SIGNING_KEY,
   type TrustKeys,
   type TrustSession,
-} from '../../lib/trust/trust-session';
-import type { PinsPort } from '../../lib/trust/pin-book';
+} from '../lib/trust/trust-session';
+import type { PinsPort } from '../lib/trust/pin-book';
 import {
   createMemoryPinHighWater,
   pinVersionsOf,
   type PinHighWaterStore,
-} from '../../lib/trust/pin-high-water';
-import { createIndexedDbPinHighWater } from '../../lib/trust/pin-high-water.idb';
-import type { UnlockedKeys } from '../../lib/encryption/encryption-session';
-import { createApiClient, type ApiClient } from '../../lib/api/http';
-import { createEncryptionSession, type EncryptionSession } from '../../lib/encryption/encryption-session';
-import { keysPortFrom } from '../../lib/encryption/keys-port';
+} from '../lib/trust/pin-high-water';
+import { createIndexedDbPinHighWater } from '../lib/trust/pin-high-water.idb';
+import type { UnlockedKeys } from '../lib/encryption/encryption-session';
+import { createApiClient, type ApiClient } from '../lib/api/http';
+import { createEncryptionSession, type EncryptionSession } from '../lib/encryption/encryption-session';
+import { keysPortFrom } from '../lib/encryption/keys-port';
 import {
   SESSION_ENDED_FLAG,
   TRANSFERS_CANCELLED_FLAG,
   sessionFlags,
   sessionStorageKeys,
   type SessionFlags,
-} from '../../lib/storage/session-flags';
-import { createIndexedDbKeyStore } from '../../lib/storage/unlocked-key-store.idb';
-import { createMemoryKeyStore, type UnlockedKeyStore } from '../../lib/storage/unlocked-key-store';
-import { resetAnalytics } from '../../lib/analytics';
+} from '../lib/storage/session-flags';
+import { createIndexedDbKeyStore } from '../lib/storage/unlocked-key-store.idb';
+import { createMemoryKeyStore, type UnlockedKeyStore } from '../lib/storage/unlocked-key-store';
+import { resetAnalytics } from '../lib/analytics';
 import {
   createEmailVerificationSignal,
   watchEmailVerification,
   type EmailVerificationSignal,
-} from '../../lib/auth/email-verification';
+} from '../lib/auth/email-verification';
 
 /**
  * Everything a signed-in tab holds: the login session, the API client that carries its tokens, the

@@ -1,6 +1,6 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
-import type { AuthSnapshot } from '../../lib/auth/auth-session';
-import type { EncryptionState } from '../../lib/encryption/encryption-session';
+import type { AuthSnapshot } from '../lib/auth/auth-session';
+import type { EncryptionState } from '../lib/encryption/encryption-session';
 import { getAppSession, type AppSession } from './app-session';
 
 /** The tab's session for the React tree; without a provider, the tab's default session. */

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { usersApi } from '../../lib/api/endpoints';
-import { useApiClient } from '../../lib/api/context';
-import { meQueryKey } from '../../lib/auth/email-verification';
-import { retryUnlessClientError } from '../../lib/contacts/contact-errors';
+import { usersApi } from '../lib/api/endpoints';
+import { useApiClient } from '../lib/api/context';
+import { meQueryKey } from '../lib/auth/email-verification';
+import { retryUnlessClientError } from '../lib/contacts/contact-errors';
 
 /**
  * Whether the server counts the signed-in person as an admin (GET /users/me, a verified ADMIN_EMAILS

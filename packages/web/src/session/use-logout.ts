@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useLocation } from 'react-router';
-import { overlay } from '../../lib/overlay';
+import { overlay } from '../lib/overlay';
 import { useAppSession } from './session-context';
 
 /**

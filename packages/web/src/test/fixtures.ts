@@ -1,6 +1,6 @@
 /** Test data of the API's shapes, for component tests. Imported only by tests. */
 import type { Contact, FileListItem, SharedFileItem, StatsResponse } from '@coffer/contracts';
-import type { SessionUser } from '../app/session/current-user';
+import type { SessionUser } from '../session/current-user';
 
 export const testUser: SessionUser = {
   id: 'user-1',

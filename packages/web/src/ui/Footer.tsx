@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { Anchor, Container, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { appConfig } from '../config';
+import { appConfig } from '../lib/app-config';
 import classes from './Footer.module.css';
 
 const LINKS = [

@@ -1,7 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { Center, Container } from '@mantine/core';
 import { Link } from 'react-router';
-import { paths } from '../router/paths';
+import { paths } from '../lib/navigation/paths';
 import { Footer } from './Footer';
 import { Logo } from './Logo';
 import classes from './PublicPage.module.css';

@@ -2,8 +2,8 @@ import type { ReactElement } from 'react';
 import { Burger, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../router/paths';
-import { Logo } from './Logo';
+import { paths } from '../../lib/navigation/paths';
+import { Logo } from '../../ui/Logo';
 
 interface AppHeaderProps {
   navOpened: boolean;

@@ -2,10 +2,10 @@ import type { ReactElement } from 'react';
 import { AppShell } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet } from 'react-router';
-import { useShellVisible } from '../session/shell-visibility';
+import { useShellVisible } from './shell-visibility';
 import { LAYOUT_BREAKPOINT_PX } from '../theme';
 import { AppHeader } from './AppHeader';
-import { Footer } from './Footer';
+import { Footer } from '../../ui/Footer';
 import { SideNav } from './SideNav';
 import classes from './AppLayout.module.css';
 

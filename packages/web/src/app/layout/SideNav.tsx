@@ -3,10 +3,10 @@ import { AppShell, Divider, NavLink, ScrollArea } from '@mantine/core';
 import { IconChevronRight, IconLogout } from '@tabler/icons-react';
 import { NavLink as RouterNavLink, useLocation } from 'react-router';
 import { PersonAvatar } from '../../features/contacts/PersonAvatar';
-import { useCurrentUser } from '../session/current-user';
-import { useIsAdmin } from '../session/use-is-admin';
-import { useLogout } from '../session/use-logout';
-import { paths } from '../router/paths';
+import { useCurrentUser } from '../../session/current-user';
+import { useIsAdmin } from '../../session/use-is-admin';
+import { useLogout } from '../../session/use-logout';
+import { paths } from '../../lib/navigation/paths';
 import { ADMIN_NAV_ITEMS, NAV_ITEMS } from './nav-items';
 import classes from './SideNav.module.css';
 

@@ -1,6 +1,6 @@
 import type { Icon } from '@tabler/icons-react';
 import { IconCloudUpload, IconFolder, IconFolderShare, IconMessages, IconUsers } from '@tabler/icons-react';
-import { paths } from '../router/paths';
+import { paths } from '../../lib/navigation/paths';
 
 export interface NavItem {
   readonly label: string;

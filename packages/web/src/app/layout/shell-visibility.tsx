@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactElement, type ReactNode } from 'react';
 import { sessionStorageKeys } from '@coffer/contracts';
-import { useAuthSnapshot, useEncryptionState } from './session-context';
+import { useAuthSnapshot, useEncryptionState } from '../../session/session-context';
 
 /** @deprecated Use `sessionStorageKeys.encryptionInitialized` from `@coffer/contracts`. */
 export const ENCRYPTION_INITIALIZED_FLAG = sessionStorageKeys.encryptionInitialized;

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { fileTypeGroupOf, identifyUser, sizeBucketOf, track, trackPageView } from '../../lib/analytics';
 import { loadedTransferManager, subscribeToTransfers } from '../../lib/transfers/loaded-manager';
-import { useCurrentUser } from '../session/current-user';
+import { useCurrentUser } from '../../session/current-user';
 
 type TransferStatus = 'queued' | 'processing' | 'complete' | 'failed' | 'aborted';
 

@@ -4,7 +4,7 @@ import { IconRefresh, IconAlertTriangle } from '@tabler/icons-react';
 import { Navigate, useLocation, useRouteError } from 'react-router';
 import { navigationErrorState } from '../../features/landing/navigation-error';
 import { isChunkLoadError } from './lazy-page';
-import { paths } from './paths';
+import { paths } from '../../lib/navigation/paths';
 
 function ReloadScreen({ title, message }: { title: string; message: string }): ReactElement {
   return (

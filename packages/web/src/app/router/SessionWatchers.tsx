@@ -6,9 +6,9 @@ import { meQueryKey } from '../../lib/auth/email-verification';
 import { snackbar } from '../../lib/snackbar';
 import { takeFlashMessage } from '../../lib/storage/flash-message';
 import type { LeaveDialog } from './LeaveDialog';
-import { useAppSession, useOperationsActive } from '../session/session-context';
-import { shouldRedirectToUnlock } from './navigation-rules';
-import { paths } from './paths';
+import { useAppSession, useOperationsActive } from '../../session/session-context';
+import { shouldRedirectToUnlock } from '../../lib/navigation/navigation-rules';
+import { paths } from '../../lib/navigation/paths';
 
 /** Spec: "Whenever encryption stops being ready while the user is not on /unlock or /landing, the app redirects to /unlock." */
 function EncryptionWatcher(): null {

@@ -1,7 +1,7 @@
 import { sessionStorageKeys } from '@coffer/contracts';
 import { redirect, type LoaderFunctionArgs, type ShouldRevalidateFunction } from 'react-router';
 import { snackbar } from '../../lib/snackbar';
-import { getAppSession, type AppSession } from '../session/app-session';
+import { getAppSession, type AppSession } from '../../session/app-session';
 import {
   decideNavigation,
   isSafeReturnPath,
@@ -9,8 +9,8 @@ import {
   type NavigationState,
   type RouteAccess,
   type RouteLocation,
-} from './navigation-rules';
-import { paths } from './paths';
+} from '../../lib/navigation/navigation-rules';
+import { paths } from '../../lib/navigation/paths';
 import { track } from '../../lib/analytics';
 
 /** Shown when the identity provider's answer cannot be used (cancelled, expired, tampered). */

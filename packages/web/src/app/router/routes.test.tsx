@@ -4,12 +4,12 @@ import { notifications } from '@mantine/notifications';
 import { sessionStorageKeys } from '@coffer/contracts';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderRoute } from '../../test/render';
-import { setAppSession } from '../session/app-session';
+import { setAppSession } from '../../session/app-session';
 import {
   createTestAppSession,
   type TestAppSessionOptions,
   type TestAppSession,
-} from '../session/test-session';
+} from '../../session/testing/test-session';
 
 async function withSession(options: TestAppSessionOptions): Promise<TestAppSession> {
   const session = await createTestAppSession(options);

@@ -3,11 +3,11 @@ import { Navigate, type RouteObject } from 'react-router';
 import { LandingPage } from '../../features/landing/LandingPage';
 import { NotFoundPage } from '../../features/not-found/NotFoundPage';
 import { PageLoader } from '../layout/PageLoader';
-import { ShellVisibleProvider } from '../session/shell-visibility';
+import { ShellVisibleProvider } from '../layout/shell-visibility';
 import { RequireAccount, RequireAuth } from './guards';
 import { lazyPage, withTimeout } from './lazy-page';
 import { alwaysRevalidate, guardLoader } from './loaders';
-import { paths } from './paths';
+import { paths } from '../../lib/navigation/paths';
 import { RootRoute } from './RootRoute';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 

@@ -13,7 +13,7 @@ import {
   generateUserKeyPair,
   publicKeyFingerprint,
 } from '@coffer/crypto';
-import { createTestAppSession, TEST_MASTER_KEY, type TestAppSession } from '../../app/session/test-session';
+import { createTestAppSession, TEST_MASTER_KEY, type TestAppSession } from '../../session/testing/test-session';
 import type { ContactView } from '../../lib/contacts/contact-status';
 import { makeTrustIdentity, servedKeyOf, type TrustIdentity } from '../../lib/trust/testing/trust-identities';
 import { createFakeApi, renderScreen } from '../../test/render-screen';

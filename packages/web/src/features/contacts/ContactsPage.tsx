@@ -13,7 +13,7 @@ import { AddContactModal, EditContactModal } from './ContactFormModal';
 import { DeleteContactModal } from './DeleteContactModal';
 import { ShareFilesModalSlot, type ShareFilesModalProps } from './ShareFilesModalSlot';
 import { useContactsList, useContactViews, useInviteContact } from './use-contacts';
-import { ListScreen, SearchInput, type ListEmpty } from '../../app/layout/ListScreen';
+import { ListScreen, SearchInput, type ListEmpty } from '../../ui/ListScreen';
 
 interface ContactsPageProps {
   /** The share-files modal for a verified contact; see {@link ShareFilesModalSlot}. */

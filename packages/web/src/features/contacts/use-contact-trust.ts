@@ -7,7 +7,7 @@ import {
   type UseMutationResult,
   type UseQueryResult,
 } from '@tanstack/react-query';
-import { useAppSession, useEncryptionState } from '../../app/session/session-context';
+import { useAppSession, useEncryptionState } from '../../session/session-context';
 import { servedKeyOf, type ContactView } from '../../lib/contacts/contact-status';
 import type { KeyTrust, ServedKey } from '../../lib/trust/key-trust';
 import type { TrustSession } from '../../lib/trust/trust-session';

@@ -19,7 +19,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconLock, IconMessageCircle, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../app/router/paths';
+import { paths } from '../../lib/navigation/paths';
 import { useApiClient } from '../../lib/api/context';
 import { feedbackApi } from '../../lib/api/endpoints';
 import { isForbidden, retryUnlessClientError } from '../../lib/contacts/contact-errors';

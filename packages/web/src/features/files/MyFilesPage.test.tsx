@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatDateTime, formatSize } from '@coffer/contracts';
-import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
+import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import { MyFilesPage } from './MyFilesPage';
 import {
   apiError,

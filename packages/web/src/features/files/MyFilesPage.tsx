@@ -3,7 +3,7 @@ import { myFilesMessages, shareMessages } from '@coffer/contracts';
 import { ActionIcon, Button, Tooltip } from '@mantine/core';
 import { IconCloudUpload, IconFolderOff, IconShare, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../app/router/paths';
+import { paths } from '../../lib/navigation/paths';
 import {
   defaultFileListControls,
   visibleFiles,
@@ -20,7 +20,7 @@ import { FilesGrid, FilesSkeleton } from './FilesGrid';
 import { SharedWithList } from './SharedWithList';
 import { useFileDownloads } from './use-file-download';
 import { useMyFiles } from './use-files';
-import { ListScreen } from '../../app/layout/ListScreen';
+import { ListScreen } from '../../ui/ListScreen';
 
 /** My Files (/myfiles): search, type filter, sort; download, delete, share and revoke per file. */
 export function MyFilesPage(): ReactElement {

@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { Badge, Text } from '@mantine/core';
 import { IconShieldQuestion } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useAuthSnapshot, useEncryptionState } from '../../app/session/session-context';
+import { useAuthSnapshot, useEncryptionState } from '../../session/session-context';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
 import { checkOwnFile, signatureBadge } from '../../lib/trust/signed-files';

@@ -9,7 +9,7 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FileMetadata } from '@coffer/contracts';
 import { generateFileKey, signFileManifest, wrapFileKey } from '@coffer/crypto';
-import { createTestAppSession, testUser, type TestAppSession } from '../../app/session/test-session';
+import { createTestAppSession, testUser, type TestAppSession } from '../../session/testing/test-session';
 import { createInProcessChunkCipher } from '../../lib/crypto-worker';
 import { createTransferManager } from '../../lib/transfers';
 import { MemorySink } from '../../lib/transfers/testing/memory-sink';

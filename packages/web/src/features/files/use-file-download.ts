@@ -1,8 +1,8 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { downloadFailedSnackbarText, downloadMessages } from '@coffer/contracts';
 import { useNavigate } from 'react-router';
-import { paths } from '../../app/router/paths';
-import { useAuthSnapshot, useEncryptionState } from '../../app/session/session-context';
+import { paths } from '../../lib/navigation/paths';
+import { useAuthSnapshot, useEncryptionState } from '../../session/session-context';
 import { useApiClient } from '../../lib/api/context';
 import {
   TransferError,

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { Container, Stack, Text, Title } from '@mantine/core';
-import { PublicPage } from '../../app/layout/PublicPage';
+import { PublicPage } from '../../ui/PublicPage';
 import { infoPages, type InfoPageId } from './info-content';
 
 /** A built-in footer page (Terms, Privacy, FAQ, About) in the public page frame. */

@@ -9,8 +9,8 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { paths } from '../../app/router/paths';
-import { useCurrentUser } from '../../app/session/current-user';
+import { paths } from '../../lib/navigation/paths';
+import { useCurrentUser } from '../../session/current-user';
 import { AddContactModal } from '../contacts/ContactFormModal';
 import { useContactsList } from '../contacts/use-contacts';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';

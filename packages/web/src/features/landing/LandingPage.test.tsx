@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { getAppSession } from '../../app/session/app-session';
+import { getAppSession } from '../../session/app-session';
 import { SESSION_ENDED_FLAG, TRANSFERS_CANCELLED_FLAG } from '../../lib/storage/session-flags';
 import { renderRoute } from '../../test/render';
 

@@ -10,12 +10,12 @@ import {
   IconShieldLock,
 } from '@tabler/icons-react';
 import { Link, useLocation, useSearchParams } from 'react-router';
-import { Footer } from '../../app/layout/Footer';
-import { Logo } from '../../app/layout/Logo';
-import { paths } from '../../app/router/paths';
-import { useHasAccount } from '../../app/session/use-has-account';
+import { Footer } from '../../ui/Footer';
+import { Logo } from '../../ui/Logo';
+import { paths } from '../../lib/navigation/paths';
+import { useHasAccount } from '../../session/use-has-account';
 import { FeatureList } from './FeatureList';
-import { useAppSession } from '../../app/session/session-context';
+import { useAppSession } from '../../session/session-context';
 import { SESSION_ENDED_FLAG, TRANSFERS_CANCELLED_FLAG } from '../../lib/storage/session-flags';
 import { navigationErrorMessage } from './navigation-error';
 import { NavigationErrorCallout } from './NavigationErrorCallout';

@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { PublicPage } from '../../app/layout/PublicPage';
+import { PublicPage } from '../../ui/PublicPage';
 import { signInPath, signUpPath } from './sign-in';
 
 /** /login: where the user lands after logging out from the unlock screen. */

@@ -1,4 +1,4 @@
-import { isLandingReason } from '../../app/router/paths';
+import { isLandingReason } from '../../lib/navigation/paths';
 
 export type LandingMessageKind =
   'invite' | 'file-share' | 'notification' | 'session-ended' | 'transfers-cancelled';

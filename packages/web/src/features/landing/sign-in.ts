@@ -1,5 +1,5 @@
-import { paths } from '../../app/router/paths';
-import { SIGN_IN_ACTION_PARAM } from '../../app/router/navigation-rules';
+import { paths } from '../../lib/navigation/paths';
+import { SIGN_IN_ACTION_PARAM } from '../../lib/navigation/navigation-rules';
 
 /**
  * Where 'Log in' and 'Create account' lead: /unlock with an action. Its loader sends a visitor to

@@ -2,8 +2,8 @@ import type { ReactElement } from 'react';
 import { Button, Code, Stack, Text, Title } from '@mantine/core';
 import { IconHome } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
-import { PublicPage } from '../../app/layout/PublicPage';
-import { paths } from '../../app/router/paths';
+import { PublicPage } from '../../ui/PublicPage';
+import { paths } from '../../lib/navigation/paths';
 
 /** Any path outside the route table. */
 export function NotFoundPage(): ReactElement {

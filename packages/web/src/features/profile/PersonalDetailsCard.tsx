@@ -3,7 +3,7 @@ import { profileMessages } from '@coffer/contracts';
 import { publicKeyFingerprint } from '@coffer/crypto';
 import { Card, DataList, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { SessionUser } from '../../app/session/current-user';
+import type { SessionUser } from '../../session/current-user';
 import { useApiClient } from '../../lib/api/context';
 import { keysApi } from '../../lib/api/endpoints';
 import { retryUnlessClientError } from '../../lib/contacts/contact-errors';

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useCurrentUser } from '../../app/session/current-user';
+import { useCurrentUser } from '../../session/current-user';
 import { AnalyticsConsentSwitch } from '../analytics/AnalyticsConsent';
 import { PersonAvatar } from '../contacts/PersonAvatar';
 import { ProvideFeedbackCard } from '../feedback/ProvideFeedbackCard';

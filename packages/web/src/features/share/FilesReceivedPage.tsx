@@ -3,13 +3,13 @@ import { fileNotFoundText, receivedFileMessages } from '@coffer/contracts';
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconFileUnknown, IconInbox } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { paths } from '../../app/router/paths';
+import { paths } from '../../lib/navigation/paths';
 import type { SharedFileView } from '../../lib/files/file-views';
 import { DownloadProgress } from '../files/DownloadProgress';
 import { FileTypeIcon } from '../files/FileTypeIcon';
 import { useActiveDownload, useFileDownloads } from '../files/use-file-download';
 import { useSharedFiles } from '../shared/use-shared-files';
-import { LoadError } from '../../app/layout/LoadError';
+import { LoadError } from '../../ui/LoadError';
 import { SharedFileSignature } from '../shared/SharedFileSignature';
 import { useSharedFileCheck } from '../shared/use-shared-file-check';
 

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FileMetadata, ShareFileRequest, ShareFilesRequest } from '@coffer/contracts';
 import { exportPublicKeyB64, generateFileKey, unwrapFileKey, wrapFileKey } from '@coffer/crypto';
-import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
+import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import type { ContactView } from '../../lib/contacts/contact-status';
 import { recipientKeyPair } from '../../lib/transfers/testing/keys';
 import { makeTrustIdentity, servedKeyOf } from '../../lib/trust/testing/trust-identities';

@@ -3,7 +3,7 @@ import { shareMessages } from '@coffer/contracts';
 import { Anchor, Avatar, Checkbox, Group, ScrollArea, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../app/router/paths';
+import { paths } from '../../lib/navigation/paths';
 import { contactInitials } from '../../lib/contacts/contact-search';
 import type { ContactView } from '../../lib/contacts/contact-status';
 import { revealHiddenCharacters } from '../../lib/contacts/exact-email';

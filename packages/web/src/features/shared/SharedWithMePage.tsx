@@ -3,7 +3,7 @@ import { sharedWithMeMessages } from '@coffer/contracts';
 import { Button, Group, Text } from '@mantine/core';
 import { IconFolder, IconInbox, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../app/router/paths';
+import { paths } from '../../lib/navigation/paths';
 import {
   defaultFileListControls,
   visibleFiles,
@@ -14,7 +14,7 @@ import { FileListControls } from '../files/FileListControls';
 import { FilesGrid, FilesSkeleton } from '../files/FilesGrid';
 import { useFileDownloads } from '../files/use-file-download';
 import { useExplainSharedFailure, useSharedFiles } from './use-shared-files';
-import { ListScreen } from '../../app/layout/ListScreen';
+import { ListScreen } from '../../ui/ListScreen';
 import type { SharedFileView } from '../../lib/files/file-views';
 import type { RawDownloadMetadata } from '../../lib/transfers';
 import { snackbar } from '../../lib/snackbar';

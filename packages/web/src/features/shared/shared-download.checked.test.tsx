@@ -9,7 +9,7 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SharedFileItem, SharedFileMetadata } from '@coffer/contracts';
 import { importPublicKeyB64, signFileManifest, signShareGrant, wrapFileKey } from '@coffer/crypto';
-import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
+import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import { createInProcessChunkCipher } from '../../lib/crypto-worker';
 import { createTransferManager, type TransferManager } from '../../lib/transfers';
 import { MemorySink } from '../../lib/transfers/testing/memory-sink';

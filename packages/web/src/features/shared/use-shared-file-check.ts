@@ -1,7 +1,7 @@
 import type { SharedFileMetadata } from '@coffer/contracts';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useCurrentUser } from '../../app/session/current-user';
-import { useAppSession, useEncryptionState } from '../../app/session/session-context';
+import { useCurrentUser } from '../../session/current-user';
+import { useAppSession, useEncryptionState } from '../../session/session-context';
 import { useApiClient } from '../../lib/api/context';
 import { keysApi } from '../../lib/api/endpoints';
 import { filesApi } from '../../lib/api/files';

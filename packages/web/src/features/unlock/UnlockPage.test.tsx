@@ -3,12 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { sessionStorageKeys } from '@coffer/contracts';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setAppSession } from '../../app/session/app-session';
+import { setAppSession } from '../../session/app-session';
 import {
   createTestAppSession,
   TEST_MASTER_KEY,
   type TestAppSessionOptions,
-} from '../../app/session/test-session';
+} from '../../session/testing/test-session';
 import { renderRoute } from '../../test/render';
 
 async function openUnlock(options: TestAppSessionOptions) {

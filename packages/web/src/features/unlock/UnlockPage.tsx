@@ -24,10 +24,10 @@ import {
 } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
-import { LogoMark } from '../../app/layout/Logo';
-import { afterUnlockPath } from '../../app/router/navigation-rules';
-import { useAppSession, useAuthSnapshot, useEncryptionState } from '../../app/session/session-context';
-import { useLogout } from '../../app/session/use-logout';
+import { LogoMark } from '../../ui/Logo';
+import { afterUnlockPath } from '../../lib/navigation/navigation-rules';
+import { useAppSession, useAuthSnapshot, useEncryptionState } from '../../session/session-context';
+import { useLogout } from '../../session/use-logout';
 import {
   InvalidPasswordError,
   KeysAlreadyExistError,

@@ -6,7 +6,7 @@ import {
   type UseMutationResult,
   type UseQueryResult,
 } from '@tanstack/react-query';
-import { useAppSession } from '../../app/session/session-context';
+import { useAppSession } from '../../session/session-context';
 import { useApiClient } from '../../lib/api/context';
 import { usersApi } from '../../lib/api/endpoints';
 import {

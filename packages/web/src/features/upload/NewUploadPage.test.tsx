@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
+import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import {
   createFakeApi,
   createFakeTransferManager,

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import type { UploadItem } from '@coffer/contracts';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAppSession, type TestAppSession } from '../../app/session/test-session';
+import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import {
   createFakeApi,
   createFakeTransferManager,

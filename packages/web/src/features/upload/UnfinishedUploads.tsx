@@ -1,7 +1,7 @@
 import { useState, type ReactElement } from 'react';
 import { formatSize, type UploadItem } from '@coffer/contracts';
 import { Button, Card, FileButton, Group, Stack, Text } from '@mantine/core';
-import { useEncryptionState } from '../../app/session/session-context';
+import { useEncryptionState } from '../../session/session-context';
 import type { UploadRecord } from '../../lib/transfers/upload-records';
 import { ageText, useUnfinishedUploads } from './use-unfinished-uploads';
 import { useUploadRecords } from './use-upload-records';

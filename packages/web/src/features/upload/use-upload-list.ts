@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { uploadMessages } from '@coffer/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEncryptionState } from '../../app/session/session-context';
+import { useEncryptionState } from '../../session/session-context';
 import { useApiClient } from '../../lib/api/context';
 import { statsApi } from '../../lib/api/endpoints';
 import { retryUnlessClientError } from '../../lib/contacts/contact-errors';
@@ -11,7 +11,7 @@ import { addToSelection, selectionMessages } from '../../lib/files/upload-select
 import { snackbar } from '../../lib/snackbar';
 import type { TransferItem, UploadKeys } from '../../lib/transfers';
 import type { UploadRecord } from '../../lib/transfers/upload-records';
-import { useCurrentUser } from '../../app/session/current-user';
+import { useCurrentUser } from '../../session/current-user';
 import { useTransferManager, useTransfers } from '../files/use-transfers';
 
 /** The spec's text for one file; for a batch, how many arrived. */

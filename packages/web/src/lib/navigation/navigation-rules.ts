@@ -1,5 +1,5 @@
 import { DEFAULT_AFTER_UNLOCK_PATH } from '@coffer/contracts';
-import { isSignInCallback } from '../../lib/auth/auth-session';
+import { isSignInCallback } from '../auth/auth-session';
 import { landingPath, paths } from './paths';
 
 /**

@@ -1,6 +1,6 @@
 import { PinSetRollbackError } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
-import { createTestAppSession, TEST_MASTER_KEY, testUser } from '../../app/session/test-session';
+import { createTestAppSession, TEST_MASTER_KEY, testUser } from '../../session/testing/test-session';
 import { makeTrustIdentity, servedKeyOf } from './testing/trust-identities';
 
 describe('pin set rollback across a logout (issue 13)', () => {

@@ -19,7 +19,7 @@ import type { PinsPort } from '../../lib/trust/pin-book';
 import { createMemoryPinHighWater, type PinHighWaterStore } from '../../lib/trust/pin-high-water';
 import { createSessionFlags } from '../../lib/storage/session-flags';
 import { createMemoryKeyStore, type UnlockedKeyStore } from '../../lib/storage/unlocked-key-store';
-import { createAppSession, type AppSession } from './app-session';
+import { createAppSession, type AppSession } from '../app-session';
 
 export const TEST_MASTER_KEY = 'Test-Master-Key-1';
 // The fewest iterations @coffer/crypto accepts (fewer is refused as a KDF downgrade).
