@@ -1,19 +1,11 @@
-import { bytesToBase64 } from './base64.codec.js';
-import { bytesToHex, hexToBytes } from './bytes.util.js';
+import { bytesToHex } from './bytes.util.js';
 import { chunkCount, encryptedSize } from './content-size.math.js';
 import { InvalidArgumentError } from './crypto.errors.js';
 import { CHUNK_SIZE } from './format.constants.js';
-import { encodeSignedMessage, SIGNED_LABELS } from './signed-message.encoding.js';
-import {
-  canonicalEmail,
-  FieldReader,
-  parseObject,
-  sha256,
-  sha256HexOfB64,
-  type SignatureCheck,
-} from './signed-record.util.js';
-import { signBytes } from './signing-key.pair.js';
-import { comparedFields, type SignedRecordKind, verifySignedRecord } from './signed-record.verify.js';
+import { SIGNED_LABELS } from './signed-message.encoding.js';
+import { defineSignedRecord, type SignedStatement } from './signed-record.kind.js';
+import { canonicalEmail, sha256, sha256HexOfB64, type SignatureCheck } from './signed-record.util.js';
+import { comparedFields, verifySignedRecord } from './signed-record.verify.js';
 
 /**
  * A file manifest: what the owner signs at upload to identify a file and its layout. Travels as
@@ -43,21 +35,6 @@ export interface FileManifest {
   signatureB64: string;
 }
 
-const MEMBERS = [
-  'v',
-  'type',
-  'ownerEmail',
-  'ownerKeyId',
-  'ownerWrappedKeySha256Hex',
-  'name',
-  'contentType',
-  'size',
-  'chunkSize',
-  'chunkCount',
-  'signedAt',
-  'signatureB64',
-] as const;
-
 /** What the uploader knows when it signs. */
 export interface FileManifestFields {
   ownerEmail: string;
@@ -71,26 +48,33 @@ export interface FileManifestFields {
   chunkSize?: number;
 }
 
+const FILE_MANIFEST = defineSignedRecord<FileManifest>({
+  type: 'file-manifest',
+  label: SIGNED_LABELS.fileManifest,
+  name: 'file manifest',
+  members: {
+    ownerEmail: 'email',
+    ownerKeyId: 'text',
+    ownerWrappedKeySha256Hex: 'sha256Hex',
+    name: 'text',
+    contentType: 'text',
+    size: 'integer',
+    chunkSize: 'integer',
+    chunkCount: 'integer',
+    signedAt: 'iso',
+  },
+  check: (manifest) => manifest.chunkSize > 0,
+});
+
 /**
  * The signed bytes: label `coffer-v1/file-manifest`, then ownerEmail, ownerKeyId (UTF-8), the
  * wrapped key's SHA-256 (32 bytes), name, contentType (UTF-8), size, chunkSize, chunkCount and
  * signedAt (u64 each; signedAt in milliseconds since 1970).
  */
-export function fileManifestMessage(
-  manifest: Omit<FileManifest, 'signatureB64'> & { signatureB64?: string },
-): Uint8Array<ArrayBuffer> {
-  return encodeSignedMessage(SIGNED_LABELS.fileManifest, [
-    manifest.ownerEmail,
-    manifest.ownerKeyId,
-    hexToBytes(manifest.ownerWrappedKeySha256Hex),
-    manifest.name,
-    manifest.contentType,
-    manifest.size,
-    manifest.chunkSize,
-    manifest.chunkCount,
-    Date.parse(manifest.signedAt),
-  ]);
-}
+export const fileManifestMessage = FILE_MANIFEST.message;
+
+/** Parses a manifest's JSON text strictly; null when it is not one. */
+export const parseFileManifest = FILE_MANIFEST.parse;
 
 /** Signs a file manifest at upload with the owner's signing key. Returns its JSON text. */
 export async function signFileManifest(
@@ -101,10 +85,8 @@ export async function signFileManifest(
   const ownerWrappedKeySha256Hex = await sha256HexOfB64(fields.ownerEncryptedFileKeyB64);
   if (ownerWrappedKeySha256Hex === null) throw new InvalidArgumentError('encryptedFileKey is not base64');
   const chunkSize = fields.chunkSize ?? CHUNK_SIZE;
-  const unsigned: Omit<FileManifest, 'signatureB64'> = {
-    v: 1,
-    type: 'file-manifest',
-    ownerEmail: canonicalEmail(fields.ownerEmail),
+  const statement: SignedStatement<FileManifest> = {
+    ownerEmail: fields.ownerEmail,
     ownerKeyId: fields.ownerKeyId,
     ownerWrappedKeySha256Hex,
     name: fields.name,
@@ -114,40 +96,7 @@ export async function signFileManifest(
     chunkCount: chunkCount(fields.size, chunkSize),
     signedAt: signedAt.toISOString(),
   };
-  const signature = await signBytes(signingPrivateKey, fileManifestMessage(unsigned));
-  const manifest: FileManifest = { ...unsigned, signatureB64: bytesToBase64(signature) };
-  return JSON.stringify(manifest);
-}
-
-/** Parses a manifest's JSON text strictly; null when it is not one. */
-export function parseFileManifest(manifestJson: string): FileManifest | null {
-  const object = parseObject(manifestJson);
-  if (object === null) return null;
-  const read = new FieldReader(object);
-  read.onlyMembers(MEMBERS);
-  const manifest: FileManifest = {
-    v: 1,
-    type: 'file-manifest',
-    ownerEmail: read.text('ownerEmail'),
-    ownerKeyId: read.text('ownerKeyId'),
-    ownerWrappedKeySha256Hex: read.sha256Hex('ownerWrappedKeySha256Hex'),
-    name: read.text('name'),
-    contentType: read.text('contentType'),
-    size: read.integer('size'),
-    chunkSize: read.integer('chunkSize'),
-    chunkCount: read.integer('chunkCount'),
-    signedAt: read.text('signedAt'),
-    signatureB64: read.text('signatureB64'),
-  };
-  read.iso('signedAt');
-  read.base64('signatureB64');
-  const valid =
-    read.ok &&
-    object.v === 1 &&
-    object.type === 'file-manifest' &&
-    manifest.chunkSize > 0 &&
-    manifest.ownerEmail === canonicalEmail(manifest.ownerEmail);
-  return valid ? manifest : null;
+  return FILE_MANIFEST.sign(statement, signingPrivateKey);
 }
 
 /** Lowercase hex SHA-256 of a manifest's signed bytes: how a share grant names its manifest. */
@@ -175,12 +124,6 @@ export interface ServedFileFields {
   ownerEncryptedFileKeyB64?: string;
 }
 
-const FILE_MANIFEST: SignedRecordKind<FileManifest> = {
-  name: 'file manifest',
-  parse: parseFileManifest,
-  message: fileManifestMessage,
-};
-
 /**
  * Verifies a served manifest with the owner's signing public key (the owner's own, verified at
  * unlock; or a contact's, matched against their pin), then compares it with the served metadata.
@@ -199,25 +142,19 @@ export async function verifyFileManifest(
   );
   if (!verified.ok) return verified.check;
   const manifest = verified.record;
-  const fields: string[] = [];
-  if (manifest.ownerEmail !== canonicalEmail(served.ownerEmail)) fields.push('ownerEmail');
-  if (manifest.name !== served.name) fields.push('name');
-  if (manifest.contentType !== served.contentType) fields.push('contentType');
-  if (manifest.size !== served.size) fields.push('size');
-  if (manifest.chunkSize !== (served.chunkSize ?? CHUNK_SIZE)) fields.push('chunkSize');
-  if (manifest.chunkCount !== chunkCount(manifest.size, manifest.chunkSize)) fields.push('chunkCount');
-  if (
-    served.storedSize !== undefined &&
-    served.storedSize !== encryptedSize(manifest.size, manifest.chunkSize)
-  ) {
-    fields.push('storedSize');
-  }
-  if (served.ownerKeyId !== undefined && manifest.ownerKeyId !== served.ownerKeyId) fields.push('ownerKeyId');
-  if (
-    served.ownerEncryptedFileKeyB64 !== undefined &&
-    manifest.ownerWrappedKeySha256Hex !== (await sha256HexOfB64(served.ownerEncryptedFileKeyB64))
-  ) {
-    fields.push('ownerWrappedKeySha256Hex');
-  }
-  return comparedFields(fields);
+  return comparedFields({
+    ownerEmail: manifest.ownerEmail === canonicalEmail(served.ownerEmail),
+    name: manifest.name === served.name,
+    contentType: manifest.contentType === served.contentType,
+    size: manifest.size === served.size,
+    chunkSize: manifest.chunkSize === (served.chunkSize ?? CHUNK_SIZE),
+    chunkCount: manifest.chunkCount === chunkCount(manifest.size, manifest.chunkSize),
+    storedSize:
+      served.storedSize === undefined ||
+      served.storedSize === encryptedSize(manifest.size, manifest.chunkSize),
+    ownerKeyId: served.ownerKeyId === undefined || manifest.ownerKeyId === served.ownerKeyId,
+    ownerWrappedKeySha256Hex:
+      served.ownerEncryptedFileKeyB64 === undefined ||
+      manifest.ownerWrappedKeySha256Hex === (await sha256HexOfB64(served.ownerEncryptedFileKeyB64)),
+  });
 }

@@ -1,21 +1,9 @@
-import { bytesToBase64 } from './base64.codec.js';
-import { hexToBytes } from './bytes.util.js';
 import { InvalidArgumentError } from './crypto.errors.js';
-import { encodeSignedMessage, SIGNED_LABELS } from './signed-message.encoding.js';
-import {
-  canonicalEmail,
-  FieldReader,
-  parseObject,
-  sha256HexOfB64,
-  type SignatureCheck,
-} from './signed-record.util.js';
-import { comparedFields, type SignedRecordKind, verifySignedRecord } from './signed-record.verify.js';
-import {
-  signBytes,
-  signingAlgorithmOf,
-  SIGNING_ALGORITHMS,
-  type SigningAlgorithm,
-} from './signing-key.pair.js';
+import { SIGNED_LABELS } from './signed-message.encoding.js';
+import { defineSignedRecord, type SignedStatement } from './signed-record.kind.js';
+import { canonicalEmail, sha256HexOfB64, type SignatureCheck } from './signed-record.util.js';
+import { comparedFields, verifySignedRecord } from './signed-record.verify.js';
+import { signingAlgorithmOf, SIGNING_ALGORITHMS, type SigningAlgorithm } from './signing-key.pair.js';
 
 /**
  * The key binding: a user's signing key vouching for their RSA-OAEP key, their email and key id.
@@ -39,18 +27,6 @@ export interface KeyBinding {
   signatureB64: string;
 }
 
-const MEMBERS = [
-  'v',
-  'type',
-  'email',
-  'keyId',
-  'publicKeySha256Hex',
-  'signingKeySha256Hex',
-  'signingAlgorithm',
-  'createdAt',
-  'signatureB64',
-] as const;
-
 /** What a key binding states, before signing. */
 export interface KeyBindingFields {
   email: string;
@@ -61,21 +37,30 @@ export interface KeyBindingFields {
   signingPublicKeyB64: string;
 }
 
+const KEY_BINDING = defineSignedRecord<KeyBinding>({
+  type: 'key-binding',
+  label: SIGNED_LABELS.keyBinding,
+  name: 'key binding',
+  members: {
+    email: 'email',
+    keyId: 'text',
+    publicKeySha256Hex: 'sha256Hex',
+    signingKeySha256Hex: 'sha256Hex',
+    signingAlgorithm: 'text',
+    createdAt: 'iso',
+  },
+  check: (binding) => SIGNING_ALGORITHMS.includes(binding.signingAlgorithm),
+});
+
 /**
  * The signed bytes of a key binding: label `coffer-v1/key-binding`, then email (UTF-8), keyId
  * (UTF-8), SHA-256 of the RSA SPKI (32 bytes), SHA-256 of the signing SPKI (32 bytes), the signing
  * algorithm's name (ASCII) and createdAt (u64 milliseconds since 1970).
  */
-export function keyBindingMessage(binding: Omit<KeyBinding, 'signatureB64'>): Uint8Array<ArrayBuffer> {
-  return encodeSignedMessage(SIGNED_LABELS.keyBinding, [
-    binding.email,
-    binding.keyId,
-    hexToBytes(binding.publicKeySha256Hex),
-    hexToBytes(binding.signingKeySha256Hex),
-    binding.signingAlgorithm,
-    Date.parse(binding.createdAt),
-  ]);
-}
+export const keyBindingMessage = KEY_BINDING.message;
+
+/** Parses a key binding's JSON text strictly; null when it is not one. */
+export const parseKeyBinding = KEY_BINDING.parse;
 
 /**
  * Signs a key binding with the user's signing private key (at set-up, or when a user who had only
@@ -91,54 +76,16 @@ export async function createKeyBinding(
   if (publicKeySha256Hex === null || signingKeySha256Hex === null) {
     throw new InvalidArgumentError('public keys must be base64');
   }
-  const unsigned: Omit<KeyBinding, 'signatureB64'> = {
-    v: 1,
-    type: 'key-binding',
-    email: canonicalEmail(fields.email),
+  const statement: SignedStatement<KeyBinding> = {
+    email: fields.email,
     keyId: fields.keyId,
     publicKeySha256Hex,
     signingKeySha256Hex,
     signingAlgorithm: signingAlgorithmOf(signingPrivateKey),
     createdAt: createdAt.toISOString(),
   };
-  const signature = await signBytes(signingPrivateKey, keyBindingMessage(unsigned));
-  const binding: KeyBinding = { ...unsigned, signatureB64: bytesToBase64(signature) };
-  return JSON.stringify(binding);
+  return KEY_BINDING.sign(statement, signingPrivateKey);
 }
-
-/** Parses a key binding's JSON text strictly; null when it is not one. */
-export function parseKeyBinding(keyBindingJson: string): KeyBinding | null {
-  const object = parseObject(keyBindingJson);
-  if (object === null) return null;
-  const read = new FieldReader(object);
-  read.onlyMembers(MEMBERS);
-  const binding: KeyBinding = {
-    v: 1,
-    type: 'key-binding',
-    email: read.text('email'),
-    keyId: read.text('keyId'),
-    publicKeySha256Hex: read.sha256Hex('publicKeySha256Hex'),
-    signingKeySha256Hex: read.sha256Hex('signingKeySha256Hex'),
-    signingAlgorithm: read.text('signingAlgorithm') as SigningAlgorithm,
-    createdAt: read.text('createdAt'),
-    signatureB64: read.text('signatureB64'),
-  };
-  read.iso('createdAt');
-  read.base64('signatureB64');
-  const valid =
-    read.ok &&
-    object.v === 1 &&
-    object.type === 'key-binding' &&
-    SIGNING_ALGORITHMS.includes(binding.signingAlgorithm) &&
-    binding.email === canonicalEmail(binding.email);
-  return valid ? binding : null;
-}
-
-const KEY_BINDING: SignedRecordKind<KeyBinding> = {
-  name: 'key binding',
-  parse: parseKeyBinding,
-  message: keyBindingMessage,
-};
 
 /**
  * Checks a served key binding against the served key record: signed by the served signing key,
@@ -159,17 +106,13 @@ export async function verifyKeyBinding(
   );
   if (!verified.ok) return verified.check;
   const { record: binding, signingPublicKey } = verified;
-  const fields: string[] = [];
-  if (binding.email !== canonicalEmail(expected.email)) fields.push('email');
-  if (binding.keyId !== expected.keyId) fields.push('keyId');
-  if (binding.publicKeySha256Hex !== (await sha256HexOfB64(expected.publicKeyB64))) {
-    fields.push('publicKeySha256Hex');
-  }
-  if (binding.signingKeySha256Hex !== (await sha256HexOfB64(expected.signingPublicKeyB64))) {
-    fields.push('signingKeySha256Hex');
-  }
-  if (binding.signingAlgorithm !== signingAlgorithmOf(signingPublicKey)) fields.push('signingAlgorithm');
-  return comparedFields(fields);
+  return comparedFields({
+    email: binding.email === canonicalEmail(expected.email),
+    keyId: binding.keyId === expected.keyId,
+    publicKeySha256Hex: binding.publicKeySha256Hex === (await sha256HexOfB64(expected.publicKeyB64)),
+    signingKeySha256Hex: binding.signingKeySha256Hex === (await sha256HexOfB64(expected.signingPublicKeyB64)),
+    signingAlgorithm: binding.signingAlgorithm === signingAlgorithmOf(signingPublicKey),
+  });
 }
 
 /** Lowercase hex SHA-256 of SPKI bytes given as base64 (a key's identity in signed records). */

@@ -1,5 +1,3 @@
-import { bytesToBase64 } from './base64.codec.js';
-import { hexToBytes } from './bytes.util.js';
 import { InvalidArgumentError } from './crypto.errors.js';
 import {
   fileManifestSha256Hex,
@@ -7,16 +5,10 @@ import {
   verifyFileManifest,
   type ServedFileFields,
 } from './file-manifest.record.js';
-import { encodeSignedMessage, SIGNED_LABELS } from './signed-message.encoding.js';
-import {
-  canonicalEmail,
-  FieldReader,
-  parseObject,
-  sha256HexOfB64,
-  type SignatureCheck,
-} from './signed-record.util.js';
-import { signBytes } from './signing-key.pair.js';
-import { comparedFields, type SignedRecordKind, verifySignedRecord } from './signed-record.verify.js';
+import { SIGNED_LABELS } from './signed-message.encoding.js';
+import { defineSignedRecord, type SignedStatement } from './signed-record.kind.js';
+import { canonicalEmail, sha256HexOfB64, type SignatureCheck } from './signed-record.util.js';
+import { comparedFields, verifySignedRecord } from './signed-record.verify.js';
 
 /**
  * A share grant: what the owner signs when sharing a file, about what the recipient receives.
@@ -43,20 +35,6 @@ export interface ShareGrant {
   signatureB64: string;
 }
 
-const MEMBERS = [
-  'v',
-  'type',
-  'fileId',
-  'ownerEmail',
-  'recipientEmail',
-  'recipientKeyId',
-  'recipientKeySha256Hex',
-  'wrappedKeySha256Hex',
-  'manifestSha256Hex',
-  'signedAt',
-  'signatureB64',
-] as const;
-
 /** What the sharer knows when it signs; also what a recipient compares a grant with. */
 export interface ShareGrantFields {
   fileId: string;
@@ -71,23 +49,31 @@ export interface ShareGrantFields {
   manifestJson: string | undefined;
 }
 
+const SHARE_GRANT = defineSignedRecord<ShareGrant>({
+  type: 'share-grant',
+  label: SIGNED_LABELS.shareGrant,
+  name: 'share grant',
+  members: {
+    fileId: 'text',
+    ownerEmail: 'email',
+    recipientEmail: 'email',
+    recipientKeyId: 'text',
+    recipientKeySha256Hex: 'sha256Hex',
+    wrappedKeySha256Hex: 'sha256Hex',
+    manifestSha256Hex: 'optionalSha256Hex',
+    signedAt: 'iso',
+  },
+});
+
 /**
  * The signed bytes: label `coffer-v1/share-grant`, then fileId, ownerEmail, recipientEmail,
  * recipientKeyId (UTF-8), the recipient key's SHA-256 and the wrapped key's SHA-256 (32 bytes
  * each), the manifest's SHA-256 (32 bytes, or 0 bytes without a manifest) and signedAt (u64 ms).
  */
-export function shareGrantMessage(grant: Omit<ShareGrant, 'signatureB64'>): Uint8Array<ArrayBuffer> {
-  return encodeSignedMessage(SIGNED_LABELS.shareGrant, [
-    grant.fileId,
-    grant.ownerEmail,
-    grant.recipientEmail,
-    grant.recipientKeyId,
-    hexToBytes(grant.recipientKeySha256Hex),
-    hexToBytes(grant.wrappedKeySha256Hex),
-    hexToBytes(grant.manifestSha256Hex),
-    Date.parse(grant.signedAt),
-  ]);
-}
+export const shareGrantMessage = SHARE_GRANT.message;
+
+/** Parses a grant's JSON text strictly; null when it is not one. */
+export const parseShareGrant = SHARE_GRANT.parse;
 
 /** Signs a share grant with the owner's signing key, at share time. Returns its JSON text. */
 export async function signShareGrant(
@@ -100,21 +86,17 @@ export async function signShareGrant(
   if (recipientKeySha256Hex === null || wrappedKeySha256Hex === null) {
     throw new InvalidArgumentError('the recipient key and the wrapped key must be base64');
   }
-  const unsigned: Omit<ShareGrant, 'signatureB64'> = {
-    v: 1,
-    type: 'share-grant',
+  const statement: SignedStatement<ShareGrant> = {
     fileId: fields.fileId,
-    ownerEmail: canonicalEmail(fields.ownerEmail),
-    recipientEmail: canonicalEmail(fields.recipientEmail),
+    ownerEmail: fields.ownerEmail,
+    recipientEmail: fields.recipientEmail,
     recipientKeyId: fields.recipientKeyId,
     recipientKeySha256Hex,
     wrappedKeySha256Hex,
     manifestSha256Hex: await manifestHash(fields.manifestJson),
     signedAt: signedAt.toISOString(),
   };
-  const signature = await signBytes(signingPrivateKey, shareGrantMessage(unsigned));
-  const grant: ShareGrant = { ...unsigned, signatureB64: bytesToBase64(signature) };
-  return JSON.stringify(grant);
+  return SHARE_GRANT.sign(statement, signingPrivateKey);
 }
 
 /** '' without a manifest; the manifest's hash; null for a manifest that is not one. */
@@ -124,42 +106,6 @@ async function manifestHash(manifestJson: string | undefined): Promise<string> {
   if (manifest === null) throw new InvalidArgumentError('the file manifest is malformed');
   return fileManifestSha256Hex(manifest);
 }
-
-/** Parses a grant's JSON text strictly; null when it is not one. */
-export function parseShareGrant(shareGrantJson: string): ShareGrant | null {
-  const object = parseObject(shareGrantJson);
-  if (object === null) return null;
-  const read = new FieldReader(object);
-  read.onlyMembers(MEMBERS);
-  const grant: ShareGrant = {
-    v: 1,
-    type: 'share-grant',
-    fileId: read.text('fileId'),
-    ownerEmail: read.text('ownerEmail'),
-    recipientEmail: read.text('recipientEmail'),
-    recipientKeyId: read.text('recipientKeyId'),
-    recipientKeySha256Hex: read.sha256Hex('recipientKeySha256Hex'),
-    wrappedKeySha256Hex: read.sha256Hex('wrappedKeySha256Hex'),
-    manifestSha256Hex: read.sha256Hex('manifestSha256Hex', true),
-    signedAt: read.text('signedAt'),
-    signatureB64: read.text('signatureB64'),
-  };
-  read.iso('signedAt');
-  read.base64('signatureB64');
-  const valid =
-    read.ok &&
-    object.v === 1 &&
-    object.type === 'share-grant' &&
-    grant.ownerEmail === canonicalEmail(grant.ownerEmail) &&
-    grant.recipientEmail === canonicalEmail(grant.recipientEmail);
-  return valid ? grant : null;
-}
-
-const SHARE_GRANT: SignedRecordKind<ShareGrant> = {
-  name: 'share grant',
-  parse: parseShareGrant,
-  message: shareGrantMessage,
-};
 
 /**
  * Verifies a served share grant with the owner's signing public key, then compares it with what the
@@ -179,20 +125,17 @@ export async function verifyShareGrant(
   );
   if (!verified.ok) return verified.check;
   const grant = verified.record;
-  const fields: string[] = [];
-  if (grant.fileId !== served.fileId) fields.push('fileId');
-  if (grant.ownerEmail !== canonicalEmail(served.ownerEmail)) fields.push('ownerEmail');
-  if (grant.recipientEmail !== canonicalEmail(served.recipientEmail)) fields.push('recipientEmail');
-  if (grant.recipientKeyId !== served.recipientKeyId) fields.push('recipientKeyId');
-  if (grant.recipientKeySha256Hex !== (await sha256HexOfB64(served.recipientPublicKeyB64))) {
-    fields.push('recipientKeySha256Hex');
-  }
-  if (grant.wrappedKeySha256Hex !== (await sha256HexOfB64(served.encryptedFileKeyB64))) {
-    fields.push('wrappedKeySha256Hex');
-  }
-  const servedManifest = await manifestHash(served.manifestJson).catch(() => null);
-  if (grant.manifestSha256Hex !== servedManifest) fields.push('manifestSha256Hex');
-  return comparedFields(fields);
+  return comparedFields({
+    fileId: grant.fileId === served.fileId,
+    ownerEmail: grant.ownerEmail === canonicalEmail(served.ownerEmail),
+    recipientEmail: grant.recipientEmail === canonicalEmail(served.recipientEmail),
+    recipientKeyId: grant.recipientKeyId === served.recipientKeyId,
+    recipientKeySha256Hex:
+      grant.recipientKeySha256Hex === (await sha256HexOfB64(served.recipientPublicKeyB64)),
+    wrappedKeySha256Hex: grant.wrappedKeySha256Hex === (await sha256HexOfB64(served.encryptedFileKeyB64)),
+    manifestSha256Hex:
+      grant.manifestSha256Hex === (await manifestHash(served.manifestJson).catch(() => null)),
+  });
 }
 
 /** Everything a recipient's app has about a received file, to check before offering it. */

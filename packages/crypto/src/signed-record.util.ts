@@ -68,6 +68,13 @@ export class FieldReader {
     return '';
   }
 
+  /** A canonical email ({@link canonicalEmail}): signed records never hold another form. */
+  email(name: string): string {
+    const value = this.text(name);
+    if (value !== canonicalEmail(value)) this.ok = false;
+    return value;
+  }
+
   integer(name: string): number {
     const value = this.object[name];
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;

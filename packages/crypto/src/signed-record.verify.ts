@@ -1,16 +1,7 @@
 import { base64ToBytes } from './base64.codec.js';
+import type { SignedEnvelope, SignedRecordKind } from './signed-record.kind.js';
 import type { SignatureCheck } from './signed-record.util.js';
 import { importSigningPublicKeyB64, verifyBytes } from './signing-key.pair.js';
-
-/** What a signed record kind brings to {@link verifySignedRecord}. */
-export interface SignedRecordKind<T extends { signatureB64: string }> {
-  /** As the reasons name it: "file manifest", "share grant", "key binding". */
-  name: string;
-  /** Strict parse of the record's JSON text; null when it is not one. */
-  parse(json: string): T | null;
-  /** The bytes the signature covers. */
-  message(unsigned: Omit<T, 'signatureB64'>): Uint8Array<ArrayBuffer>;
-}
 
 /** A record whose signature verified (and the key that verified it), or the check to answer. */
 export type VerifiedRecord<T> =
@@ -26,7 +17,7 @@ const refused = (reason: string): { ok: false; check: SignatureCheck } => ({
  * by the given key. Comparing the record with what the server serves beside it is each kind's own.
  * `keyName` names the key in the reason when it is not a signing key ("the owner's signing key").
  */
-export async function verifySignedRecord<T extends { signatureB64: string }>(
+export async function verifySignedRecord<T extends SignedEnvelope>(
   json: string | undefined,
   kind: SignedRecordKind<T>,
   signingPublicKeyB64: string,
@@ -41,13 +32,20 @@ export async function verifySignedRecord<T extends { signatureB64: string }>(
   } catch {
     return refused(`${keyName} is not valid`);
   }
-  const { signatureB64, ...unsigned } = record;
-  const signed = await verifyBytes(signingPublicKey, base64ToBytes(signatureB64), kind.message(unsigned));
+  const signed = await verifyBytes(
+    signingPublicKey,
+    base64ToBytes(record.signatureB64),
+    kind.message(record),
+  );
   if (!signed) return refused(`the ${kind.name} signature does not verify`);
   return { ok: true, record, signingPublicKey };
 }
 
-/** `valid` when no served field differs from the record, else `mismatch` naming them. */
-export function comparedFields(fields: string[]): SignatureCheck {
+/**
+ * `valid` when every served field matches the record, else `mismatch` naming those that do not, in
+ * the order given: `comparedFields({ name: record.name === served.name, … })`.
+ */
+export function comparedFields(matches: Record<string, boolean>): SignatureCheck {
+  const fields = Object.keys(matches).filter((field) => !matches[field]);
   return fields.length === 0 ? { status: 'valid' } : { status: 'mismatch', fields };
 }
