@@ -46,4 +46,41 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['node:*'] }],
     },
   },
+  // The web app's arrows run one way: app -> features -> ui and session -> lib, so shared UI and
+  // state never depend on a screen. A relative import names the folder it reaches, so each layer
+  // lists the folders above it.
+  ...webLayer('features', ['app']),
+  ...webLayer('ui', ['app', 'features']),
+  ...webLayer('session', ['app', 'features', 'ui']),
+  ...webLayer('lib', ['app', 'features', 'ui', 'session'], { testsMayUse: ['session'] }),
+  ...webLayer('sw', ['app', 'features', 'ui', 'session']),
 );
+
+/**
+ * `no-restricted-imports` for one folder of `packages/web/src`: it may not import the folders above
+ * it. `testsMayUse` lifts a ban for its tests (a lib test may build a whole session to drive it).
+ * @param {string} layer
+ * @param {string[]} above
+ * @param {{ testsMayUse?: string[] }} [options]
+ */
+function webLayer(layer, above, { testsMayUse = [] } = {}) {
+  const files = [`packages/web/src/${layer}/**/*.{ts,tsx}`];
+  const tests = [`packages/web/src/${layer}/**/*.test.{ts,tsx}`];
+  /** @param {string[]} folders */
+  const rule = (folders) => ({
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: folders.map((folder) => ({
+          regex: `^(\\.\\./)+${folder}(/|$)`,
+          message: `${layer}/ sits below ${folder}/: move what both need down (ui/, session/ or lib/).`,
+        })),
+      },
+    ],
+  });
+  if (testsMayUse.length === 0) return [{ files, rules: rule(above) }];
+  return [
+    { files, ignores: tests, rules: rule(above) },
+    { files: tests, rules: rule(above.filter((folder) => !testsMayUse.includes(folder))) },
+  ];
+}
