@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { apiObject } from './schemas/common.js';
 
 /**
  * Error codes of the API error body: the spec's catalogue (section 8), the generic codes of
@@ -64,16 +65,13 @@ export const errorHttpStatus = {
 /** Server message of UPLOAD_FAILED when the monthly upload count is used up. */
 export const MONTHLY_UPLOAD_LIMIT_SERVER_MESSAGE = 'Monthly upload limit reached';
 
-export const ErrorBodySchema = Type.Object(
+export const ErrorBodySchema = apiObject(
+  'ErrorBody',
   {
     code: Type.Enum(errorCodes, { description: 'Machine-readable error code.' }),
     message: Type.String({ maxLength: 2000, description: 'Human-readable explanation.' }),
   },
-  {
-    additionalProperties: false,
-    title: 'ErrorBody',
-    description: 'The body of every non-2xx answer.',
-  },
+  'The body of every non-2xx answer.',
 );
 export type ErrorBody = Static<typeof ErrorBodySchema>;
 

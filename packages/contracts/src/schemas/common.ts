@@ -2,7 +2,7 @@
  * Building blocks of the API schemas. Patterns are written for both validators the
  * server may use (TypeBox's compiler and Ajv, which compiles patterns with the `u` flag).
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TObjectOptions, type TProperties } from 'typebox';
 import {
   EMAIL_MAX_LENGTH,
   MAX_FILE_SIZE,
@@ -35,6 +35,8 @@ export const ETAG_PATTERN = '^(?:W/)?"?[!#-~]+"?$';
 export const COLOR_PATTERN = '^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$';
 /** Absolute http(s) URL without whitespace. */
 export const HTTP_URL_PATTERN = '^https?://[^\\s]+$';
+/** A JSON object serialised as a string, without raw control characters. */
+export const JSON_OBJECT_TEXT_PATTERN = '^\\{[^\\u0000-\\u001F]*\\}$';
 /** At least one non-whitespace character. */
 export const NON_BLANK_PATTERN = '\\S';
 
@@ -104,38 +106,50 @@ export const DateTimeSchema = Type.String({ format: 'date-time', description: 'I
 
 export const HttpUrlSchema = Type.String({ pattern: HTTP_URL_PATTERN, minLength: 8, maxLength: 2048 });
 
+/** An object schema that refuses properties it does not list (every request and answer is one). */
+export const closedObject = <P extends TProperties>(properties: P, options: TObjectOptions = {}) =>
+  Type.Object(properties, { additionalProperties: false, ...options });
+
+/**
+ * A closed object schema named `title`: the name `apiSchemas`, the route table and the OpenAPI
+ * document know it by. `description` is left out of the schema when not given.
+ */
+export const apiObject = <P extends TProperties>(title: string, properties: P, description?: string) =>
+  closedObject(properties, description === undefined ? { title } : { title, description });
+
 /**
  * The answer of every call whose answer the spec leaves "not shown" (deletes, shares,
  * invitations, feedback, aborts): `{ok: true}`. Calls whose answer the client needs
  * (created key, contact, completed upload) return that resource instead.
  */
-export const OkResponseSchema = Type.Object(
+export const OkResponseSchema = apiObject(
+  'OkResponse',
   { ok: Type.Literal(true) },
-  { additionalProperties: false, title: 'OkResponse', description: 'Success without further data.' },
+  'Success without further data.',
 );
 export type OkResponse = Static<typeof OkResponseSchema>;
 
-export const HealthResponseSchema = Type.Object(
+export const HealthResponseSchema = apiObject(
+  'HealthResponse',
   { status: Type.Literal('ok'), version: Type.String({ maxLength: 64 }) },
-  { additionalProperties: false, title: 'HealthResponse', description: 'Liveness answer of GET /health.' },
+  'Liveness answer of GET /health.',
 );
 export type HealthResponse = Static<typeof HealthResponseSchema>;
 
 // --- Path and query parameters ---------------------------------------------------------------------
 
-export const IdParamsSchema = Type.Object(
-  { id: IdSchema },
-  { additionalProperties: false, title: 'IdParams', description: 'A file or feedback id in the path.' },
-);
+export const IdParamsSchema = apiObject('IdParams', { id: IdSchema }, 'A file or feedback id in the path.');
 export type IdParams = Static<typeof IdParamsSchema>;
 
-export const EmailParamsSchema = Type.Object(
+export const EmailParamsSchema = apiObject(
+  'EmailParams',
   { email: EmailSchema },
-  { additionalProperties: false, title: 'EmailParams', description: "A contact's email (URL-encoded)." },
+  "A contact's email (URL-encoded).",
 );
 export type EmailParams = Static<typeof EmailParamsSchema>;
 
-export const LimitQuerySchema = Type.Object(
+export const LimitQuerySchema = apiObject(
+  'LimitQuery',
   {
     // Optional so that validators which do not apply defaults accept a bare request too.
     limit: Type.Optional(
@@ -147,7 +161,7 @@ export const LimitQuerySchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, title: 'LimitQuery', description: 'List size limit, default 20.' },
+  'List size limit, default 20.',
 );
 export type LimitQuery = Static<typeof LimitQuerySchema>;
 
@@ -156,7 +170,7 @@ export type LimitQuery = Static<typeof LimitQuerySchema>;
  * wrapped keys travel, so that the server stores exactly the bytes the client wrote.
  */
 export const jsonObjectText = (description: string, maxLength: number) =>
-  Type.String({ pattern: '^\\{[^\\u0000-\\u001F]*\\}$', minLength: 2, maxLength, description });
+  Type.String({ pattern: JSON_OBJECT_TEXT_PATTERN, minLength: 2, maxLength, description });
 
 /** Most entries one page of a paged list may hold. */
 export const PAGE_LIMIT_MAX = 1000;
@@ -167,13 +181,14 @@ export const CursorSchema = Type.String({ pattern: '^[A-Za-z0-9_-]{1,400}$', max
  * Optional paging of a list. Without `limit` the whole list comes at once (as the spec's call does);
  * with it, at most `limit` entries and, when more follow, a `nextCursor` to pass as `cursor`.
  */
-export const PageQuerySchema = Type.Object(
+export const PageQuerySchema = apiObject(
+  'PageQuery',
   {
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, description: 'Entries per page (paged call).' }),
     ),
     cursor: Type.Optional(CursorSchema),
   },
-  { additionalProperties: false, title: 'PageQuery', description: 'Optional paging: limit and cursor.' },
+  'Optional paging: limit and cursor.',
 );
 export type PageQuery = Static<typeof PageQuerySchema>;

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { COLOR_PATTERN, ContactNameSchema, EmailSchema } from './common.js';
+import { apiObject, COLOR_PATTERN, ContactNameSchema, EmailSchema } from './common.js';
 
-export const ContactSchema = Type.Object(
+export const ContactSchema = apiObject(
+  'Contact',
   {
     name: ContactNameSchema,
     email: EmailSchema,
@@ -9,30 +10,29 @@ export const ContactSchema = Type.Object(
     image: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], { description: 'Avatar image URL.' }),
     invited: Type.Boolean({ description: 'An invitation was sent to this contact.' }),
   },
-  {
-    additionalProperties: false,
-    title: 'Contact',
-    description: 'A contact; its public key is looked up separately (GET /users/keys/public/:email).',
-  },
+  'A contact; its public key is looked up separately (GET /users/keys/public/:email).',
 );
 export type Contact = Static<typeof ContactSchema>;
 
-export const ContactsResponseSchema = Type.Object(
+export const ContactsResponseSchema = apiObject(
+  'ContactsResponse',
   { contacts: Type.Array(ContactSchema) },
-  { additionalProperties: false, title: 'ContactsResponse', description: 'Answer of GET /users/contacts.' },
+  'Answer of GET /users/contacts.',
 );
 export type ContactsResponse = Static<typeof ContactsResponseSchema>;
 
 /** Answered with the new Contact. */
-export const AddContactRequestSchema = Type.Object(
+export const AddContactRequestSchema = apiObject(
+  'AddContactRequest',
   { email: EmailSchema, name: ContactNameSchema },
-  { additionalProperties: false, title: 'AddContactRequest', description: 'Add a contact.' },
+  'Add a contact.',
 );
 export type AddContactRequest = Static<typeof AddContactRequestSchema>;
 
 /** PATCH or PUT /users/contacts/:email; only the name can change. Answered with the Contact. */
-export const UpdateContactRequestSchema = Type.Object(
+export const UpdateContactRequestSchema = apiObject(
+  'UpdateContactRequest',
   { name: ContactNameSchema },
-  { additionalProperties: false, title: 'UpdateContactRequest', description: 'Rename a contact.' },
+  'Rename a contact.',
 );
 export type UpdateContactRequest = Static<typeof UpdateContactRequestSchema>;

@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { CHUNK_SIZE, ENCRYPTION_ALGORITHM, ENCRYPTION_FORMAT } from '../constants.js';
 import {
+  apiObject,
+  closedObject,
   ContentTypeSchema,
   DateTimeSchema,
   EmailSchema,
@@ -18,7 +20,8 @@ import { FileManifestJsonSchema, ShareGrantJsonSchema } from './signatures.js';
  * Encryption info as stored and answered. `format` and `chunkSize` are absent on records
  * written before coffer-v1; `iv` is '' for coffer-v1 (every chunk carries its own IV).
  */
-export const EncryptionInfoSchema = Type.Object(
+export const EncryptionInfoSchema = apiObject(
+  'EncryptionInfo',
   {
     version: Type.String({
       minLength: 1,
@@ -31,16 +34,13 @@ export const EncryptionInfoSchema = Type.Object(
     format: Type.Optional(Type.Literal(ENCRYPTION_FORMAT)),
     chunkSize: Type.Optional(Type.Integer({ minimum: 1, maximum: CHUNK_SIZE })),
   },
-  {
-    additionalProperties: false,
-    title: 'EncryptionInfo',
-    description: "The owner's wrapped file key and the content format of a stored file.",
-  },
+  "The owner's wrapped file key and the content format of a stored file.",
 );
 export type EncryptionInfo = Static<typeof EncryptionInfoSchema>;
 
 /** Encryption info of a new upload: coffer-v1 only, every field present and pinned. */
-export const NewEncryptionInfoSchema = Type.Object(
+export const NewEncryptionInfoSchema = apiObject(
+  'NewEncryptionInfo',
   {
     version: IdSchema,
     algorithm: Type.Literal(ENCRYPTION_ALGORITHM),
@@ -49,15 +49,12 @@ export const NewEncryptionInfoSchema = Type.Object(
     format: Type.Literal(ENCRYPTION_FORMAT),
     chunkSize: Type.Literal(CHUNK_SIZE),
   },
-  {
-    additionalProperties: false,
-    title: 'NewEncryptionInfo',
-    description: 'coffer-v1 encryption info sent with a new upload; version is the owner key id.',
-  },
+  'coffer-v1 encryption info sent with a new upload; version is the owner key id.',
 );
 export type NewEncryptionInfo = Static<typeof NewEncryptionInfoSchema>;
 
-export const FileListItemSchema = Type.Object(
+export const FileListItemSchema = apiObject(
+  'FileListItem',
   {
     fileId: IdSchema,
     name: FileNameSchema,
@@ -67,23 +64,25 @@ export const FileListItemSchema = Type.Object(
     uploadedAt: DateTimeSchema,
     ownerId: Type.String({ minLength: 1, maxLength: 255 }),
   },
-  { additionalProperties: false, title: 'FileListItem', description: 'One of my files.' },
+  'One of my files.',
 );
 export type FileListItem = Static<typeof FileListItemSchema>;
 
-export const FileListResponseSchema = Type.Object(
+export const FileListResponseSchema = apiObject(
+  'FileListResponse',
   {
     files: Type.Array(FileListItemSchema),
     count: CountSchema,
     /** Paged calls only: pass as `cursor` for the next page; absent on the last page. */
     nextCursor: Type.Optional(CursorSchema),
   },
-  { additionalProperties: false, title: 'FileListResponse', description: 'Answer of GET /users/files.' },
+  'Answer of GET /users/files.',
 );
 export type FileListResponse = Static<typeof FileListResponseSchema>;
 
 /** GET /users/files/:id. `fileId` and `uploadedAt` are ours, beyond the spec's fields. */
-export const FileMetadataSchema = Type.Object(
+export const FileMetadataSchema = apiObject(
+  'FileMetadata',
   {
     fileId: IdSchema,
     name: FileNameSchema,
@@ -96,44 +95,31 @@ export const FileMetadataSchema = Type.Object(
     /** The owner's signed manifest; absent for files uploaded before signing keys. */
     manifest: Type.Optional(FileManifestJsonSchema),
   },
-  {
-    additionalProperties: false,
-    title: 'FileMetadata',
-    description: 'Metadata of a file, with the encryption info needed to decrypt it.',
-  },
+  'Metadata of a file, with the encryption info needed to decrypt it.',
 );
 export type FileMetadata = Static<typeof FileMetadataSchema>;
 
-export const SharedFileItemSchema = Type.Object(
+export const SharedFileItemSchema = apiObject(
+  'SharedFileItem',
   {
     fileId: IdSchema,
     owner: EmailSchema,
-    file: Type.Object(
-      {
-        name: FileNameSchema,
-        contentType: ContentTypeSchema,
-        size: FileSizeSchema,
-        uploadedAt: DateTimeSchema,
-        isEncrypted: Type.Boolean(),
-      },
-      { additionalProperties: false },
-    ),
+    file: closedObject({
+      name: FileNameSchema,
+      contentType: ContentTypeSchema,
+      size: FileSizeSchema,
+      uploadedAt: DateTimeSchema,
+      isEncrypted: Type.Boolean(),
+    }),
   },
-  {
-    additionalProperties: false,
-    title: 'SharedFileItem',
-    description: "A file shared with me; owner is the sender's email.",
-  },
+  "A file shared with me; owner is the sender's email.",
 );
 export type SharedFileItem = Static<typeof SharedFileItemSchema>;
 
-export const SharedFilesResponseSchema = Type.Object(
+export const SharedFilesResponseSchema = apiObject(
+  'SharedFilesResponse',
   { files: Type.Array(SharedFileItemSchema), nextCursor: Type.Optional(CursorSchema) },
-  {
-    additionalProperties: false,
-    title: 'SharedFilesResponse',
-    description: 'Answer of GET /users/files/shared.',
-  },
+  'Answer of GET /users/files/shared.',
 );
 export type SharedFilesResponse = Static<typeof SharedFilesResponseSchema>;
 
@@ -142,7 +128,8 @@ export type SharedFilesResponse = Static<typeof SharedFilesResponseSchema>;
  * recipient); `file.encryptionInfo` carries the same key and my key id as `version`, so a
  * client may read the key from either place.
  */
-export const SharedFileMetadataSchema = Type.Object(
+export const SharedFileMetadataSchema = apiObject(
+  'SharedFileMetadata',
   {
     file: FileMetadataSchema,
     owner: EmailSchema,
@@ -150,10 +137,6 @@ export const SharedFileMetadataSchema = Type.Object(
     /** The owner's signed share grant; absent for shares made before signing keys. */
     shareGrant: Type.Optional(ShareGrantJsonSchema),
   },
-  {
-    additionalProperties: false,
-    title: 'SharedFileMetadata',
-    description: 'Metadata of a file shared with me, with my wrapped copy of its key.',
-  },
+  'Metadata of a file shared with me, with my wrapped copy of its key.',
 );
 export type SharedFileMetadata = Static<typeof SharedFileMetadataSchema>;

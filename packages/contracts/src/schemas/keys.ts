@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { PBKDF2_HASH, PBKDF2_LEGACY_ITERATIONS } from '../constants.js';
-import { base64String, DateTimeSchema, IdSchema } from './common.js';
+import { apiObject, base64String, DateTimeSchema, IdSchema, jsonObjectText } from './common.js';
+import { passwordWrapFields, Pbkdf2ParamsSchema } from './password-wrap.js';
 import { EncryptedSigningKeyJsonSchema, KeyBindingJsonSchema, SigningPublicKeySchema } from './signatures.js';
 
 /** The signing key of a key record; absent on records made before signing keys. */
@@ -13,59 +13,47 @@ const signingFields = {
 /** base64(SPKI DER) of an RSA-OAEP public key (294 bytes for RSA-2048; room for larger keys). */
 export const PublicKeySchema = base64String('base64(SPKI DER) of the RSA-OAEP public key.', 4096);
 
-/** A JSON object serialised as a string, without raw control characters. */
-export const JSON_OBJECT_TEXT_PATTERN = '^\\{[^\\u0000-\\u001F]*\\}$';
-
 /**
  * The wrapped private key: the JSON text of an EncryptedPrivateKeyEnvelope. The server
  * stores it opaquely but should parse it and check it against that schema.
  */
-export const EncryptedPrivateKeyJsonSchema = Type.String({
-  pattern: JSON_OBJECT_TEXT_PATTERN,
-  minLength: 2,
-  maxLength: 16_384,
-  description: 'JSON text {"iv","salt","data","kdf"} of the password-wrapped PKCS#8 private key.',
-});
+export const EncryptedPrivateKeyJsonSchema = jsonObjectText(
+  'JSON text {"iv","salt","data","kdf"} of the password-wrapped PKCS#8 private key.',
+  16_384,
+);
 
 /** What `encryptedPrivateKey` holds once parsed. A record without `kdf` means 100000 iterations. */
-export const EncryptedPrivateKeyEnvelopeSchema = Type.Object(
+export const EncryptedPrivateKeyEnvelopeSchema = apiObject(
+  'EncryptedPrivateKeyEnvelope',
   {
-    iv: base64String('AES-GCM IV (12 bytes).', 64),
-    salt: base64String('PBKDF2 salt (16 bytes).', 64),
-    data: base64String('AES-256-GCM(wrapKey, iv, PKCS#8 DER).', 12_000),
-    kdf: Type.Optional(
-      Type.Object(
-        {
-          name: Type.Literal('PBKDF2'),
-          hash: Type.Literal(PBKDF2_HASH),
-          iterations: Type.Integer({ minimum: PBKDF2_LEGACY_ITERATIONS, maximum: 10_000_000 }),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    ...passwordWrapFields('AES-256-GCM(wrapKey, iv, PKCS#8 DER).', 12_000),
+    kdf: Type.Optional(Pbkdf2ParamsSchema),
   },
-  {
-    additionalProperties: false,
-    title: 'EncryptedPrivateKeyEnvelope',
-    description: 'The parsed content of encryptedPrivateKey.',
-  },
+  'The parsed content of encryptedPrivateKey.',
 );
 export type EncryptedPrivateKeyEnvelope = Static<typeof EncryptedPrivateKeyEnvelopeSchema>;
 
-export const KeyRecordSchema = Type.Object(
+/** The key pair as the client stores it: the public key and the password-wrapped private key. */
+const keyPairFields = {
+  publicKey: PublicKeySchema,
+  encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
+};
+
+export const KeyRecordSchema = apiObject(
+  'KeyRecord',
   {
     keyId: IdSchema,
-    publicKey: PublicKeySchema,
-    encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
+    ...keyPairFields,
     createdAt: DateTimeSchema,
     ...signingFields,
   },
-  { additionalProperties: false, title: 'KeyRecord', description: "One of the user's key pairs." },
+  "One of the user's key pairs.",
 );
 export type KeyRecord = Static<typeof KeyRecordSchema>;
 
 /** POST /users/keys. The server assigns keyId and createdAt and answers with the KeyRecord. */
-export const CreateKeyRequestSchema = Type.Object(
+export const CreateKeyRequestSchema = apiObject(
+  'CreateKeyRequest',
   {
     /**
      * A key id the client chose (a UUID), so the key binding it signs before sending can name it.
@@ -77,17 +65,17 @@ export const CreateKeyRequestSchema = Type.Object(
         description: 'A lower-case UUID chosen by the client.',
       }),
     ),
-    publicKey: PublicKeySchema,
-    encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
+    ...keyPairFields,
     ...signingFields,
   },
-  { additionalProperties: false, title: 'CreateKeyRequest', description: 'Store a new key pair.' },
+  'Store a new key pair.',
 );
 export type CreateKeyRequest = Static<typeof CreateKeyRequestSchema>;
 
-export const KeysResponseSchema = Type.Object(
+export const KeysResponseSchema = apiObject(
+  'KeysResponse',
   { keys: Type.Array(KeyRecordSchema) },
-  { additionalProperties: false, title: 'KeysResponse', description: 'Answer of GET /users/keys.' },
+  'Answer of GET /users/keys.',
 );
 export type KeysResponse = Static<typeof KeysResponseSchema>;
 
@@ -95,37 +83,32 @@ export type KeysResponse = Static<typeof KeysResponseSchema>;
  * PUT /users/keys/:keyId — the password change: the same private key re-wrapped under the
  * new password. The public key never changes. Answered with the updated KeyRecord.
  */
-export const RewrapKeyRequestSchema = Type.Object(
+export const RewrapKeyRequestSchema = apiObject(
+  'RewrapKeyRequest',
   {
     encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
     /** Re-wrapped with the same new salt, when the record has a signing key. */
     encryptedSigningKey: Type.Optional(EncryptedSigningKeyJsonSchema),
   },
-  {
-    additionalProperties: false,
-    title: 'RewrapKeyRequest',
-    description: 'Replace the wrapped private key after a password change.',
-  },
+  'Replace the wrapped private key after a password change.',
 );
 export type RewrapKeyRequest = Static<typeof RewrapKeyRequestSchema>;
 
-export const KeyIdParamsSchema = Type.Object(
+export const KeyIdParamsSchema = apiObject(
+  'KeyIdParams',
   { keyId: IdSchema },
-  { additionalProperties: false, title: 'KeyIdParams', description: 'A key id (URL-encoded) in the path.' },
+  'A key id (URL-encoded) in the path.',
 );
 export type KeyIdParams = Static<typeof KeyIdParamsSchema>;
 
-export const PublicKeyResponseSchema = Type.Object(
+export const PublicKeyResponseSchema = apiObject(
+  'PublicKeyResponse',
   {
     publicKey: PublicKeySchema,
     keyId: IdSchema,
     signingPublicKey: Type.Optional(SigningPublicKeySchema),
     keyBinding: Type.Optional(KeyBindingJsonSchema),
   },
-  {
-    additionalProperties: false,
-    title: 'PublicKeyResponse',
-    description: "A contact's active public key; KEYS_NOT_FOUND (404) when the contact has none.",
-  },
+  "A contact's active public key; KEYS_NOT_FOUND (404) when the contact has none.",
 );
 export type PublicKeyResponse = Static<typeof PublicKeyResponseSchema>;

@@ -1,7 +1,9 @@
 import { Type, type Static } from 'typebox';
+import { apiObject } from './common.js';
 
 /** Who the caller is, as the server decided from the access token (`GET /users/me`). */
-export const MeResponseSchema = Type.Object(
+export const MeResponseSchema = apiObject(
+  'MeResponse',
   {
     email: Type.Union([Type.String({ maxLength: 320 }), Type.Null()], {
       description: 'The address the identity provider names (canonical form), verified or not.',
@@ -17,10 +19,6 @@ export const MeResponseSchema = Type.Object(
         'True when the server can send the verification mail itself (the embedded identity provider).',
     }),
   },
-  {
-    additionalProperties: false,
-    title: 'MeResponse',
-    description: 'Answer of GET /users/me: the address, whether it is verified, admin.',
-  },
+  'Answer of GET /users/me: the address, whether it is verified, admin.',
 );
 export type MeResponse = Static<typeof MeResponseSchema>;

@@ -4,8 +4,9 @@
  * fields are optional in the spec's calls, so clients and data from before signing keys keep
  * working (the app shows their files and shares as "unsigned").
  */
-import { Type, type Static } from 'typebox';
-import { base64String, EmailSchema, IdSchema, jsonObjectText } from './common.js';
+import { Type, type Static, type TProperties } from 'typebox';
+import { apiObject, base64String, EmailSchema, IdSchema, jsonObjectText } from './common.js';
+import { passwordWrapFields, Pbkdf2ParamsSchema } from './password-wrap.js';
 
 const SHA256_HEX_PATTERN = '^[0-9a-f]{64}$';
 const ISO_MS_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$';
@@ -48,48 +49,46 @@ export const ShareGrantJsonSchema = jsonObjectText(
 export const PinSetJsonSchema = jsonObjectText('JSON text of the sealed pin set.', 1_048_576);
 
 /** What `encryptedSigningKey` holds once parsed. */
-export const EncryptedSigningKeyEnvelopeSchema = Type.Object(
+export const EncryptedSigningKeyEnvelopeSchema = apiObject(
+  'EncryptedSigningKeyEnvelope',
   {
-    iv: base64String('AES-GCM IV (12 bytes).', 64),
-    salt: base64String('PBKDF2 salt (16 bytes).', 64),
-    data: base64String('AES-256-GCM(wrapKey, iv, aad, PKCS#8 DER).', 1024),
-    kdf: Type.Object(
-      {
-        name: Type.Literal('PBKDF2'),
-        hash: Type.Literal('SHA-256'),
-        iterations: Type.Integer({ minimum: 100_000, maximum: 10_000_000 }),
-      },
-      { additionalProperties: false },
-    ),
+    ...passwordWrapFields('AES-256-GCM(wrapKey, iv, aad, PKCS#8 DER).', 1024),
+    kdf: Pbkdf2ParamsSchema,
     alg: SigningAlgorithmSchema,
   },
-  {
-    additionalProperties: false,
-    title: 'EncryptedSigningKeyEnvelope',
-    description: 'The parsed encryptedSigningKey.',
-  },
+  'The parsed encryptedSigningKey.',
 );
 
-export const KeyBindingSchema = Type.Object(
+/**
+ * A signed record once parsed: format version 1, its `type`, the signed fields, then the signature
+ * over them. The next records (links, folders, recovery) take the same form.
+ */
+const signedRecordSchema = <T extends string, P extends TProperties>(
+  title: string,
+  type: T,
+  fields: P,
+  description: string,
+) => apiObject(title, { v: Type.Literal(1), type: Type.Literal(type), ...fields, signatureB64 }, description);
+
+export const KeyBindingSchema = signedRecordSchema(
+  'KeyBinding',
+  'key-binding',
   {
-    v: Type.Literal(1),
-    type: Type.Literal('key-binding'),
     email: canonicalEmail,
     keyId: IdSchema,
     publicKeySha256Hex: sha256Hex('SHA-256 of the RSA SPKI.'),
     signingKeySha256Hex: sha256Hex('SHA-256 of the signing SPKI.'),
     signingAlgorithm: SigningAlgorithmSchema,
     createdAt: isoMs('When the binding was made.'),
-    signatureB64,
   },
-  { additionalProperties: false, title: 'KeyBinding', description: 'The parsed keyBinding.' },
+  'The parsed keyBinding.',
 );
 export type KeyBinding = Static<typeof KeyBindingSchema>;
 
-export const FileManifestSchema = Type.Object(
+export const FileManifestSchema = signedRecordSchema(
+  'FileManifest',
+  'file-manifest',
   {
-    v: Type.Literal(1),
-    type: Type.Literal('file-manifest'),
     ownerEmail: canonicalEmail,
     ownerKeyId: IdSchema,
     ownerWrappedKeySha256Hex: sha256Hex("SHA-256 of the owner's encryptedFileKey bytes."),
@@ -99,16 +98,15 @@ export const FileManifestSchema = Type.Object(
     chunkSize: Type.Integer({ minimum: 1 }),
     chunkCount: Type.Integer({ minimum: 1 }),
     signedAt: isoMs('When the owner signed.'),
-    signatureB64,
   },
-  { additionalProperties: false, title: 'FileManifest', description: 'The parsed manifest.' },
+  'The parsed manifest.',
 );
 export type FileManifest = Static<typeof FileManifestSchema>;
 
-export const ShareGrantSchema = Type.Object(
+export const ShareGrantSchema = signedRecordSchema(
+  'ShareGrant',
+  'share-grant',
   {
-    v: Type.Literal(1),
-    type: Type.Literal('share-grant'),
     fileId: IdSchema,
     ownerEmail: canonicalEmail,
     recipientEmail: canonicalEmail,
@@ -117,32 +115,31 @@ export const ShareGrantSchema = Type.Object(
     wrappedKeySha256Hex: sha256Hex("SHA-256 of the recipient's encryptedFileKey bytes."),
     manifestSha256Hex: Type.Union([sha256Hex("SHA-256 of the manifest's signed message."), Type.Literal('')]),
     signedAt: isoMs('When the owner signed.'),
-    signatureB64,
   },
-  { additionalProperties: false, title: 'ShareGrant', description: 'The parsed shareGrant.' },
+  'The parsed shareGrant.',
 );
 export type ShareGrant = Static<typeof ShareGrantSchema>;
 
-export const PinSetEnvelopeSchema = Type.Object(
+export const PinSetEnvelopeSchema = signedRecordSchema(
+  'PinSetEnvelope',
+  'pin-set',
   {
-    v: Type.Literal(1),
-    type: Type.Literal('pin-set'),
     version: Type.Integer({ minimum: 1 }),
     wrappedKeyB64: base64String('RSA-OAEP(own public key, pin key).', 1024),
     ivB64: base64String('AES-GCM IV (12 bytes).', 16),
     dataB64: base64String('AES-256-GCM(pin key, iv, aad, pins JSON).', 1_040_000),
-    signatureB64,
   },
-  { additionalProperties: false, title: 'PinSetEnvelope', description: 'The parsed pin set blob.' },
+  'The parsed pin set blob.',
 );
 export type PinSetEnvelope = Static<typeof PinSetEnvelopeSchema>;
 
 /**
  * GET /users/pins: the caller's sealed pin set, or null before the first pin.
  */
-export const PinSetResponseSchema = Type.Object(
+export const PinSetResponseSchema = apiObject(
+  'PinSetResponse',
   { pinSet: Type.Union([PinSetJsonSchema, Type.Null()]) },
-  { additionalProperties: false, title: 'PinSetResponse', description: "The caller's sealed pin set." },
+  "The caller's sealed pin set.",
 );
 export type PinSetResponse = Static<typeof PinSetResponseSchema>;
 
@@ -152,9 +149,10 @@ export type PinSetResponse = Static<typeof PinSetResponseSchema>;
  * cannot silently overwrite each other. The server reads `version` from the envelope and refuses
  * one that does not grow; clients still check (the server is not trusted with it).
  */
-export const PutPinSetRequestSchema = Type.Object(
+export const PutPinSetRequestSchema = apiObject(
+  'PutPinSetRequest',
   { pinSet: PinSetJsonSchema, previousVersion: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]) },
-  { additionalProperties: false, title: 'PutPinSetRequest', description: 'Replace the sealed pin set.' },
+  'Replace the sealed pin set.',
 );
 export type PutPinSetRequest = Static<typeof PutPinSetRequestSchema>;
 
@@ -162,16 +160,13 @@ export type PutPinSetRequest = Static<typeof PutPinSetRequestSchema>;
  * PUT /users/keys/:keyId/signing: give an existing key record (set up before signing keys) its
  * signing key, once (409 when it has one).
  */
-export const AddSigningKeyRequestSchema = Type.Object(
+export const AddSigningKeyRequestSchema = apiObject(
+  'AddSigningKeyRequest',
   {
     signingPublicKey: SigningPublicKeySchema,
     encryptedSigningKey: EncryptedSigningKeyJsonSchema,
     keyBinding: KeyBindingJsonSchema,
   },
-  {
-    additionalProperties: false,
-    title: 'AddSigningKeyRequest',
-    description: 'Add a signing key to a key record.',
-  },
+  'Add a signing key to a key record.',
 );
 export type AddSigningKeyRequest = Static<typeof AddSigningKeyRequestSchema>;
