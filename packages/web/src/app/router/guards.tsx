@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { Outlet } from 'react-router';
-import type { LandingReason } from '../../lib/navigation/paths';
+import type { LandingReason } from '@coffer/contracts';
 
 /**
  * Wrapper route of every auth-required screen (spec section 2, Navigation rules). The rules run in

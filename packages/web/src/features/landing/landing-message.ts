@@ -1,4 +1,4 @@
-import { isLandingReason } from '../../lib/navigation/paths';
+import { isLandingReason } from '@coffer/contracts';
 
 export type LandingMessageKind =
   'invite' | 'file-share' | 'notification' | 'session-ended' | 'transfers-cancelled';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLandingReason, landingPath, paths } from './paths';
+import { isLandingReason } from '@coffer/contracts';
+import { landingPath, paths } from './paths';
 
 describe('paths', () => {
   it('builds the landing redirect of /share and /invite', () => {

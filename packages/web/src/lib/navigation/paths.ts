@@ -1,40 +1,29 @@
-/** The spec's route table (section 2). */
+import { appPaths, landingPath as landingPathWithReason, type LandingReason } from '@coffer/contracts';
+
+/** A route pattern's `:id` filled in, encoded so an id never reads as a path segment. */
+function withId(pattern: string): (id: string) => string {
+  return (id) => pattern.replace(':id', () => encodeURIComponent(id));
+}
+
+const { share, invite, ...screens } = appPaths;
+
+/** The spec's route table (section 2, `appPaths` of `@coffer/contracts`) as links to follow. */
 export const paths = {
-  root: '/',
-  landing: '/landing',
-  login: '/login',
-  unlock: '/unlock',
-  newUpload: '/new',
-  myFiles: '/myfiles',
-  sharedWithMe: '/sharedwithme',
-  contacts: '/contacts',
-  profile: '/profile',
-  feedback: '/feedback',
+  ...screens,
   /** The built-in footer pages (not in the spec's table; replaceable by VITE_*_URL). */
   terms: '/terms',
   privacy: '/privacy',
   faq: '/faq',
   about: '/about',
-  share: (id: string): string => `/share/${encodeURIComponent(id)}`,
-  invite: (id: string): string => `/invite/${encodeURIComponent(id)}`,
+  share: withId(share),
+  invite: withId(invite),
 } as const;
-
-/** The reasons the landing page understands in its `reason` query parameter. */
-export const LANDING_REASONS = ['file-share', 'email-notification', 'invite-email', 'other'] as const;
-export type LandingReason = (typeof LANDING_REASONS)[number];
-
-export function isLandingReason(value: string | null | undefined): value is LandingReason {
-  return LANDING_REASONS.some((reason) => reason === value);
-}
 
 /**
  * Where /share/{id} and /invite/{id} send a visitor with no account:
  * /landing?reason=file-share|invite-email&fileId={id}.
  */
 export function landingPath(reason?: LandingReason, fileId?: string): string {
-  const query = new URLSearchParams();
-  if (reason !== undefined) query.set('reason', reason);
-  if (fileId !== undefined && fileId !== '') query.set('fileId', fileId);
-  const search = query.toString();
-  return search === '' ? paths.landing : `${paths.landing}?${search}`;
+  if (reason === undefined) return paths.landing;
+  return landingPathWithReason(reason, fileId === '' ? undefined : fileId);
 }
