@@ -21,12 +21,11 @@ import { createDatabase } from './infra/db/database.js';
 import { startS3TestServer } from './infra/storage/s3-test-server.js';
 import type { S3TestServer } from './infra/storage/s3-test-server.js';
 import { createPostgresSchema, postgresUrl } from './test/db.js';
-import { buildKeyRequest } from './test/factories.js';
+import { buildKeyRequest, encryptionInfoFor } from './test/factories.js';
 import { formHead, killHard, startServer, streamingRequest } from './test/server-process.js';
 import type { Running } from './test/server-process.js';
 import { startTestIssuer, userClaims } from './test/test-issuer.js';
 import type { TestIssuer } from './test/test-issuer.js';
-import { encryptionInfoFor } from './modules/files/files.test-helpers.js';
 
 const MiB = 1024 * 1024;
 

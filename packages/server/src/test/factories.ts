@@ -1,5 +1,6 @@
 import { randomBytes, webcrypto } from 'node:crypto';
-import type { CreateKeyRequest } from '@coffer/contracts';
+import type { CreateKeyRequest, NewEncryptionInfo } from '@coffer/contracts';
+import { CHUNK_SIZE } from '@coffer/contracts';
 
 /** A real RSA-OAEP public key (SPKI, base64) and a well-formed wrapped-key envelope. */
 export async function buildKeyRequest(): Promise<CreateKeyRequest> {
@@ -20,4 +21,21 @@ export function buildWrappedKeyJson(iterations = 600_000): string {
     data: randomBytes(1232).toString('base64'),
     kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations },
   });
+}
+
+/** A wrapped file key as RSA-OAEP-2048 yields it: 256 bytes, base64. */
+export function wrappedKeyB64(): string {
+  return randomBytes(256).toString('base64');
+}
+
+/** coffer-v1 encryption info for a file under the key record `keyId`. */
+export function encryptionInfoFor(keyId: string): NewEncryptionInfo {
+  return {
+    version: keyId,
+    algorithm: 'AES-GCM',
+    iv: '',
+    encryptedFileKey: wrappedKeyB64(),
+    format: 'coffer-v1',
+    chunkSize: CHUNK_SIZE,
+  };
 }

@@ -4,15 +4,15 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { MetricsConfig } from '../../config.js';
 import { registerHttpMetrics } from '../../http/http-metrics.js';
-import type { SweepOutcome } from '../../modules/uploads/upload-sweeper.js';
 import type { Database } from '../db/database.js';
 import { createMetricsRegistry, PROMETHEUS_CONTENT_TYPE } from './metrics-registry.js';
 import type { MetricsRegistry } from './metrics-registry.js';
+import type { SweepReporter } from './sweep-report.js';
 
 export interface AppMetrics {
   registry: MetricsRegistry;
   /** For the upload sweeper's `onSweep`. */
-  onSweep: (outcome: SweepOutcome) => void;
+  onSweep: SweepReporter;
 }
 
 /**

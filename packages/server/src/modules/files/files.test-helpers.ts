@@ -4,11 +4,11 @@
  * bytes of the right length stand in for ciphertext.
  */
 import { randomBytes } from 'node:crypto';
-import type { FileListItem, NewEncryptionInfo } from '@coffer/contracts';
-import { CHUNK_SIZE, chunkCountFor, encryptedPartSizeFor, encryptedSizeFor } from '@coffer/contracts';
+import type { FileListItem } from '@coffer/contracts';
+import { chunkCountFor, encryptedPartSizeFor, encryptedSizeFor } from '@coffer/contracts';
 import { expect } from 'vitest';
 import type { TestApp } from '../../test/app-harness.js';
-import { buildKeyRequest, buildWrappedKeyJson } from '../../test/factories.js';
+import { buildKeyRequest, buildWrappedKeyJson, encryptionInfoFor } from '../../test/factories.js';
 
 // RSA key generation takes most of a second here; the server only checks the public key's shape, so
 // every test user may share one.
@@ -21,22 +21,6 @@ export async function createKey(t: TestApp, name: string): Promise<string> {
   const res = await t.as(name, { method: 'POST', url: '/api/users/keys', payload });
   expect(res.statusCode).toBe(201);
   return res.json<{ keyId: string }>().keyId;
-}
-
-/** A wrapped file key as RSA-OAEP-2048 yields it: 256 bytes, base64. */
-export function wrappedKeyB64(): string {
-  return randomBytes(256).toString('base64');
-}
-
-export function encryptionInfoFor(keyId: string): NewEncryptionInfo {
-  return {
-    version: keyId,
-    algorithm: 'AES-GCM',
-    iv: '',
-    encryptedFileKey: wrappedKeyB64(),
-    format: 'coffer-v1',
-    chunkSize: CHUNK_SIZE,
-  };
 }
 
 export type FormPart =

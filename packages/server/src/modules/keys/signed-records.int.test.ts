@@ -5,12 +5,12 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildKeyRequest, buildWrappedKeyJson } from '../../test/factories.js';
+import { buildKeyRequest, buildWrappedKeyJson, encryptionInfoFor } from '../../test/factories.js';
 import { startTestApp } from '../../test/app-harness.js';
 import type { TestApp } from '../../test/app-harness.js';
 import { dialectsUnderTest } from '../../test/db.js';
 import type { TestDatabase } from '../../test/db.js';
-import { encryptionInfoFor, uploadDirect } from '../files/files.test-helpers.js';
+import { uploadDirect } from '../files/files.test-helpers.js';
 
 const sha256Hex = (b64: string) => createHash('sha256').update(Buffer.from(b64, 'base64')).digest('hex');
 const b64 = (bytes: number) => randomBytes(bytes).toString('base64');

@@ -6,7 +6,8 @@ import type { TestApp } from '../../test/app-harness.js';
 import { dialectsUnderTest } from '../../test/db.js';
 import type { TestDatabase } from '../../test/db.js';
 import { insertFile } from '../../test/db-factories.js';
-import { createKey, statsOf, uploadDirect, wrappedKeyB64 } from '../files/files.test-helpers.js';
+import { createKey, statsOf, uploadDirect } from '../files/files.test-helpers.js';
+import { wrappedKeyB64 } from '../../test/factories.js';
 
 describe.each(dialectsUnderTest)('shares ($name)', ({ open }) => {
   let database: TestDatabase;

@@ -1,4 +1,5 @@
 import { nowIso } from '../../infra/db/values.js';
+import type { SweepReporter } from '../../infra/metrics/sweep-report.js';
 import type { BlobStore } from '../../infra/storage/blob-store.js';
 import type { UploadsRepo } from './uploads.repo.js';
 
@@ -31,10 +32,8 @@ export interface UploadSweeperDeps {
   logger: SweeperLogger;
   now: () => Date;
   /** Told the outcome of every sweep (metrics): how many uploads it aborted, or that it failed. */
-  onSweep?: (outcome: SweepOutcome) => void;
+  onSweep?: SweepReporter;
 }
-
-export type SweepOutcome = { ok: true; swept: number } | { ok: false };
 
 /**
  * Aborts uploads left pending: a client that gave up without aborting, a browser closed mid-upload, a
