@@ -24,6 +24,7 @@ import type {
 import type { TransferKind, TransferProgress, TransferStatus } from './transfer-types';
 import { assertUploadKeys, isLargeUpload, uploadFile } from './upload';
 import { resumeUpload } from './upload-resume';
+import type { UploadRunOptions } from './upload-options';
 import { createMemoryUploadRecords } from './upload-records';
 import { browserUploadRecords } from './upload-records.idb';
 
@@ -160,6 +161,49 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
     return task;
   };
 
+  /** What every upload run takes from the manager and its task: the worker, the wire, the progress. */
+  const transport = (
+    task: Task,
+  ): Pick<
+    UploadRunOptions,
+    'cipher' | 'signal' | 'onProgress' | 'createXhr' | 'retryDelaysMs' | 'testFormat'
+  > => ({
+    cipher: getCipher(),
+    signal: task.controller.signal,
+    onProgress: onProgress(task),
+    createXhr: deps.createXhr,
+    retryDelaysMs: deps.retryDelaysMs,
+    testFormat: deps.testFormat,
+  });
+
+  /** An upload's task and ticket; `send` stores the file (fresh or resumed) and answers its listing. */
+  const createUploadTask = (
+    file: File,
+    queued: boolean,
+    send: (task: Task) => Promise<FileListItem>,
+  ): { task: Task; ticket: UploadTicket } => {
+    let stored: FileListItem | null = null;
+    const task = createTask(
+      'upload',
+      {
+        fileName: file.name,
+        size: file.size,
+        status: 'queued',
+        statusText: uploadMessages.preparing,
+        fileId: null,
+      },
+      queued,
+      async (current) => {
+        stored = await send(current);
+        return { statusText: uploadMessages.complete, fileId: stored.fileId };
+      },
+    );
+    return {
+      task,
+      ticket: { id: task.item.id, done: task.whenSettled.then(() => ({ item: task.item, file: stored })) },
+    };
+  };
+
   /** Stops a task; resolves with whether its server-side abort failed. */
   const abortTask = async (task: Task): Promise<boolean> => {
     if (task.settled) return false;
@@ -203,46 +247,15 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
 
     enqueueUploads(files, { api, keys }) {
       assertUploadKeys(keys);
-      const created: Task[] = [];
-      const tickets = files.map((file): UploadTicket => {
-        let stored: FileListItem | null = null;
-        const large = isLargeUpload(file.size, deps.testFormat);
-        const task = createTask(
-          'upload',
-          {
-            fileName: file.name,
-            size: file.size,
-            status: 'queued',
-            statusText: uploadMessages.preparing,
-            fileId: null,
-          },
-          large,
-          async (current) => {
-            stored = await uploadFile({
-              api,
-              file,
-              keys,
-              cipher: getCipher(),
-              signal: current.controller.signal,
-              onProgress: onProgress(current),
-              createXhr: deps.createXhr,
-              retryDelaysMs: deps.retryDelaysMs,
-              testFormat: deps.testFormat,
-              records: uploadRecords,
-            });
-            return { statusText: uploadMessages.complete, fileId: stored.fileId };
-          },
-        );
-        created.push(task);
-        return {
-          id: task.item.id,
-          done: task.whenSettled.then(() => ({ item: task.item, file: stored })),
-        };
-      });
+      const created = files.map((file) =>
+        createUploadTask(file, isLargeUpload(file.size, deps.testFormat), (current) =>
+          uploadFile({ api, file, keys, ...transport(current), records: uploadRecords }),
+        ),
+      );
       pump();
-      for (const task of created) if (!task.queued) task.start();
+      for (const { task } of created) if (!task.queued) task.start();
       publish();
-      return tickets;
+      return created.map(({ ticket }) => ticket);
     },
 
     resumeUpload(file, record, { api, privateKey }) {
@@ -250,37 +263,12 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
         throw new TransferError('PRECONDITION', uploadMessages.encryptionNotInitialized);
       }
       const records = uploadRecords ?? createMemoryUploadRecords();
-      let stored: FileListItem | null = null;
-      const task = createTask(
-        'upload',
-        {
-          fileName: file.name,
-          size: file.size,
-          status: 'queued',
-          statusText: uploadMessages.preparing,
-          fileId: null,
-        },
-        true,
-        async (current) => {
-          stored = await resumeUpload({
-            api,
-            file,
-            record,
-            records,
-            privateKey,
-            cipher: getCipher(),
-            signal: current.controller.signal,
-            onProgress: onProgress(current),
-            createXhr: deps.createXhr,
-            retryDelaysMs: deps.retryDelaysMs,
-            testFormat: deps.testFormat,
-          });
-          return { statusText: uploadMessages.complete, fileId: stored.fileId };
-        },
+      const { ticket } = createUploadTask(file, true, (current) =>
+        resumeUpload({ api, file, record, records, privateKey, ...transport(current) }),
       );
       pump();
       publish();
-      return { id: task.item.id, done: task.whenSettled.then(() => ({ item: task.item, file: stored })) };
+      return ticket;
     },
 
     startDownload(target, { api, privateKey, saveMethod }) {

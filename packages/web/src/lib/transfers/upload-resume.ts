@@ -1,5 +1,4 @@
 import {
-  API_PREFIX,
   DEFAULT_CONTENT_TYPE,
   formatSize,
   uploadMessages,
@@ -7,20 +6,17 @@ import {
   type MultipartUploadState,
   type NewEncryptionInfo,
 } from '@coffer/contracts';
-import { chunkCount, unwrapFileKey } from '@coffer/crypto';
+import { unwrapFileKey } from '@coffer/crypto';
 import { ApiRequestError, seg, type ApiClient } from '../api/http';
-import type { ChunkCipher } from '../crypto-worker';
-import { transferFormat, type TestFormatOverrides } from './format-overrides';
+import { transferFormat } from './format-overrides';
 import { createProgressReporter } from './progress';
 import { TransferError } from './transfer-errors';
-import type { ProgressListener } from './transfer-types';
-import { DEFAULT_RETRY_DELAYS_MS } from './upload';
 import { checkFileChunk, throwIfAborted, type UploadContext } from './upload-context';
 import { DifferentFileError, verifyingJournal } from './upload-journal';
 import { sendPartsAndComplete } from './upload-multipart';
-import { browserUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT, type UploadLocks } from './upload-locks';
+import { browserUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT } from './upload-locks';
+import { runContext, type UploadRunOptions } from './upload-options';
 import type { UploadRecord, UploadRecordStore } from './upload-records';
-import { createBrowserXhr, type XhrFactory } from './upload-xhr';
 
 /** Ours (docs/ui-strings.md): the file picked to resume an upload is not the one it started from. */
 export function differentFileText(record: Pick<UploadRecord, 'fileName' | 'size'>): string {
@@ -39,24 +35,13 @@ export const UPLOAD_KEY_CHANGED_TEXT =
   'The server answered another file key for this upload than the one this browser sent, so it is not ' +
   'resumed. Cancel it and upload the file again.';
 
-export interface ResumeOptions {
-  readonly api: ApiClient;
+export interface ResumeOptions extends UploadRunOptions {
   /** The file the user re-opened (from the stored handle, or picked again). */
   readonly file: File;
   readonly record: UploadRecord;
   readonly records: UploadRecordStore;
   /** The owner's private key: unwraps the file key of the server's `encryptionInfo`. */
   readonly privateKey: CryptoKey;
-  readonly cipher: ChunkCipher;
-  readonly signal: AbortSignal;
-  readonly onProgress: ProgressListener;
-  readonly apiBaseUrl?: string;
-  readonly createXhr?: XhrFactory;
-  readonly retryDelaysMs?: readonly number[];
-  /** Tests only. */
-  readonly testFormat?: TestFormatOverrides;
-  /** Per-upload locks shared by the browser's tabs; default: the browser's Web Locks. */
-  readonly locks?: UploadLocks;
 }
 
 /** Whether `file` looks like the one `record` started from (size and last-modified time). */
@@ -104,20 +89,11 @@ async function resumeHoldingLock(options: ResumeOptions): Promise<FileListItem> 
   throwIfAborted(options.signal);
 
   const context: UploadContext = {
-    api: options.api,
-    apiBaseUrl: options.apiBaseUrl ?? API_PREFIX,
-    file,
+    ...runContext(options, reporter, format.chunkSize),
     contentType: state.contentType === '' ? DEFAULT_CONTENT_TYPE : state.contentType,
     fileKey,
     // Only read when creating an upload, which a resume never does.
     encryptionInfo: state.encryptionInfo as NewEncryptionInfo,
-    cipher: options.cipher,
-    signal: options.signal,
-    reporter,
-    createXhr: options.createXhr ?? createBrowserXhr,
-    chunkSize: format.chunkSize,
-    chunkCount: chunkCount(file.size, format.chunkSize),
-    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     journal: verifyingJournal(records, record),
   };
   const held = heldParts(state, context);

@@ -1,25 +1,21 @@
 import {
-  API_PREFIX,
   DEFAULT_CONTENT_TYPE,
   uploadMessages,
   type FileListItem,
   type NewEncryptionInfo,
 } from '@coffer/contracts';
-import { buildOwnerEncryptionInfo, chunkCount, generateFileKey, wrapFileKey } from '@coffer/crypto';
-import type { ApiClient } from '../api/http';
-import type { ChunkCipher } from '../crypto-worker';
+import { buildOwnerEncryptionInfo, generateFileKey, wrapFileKey } from '@coffer/crypto';
 import { transferFormat, type TestFormatOverrides } from './format-overrides';
 import { createProgressReporter } from './progress';
 import { TransferError } from './transfer-errors';
-import type { ProgressListener } from './transfer-types';
 import { throwIfAborted, type UploadContext } from './upload-context';
 import { uploadDirect } from './upload-direct';
 import { recordingJournal } from './upload-journal';
-import { browserUploadLocks, type UploadLocks } from './upload-locks';
+import { browserUploadLocks } from './upload-locks';
 import { uploadMultipart } from './upload-multipart';
+import { runContext, type UploadRunOptions } from './upload-options';
 import { fileHandleOf, type UploadRecordStore } from './upload-records';
 import { signUploadManifest } from '../trust/signed-files';
-import { createBrowserXhr, type XhrFactory } from './upload-xhr';
 
 /**
  * The owner's key material an upload needs, from the unlocked encryption session. Either may be
@@ -34,27 +30,11 @@ export interface UploadKeys {
   readonly signing?: { readonly ownerEmail: string; readonly signingPrivateKey: CryptoKey };
 }
 
-export interface UploadOptions {
-  readonly api: ApiClient;
-  readonly file: File;
+export interface UploadOptions extends UploadRunOptions {
   readonly keys: UploadKeys;
-  readonly cipher: ChunkCipher;
-  readonly signal: AbortSignal;
-  readonly onProgress: ProgressListener;
-  /** Where the API lives; defaults to `/api` (the server serves app and API together). */
-  readonly apiBaseUrl?: string;
-  readonly createXhr?: XhrFactory;
-  /** Waits before retrying a failed part (network error, 5xx, 429); default two retries. */
-  readonly retryDelaysMs?: readonly number[];
-  /** Tests only. */
-  readonly testFormat?: TestFormatOverrides;
   /** Where multipart uploads are recorded so they can be resumed; none: not resumable. */
   readonly records?: UploadRecordStore | null;
-  /** Per-upload locks shared by the browser's tabs; default: the browser's Web Locks. */
-  readonly locks?: UploadLocks;
 }
-
-export const DEFAULT_RETRY_DELAYS_MS = [1000, 3000] as const;
 
 /** What a resumed upload checks the re-opened file against. */
 function fileIdentity(file: File, chunkSize: number, encryptionInfo: NewEncryptionInfo) {
@@ -116,20 +96,11 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
   throwIfAborted(options.signal);
 
   const context: UploadContext = {
-    api: options.api,
-    apiBaseUrl: options.apiBaseUrl ?? API_PREFIX,
-    file: options.file,
+    ...runContext(options, reporter, format.chunkSize),
     contentType,
     fileKey,
     encryptionInfo,
     ...(manifest === undefined ? {} : { manifest }),
-    cipher: options.cipher,
-    signal: options.signal,
-    reporter,
-    createXhr: options.createXhr ?? createBrowserXhr,
-    chunkSize: format.chunkSize,
-    chunkCount: chunkCount(options.file.size, format.chunkSize),
-    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     locks: options.locks ?? browserUploadLocks(),
   };
   const large = isLargeUpload(options.file.size, options.testFormat);
