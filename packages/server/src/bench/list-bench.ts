@@ -20,8 +20,6 @@
  * their own file list, stats, contacts and profile; latency is measured from the moment each call was
  * due.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -31,6 +29,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import type { NewFileRow } from '../infra/db/schema.js';
 import { createDatabase } from '../infra/db/database.js';
 import { newId } from '../infra/db/values.js';
+import { spawnBenchServer, waitForHealth } from './bench-server.js';
 
 interface Args {
   files: number;
@@ -219,20 +218,6 @@ function listersInWorker(task: ListerTask): Promise<ListerResult> {
   });
 }
 
-async function waitForHealth(base: string, server: ChildProcess): Promise<void> {
-  const agent = new Agent();
-  for (let i = 0; i < 300; i++) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    const ok = await call(agent, `${base}/api/health`, '').then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
-}
-
 /** 10,000 files with realistic names, some sharing a timestamp (several files uploaded at once). */
 async function seedFiles(databaseUrl: string | undefined, dataDir: string, email: string, n: number) {
   const database = createDatabase({ url: databaseUrl, dataDir });
@@ -341,27 +326,23 @@ async function runDatabase(name: string, args: Args): Promise<PhaseRow[]> {
     schema = await createPostgresSchema(args.databaseUrl);
   }
   const port = 18000 + Math.floor(Math.random() * 1000);
-  const base = `http://127.0.0.1:${port}`;
   const main = fileURLToPath(new URL('../main.js', import.meta.url));
   const dataDir = join(dir, 'data');
   const profile = args.profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${args.profileDir}`];
-  const server = spawn(process.execPath, [...profile, main], {
+  const { base, child: server } = spawnBenchServer({
+    main,
+    port,
+    dataDir,
+    nodeArgs: profile,
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
       DATABASE_URL: schema?.url ?? '',
-      LOG_LEVEL: 'warn',
       OIDC_ISSUER: issuer.issuer,
       OIDC_AUDIENCE: issuer.audience,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
   });
   const rows: PhaseRow[] = [];
   try {
-    await waitForHealth(base, server);
+    await waitForHealth(base, server, 300);
     const agent = new Agent({ keepAlive: true });
     const lister = await issuer.mintToken(userClaims('lister'), { expiresInSec: 6 * 3600 });
     const other = await issuer.mintToken(userClaims('other'), { expiresInSec: 6 * 3600 });
