@@ -1,0 +1,65 @@
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+/**
+ * The built server on a free port, with the embedded identity provider, the fs blob store and
+ * SQLite, and plan limits no benchmark reaches.
+ */
+export async function startServer(dataDir: string): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  // The sign-up helper reads the confirmation mail from this server's outbox folder.
+  process.env.COFFER_E2E_DATA_DIR = dataDir;
+  const main = join(REPO_ROOT, 'packages/server/dist/main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
+  const plans = JSON.stringify({
+    storageLimit: 64,
+    monthlyUploadLimit: 100000,
+    monthlyDownloadLimit: 100000,
+    maxConcurrentUploads: 1,
+    // Each exchange adds a contact and a share (--exchange-runs).
+    maxContacts: 500,
+    maxShares: 5000,
+  });
+  // Imported here, after the check above, so an unbuilt tree gets that message rather than a missing module.
+  const { spawnBenchServer, waitForHealth } =
+    await import('../../../packages/server/dist/bench/bench-server.js');
+  const server = spawnBenchServer({
+    main,
+    port,
+    dataDir,
+    env: {
+      IDP_ATTEMPTS_PER_IP: '1000',
+      PLAN_LIMITS_FREE: plans,
+      // The embedded identity provider, the fs blob store and SQLite, whatever this shell says.
+      OIDC_ISSUER: '',
+      S3_BUCKET: '',
+      DATABASE_URL: '',
+    },
+  });
+  try {
+    await waitForHealth(server.base, server.child, 150);
+  } catch (error) {
+    server.child.kill('SIGTERM');
+    throw error;
+  }
+  return server;
+}

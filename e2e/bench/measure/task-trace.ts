@@ -1,0 +1,58 @@
+import type { CDPSession } from 'playwright-core';
+import { f0 } from '../bench-units.js';
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/** Starts a trace of every thread's top-level tasks; the function it answers stops it and answers the events. */
+export async function startTaskTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
+  const events: TraceEvent[] = [];
+  const collect = (data: { value: object[] }): void => {
+    events.push(...(data.value as TraceEvent[]));
+  };
+  cdp.on('Tracing.dataCollected', collect);
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: ['toplevel'], recordMode: 'recordContinuously' },
+    transferMode: 'ReportEvents',
+  });
+  return async () => {
+    const complete = new Promise<void>((resolve) => {
+      cdp.once('Tracing.tracingComplete', () => {
+        resolve();
+      });
+    });
+    await cdp.send('Tracing.end');
+    await complete;
+    cdp.off('Tracing.dataCollected', collect);
+    return events;
+  };
+}
+
+/**
+ * Prints the page main thread's tasks of 50 ms or more: wall time and the time the thread ran on a
+ * core (`tdur`); the difference is time it waited for a core that other processes had.
+ */
+export function printTaskCpu(events: TraceEvent[], pagePid: number): void {
+  const main = events.find(
+    (e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pagePid && e.args?.name === 'CrRendererMain',
+  );
+  if (main === undefined) {
+    console.log(`  task CPU: the page's main thread is not in the trace (${events.length} events)`);
+    return;
+  }
+  const tasks = events.filter((e) => e.ph === 'X' && e.pid === pagePid && e.tid === main.tid);
+  const long = tasks.filter((e) => (e.dur ?? 0) >= 50_000);
+  const maxCpu = Math.max(0, ...tasks.map((e) => e.tdur ?? 0));
+  const list = long.map((e) => `${f0((e.dur ?? 0) / 1000)} ms (${f0((e.tdur ?? 0) / 1000)} ms on a core)`);
+  console.log(
+    `  task CPU: ${tasks.length} main-thread tasks, longest on a core ${(maxCpu / 1000).toFixed(1)} ms; ` +
+      `tasks of 50 ms or more: ${list.length === 0 ? 'none' : list.join(', ')}`,
+  );
+}

@@ -1,0 +1,78 @@
+import { MB } from '../bench-units.js';
+import type { Measured } from '../driver/measured-run.js';
+import type { SizeResult } from '../driver/run-size.js';
+
+export const rate = (bytes: number, seconds: number): number => bytes / MB / seconds;
+export const mb = (bytes: number): string => (bytes / MB).toFixed(0);
+
+export type Direction = 'upload' | 'download';
+
+/** An encrypted transfer of a size, with how the report names it. */
+export interface EncryptedRow {
+  name: string;
+  /** The same transfer at every size (the memory spread verdict compares them). */
+  key: string;
+  direction: Direction;
+  m: Measured;
+}
+
+/** The encrypted transfers of a size, with how the report names them. */
+export function encryptedRows(r: SizeResult): EncryptedRow[] {
+  const rows: EncryptedRow[] = [
+    { name: 'upload, before any download', key: 'upload-first', direction: 'upload', m: r.encUp },
+  ];
+  if (r.encDown !== null)
+    rows.push({ name: 'download', key: 'download', direction: 'download', m: r.encDown });
+  rows.push({
+    name: 'upload, after a download (download service worker registered)',
+    key: 'upload-controlled',
+    direction: 'upload',
+    m: r.encUpControlled,
+  });
+  return rows;
+}
+
+export function allRows(r: SizeResult): [string, Measured][] {
+  return [
+    ...encryptedRows(r).map(({ name, m }): [string, Measured] => [`encrypted ${name}`, m]),
+    ['plain upload', r.plainUp],
+    ['plain download', r.plainDown],
+    ['plain upload with bare encryption at once (floor)', r.floorUp],
+    ['plain download with bare decryption at once (floor)', r.floorDown],
+  ];
+}
+
+/** The plain transfer of the same bytes in the same direction. */
+export const plainOf = (r: SizeResult, direction: Direction): Measured =>
+  direction === 'upload' ? r.plainUp : r.plainDown;
+
+/** An encrypted transfer's rate (MB/s) beside its limits', and the ratios the report judges. */
+export interface Throughput {
+  encRate: number;
+  plainRate: number;
+  floorRate: number;
+  /** Bare AES-GCM, one and two chunks in flight. */
+  bare1Rate: number;
+  bare2Rate: number;
+  ofPlain: number;
+  ofFloor: number;
+  floorOfPlain: number;
+}
+
+export function throughputOf(r: SizeResult, { direction, m }: EncryptedRow): Throughput {
+  const bareMs = (bare: SizeResult['bare1']): number =>
+    direction === 'upload' ? bare.encryptMs : bare.decryptMs;
+  const plainRate = rate(r.size, plainOf(r, direction).seconds);
+  const floorRate = rate(r.size, (direction === 'upload' ? r.floorUp : r.floorDown).seconds);
+  const encRate = rate(r.size, m.seconds);
+  return {
+    encRate,
+    plainRate,
+    floorRate,
+    bare1Rate: rate(r.size, bareMs(r.bare1) / 1000),
+    bare2Rate: rate(r.size, bareMs(r.bare2) / 1000),
+    ofPlain: encRate / plainRate,
+    ofFloor: encRate / floorRate,
+    floorOfPlain: floorRate / plainRate,
+  };
+}
