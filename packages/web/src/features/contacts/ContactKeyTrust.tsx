@@ -1,5 +1,5 @@
 import { useState, type ReactElement } from 'react';
-import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCircleCheck,
@@ -9,32 +9,32 @@ import {
 } from '@tabler/icons-react';
 import type { KeyTrust, KeyTrustState, ServedKey } from '../../lib/trust/key-trust';
 import { trustErrorMessage } from '../../lib/trust/own-keys';
+import { StateBadge } from '../../ui/StateBadge';
+import { StateCallout } from '../../ui/StateCallout';
+import type { StateLook } from '../../ui/state-look';
 import { SafetyNumber } from './SafetyNumber';
 import { usePinContact } from './use-contact-trust';
 
-/** The words for each key state; the badge is text with an icon, never colour alone. */
-const BADGES: Record<KeyTrustState, { label: string; color: string; Icon: typeof IconShieldCheck }> = {
-  new: { label: 'Checking key', color: 'gray', Icon: IconShieldQuestion },
-  tofu: { label: 'Not verified in person', color: 'yellow', Icon: IconShieldQuestion },
+/** Each key state's words, colour and icon: the card's badge, and the title of its callout. */
+const KEY_STATES: Record<KeyTrustState, StateLook> = {
+  new: { label: 'Checking key', color: 'gray', icon: IconShieldQuestion },
+  tofu: { label: 'Not verified in person', color: 'yellow', icon: IconShieldQuestion },
   'key-changed-accepted': {
     label: 'New key accepted, not verified',
     color: 'yellow',
-    Icon: IconShieldQuestion,
+    icon: IconShieldQuestion,
   },
-  verified: { label: 'Verified in person', color: 'green', Icon: IconShieldCheck },
-  'key-changed': { label: 'Key changed', color: 'red', Icon: IconAlertTriangle },
-  'invalid-binding': { label: 'Keys do not match', color: 'red', Icon: IconShieldX },
-  'no-signing-key': { label: 'Sharing paused', color: 'orange', Icon: IconAlertTriangle },
+  verified: { label: 'Verified in person', color: 'green', icon: IconShieldCheck },
+  'key-changed': { label: 'Key changed', color: 'red', icon: IconAlertTriangle },
+  'invalid-binding': { label: 'Keys do not match', color: 'red', icon: IconShieldX },
+  'no-signing-key': { label: 'Sharing paused', color: 'orange', icon: IconAlertTriangle },
 };
+
+const KEY_NOT_CHECKED: StateLook = { label: 'Key not checked', color: 'red', icon: IconShieldX };
 
 /** Which of the key states a contact is in, as a badge. */
 export function KeyTrustBadge({ state }: { state: KeyTrustState }): ReactElement {
-  const { label, color, Icon } = BADGES[state];
-  return (
-    <Badge variant="light" color={color} leftSection={<Icon size={14} aria-hidden />} data-key-state={state}>
-      {label}
-    </Badge>
-  );
+  return <StateBadge look={KEY_STATES[state]} data-key-state={state} />;
 }
 
 interface ContactKeyTrustProps {
@@ -52,69 +52,32 @@ export function ContactKeyTrust({ name, email, served, trust }: ContactKeyTrustP
   const pin = usePinContact();
   const [confirming, setConfirming] = useState(false);
 
-  if (trust.state === 'invalid-binding') {
-    return (
-      <Alert
-        color="red"
-        variant="light"
-        role="alert"
-        title="Keys do not match"
-        icon={<IconShieldX size={18} aria-hidden />}
-      >
-        <Text size="sm">{trust.reason}</Text>
-      </Alert>
-    );
-  }
-  if (trust.state === 'no-signing-key') {
-    return (
-      <Alert
-        color="orange"
-        variant="light"
-        role="alert"
-        title="Sharing paused"
-        icon={<IconAlertTriangle size={18} aria-hidden />}
-      >
-        <Text size="sm">{trust.reason}</Text>
-      </Alert>
-    );
+  if (trust.state === 'invalid-binding' || trust.state === 'no-signing-key') {
+    return <StateCallout look={KEY_STATES[trust.state]} role="alert" size="sm" reason={trust.reason ?? ''} />;
   }
   if (trust.state === 'key-changed') {
     return (
-      <Alert
-        color="red"
-        variant="light"
+      <StateCallout
+        look={KEY_STATES['key-changed']}
         role="alert"
-        title="Key changed"
-        icon={<IconAlertTriangle size={18} aria-hidden />}
+        size="sm"
+        reason={`${trust.reason ?? ''} Sharing with ${name} is blocked until you accept the new key.`}
+        actions={[
+          {
+            label: 'Accept new safety number',
+            loading: pin.isPending,
+            onClick: () => {
+              pin.mutate({ email, served, state: 'key-changed-accepted' });
+            },
+          },
+        ]}
+        actionError={pin.isError ? 'The new key could not be saved. Please try again.' : null}
       >
-        <Stack gap="sm">
-          <Text size="sm">
-            {trust.reason} Sharing with {name} is blocked until you accept the new key.
-          </Text>
-          {trust.pinnedSafetyNumber !== undefined && (
-            <SafetyNumber label="Previous safety number" fingerprint={trust.pinnedSafetyNumber} compact />
-          )}
-          <SafetyNumber label="New safety number" fingerprint={trust.safetyNumber} compact />
-          <Group gap="xs">
-            <Button
-              size="xs"
-              color="red"
-              variant="light"
-              loading={pin.isPending}
-              onClick={() => {
-                pin.mutate({ email, served, state: 'key-changed-accepted' });
-              }}
-            >
-              Accept new safety number
-            </Button>
-          </Group>
-          {pin.isError && (
-            <Text size="sm" c="red">
-              The new key could not be saved. Please try again.
-            </Text>
-          )}
-        </Stack>
-      </Alert>
+        {trust.pinnedSafetyNumber !== undefined && (
+          <SafetyNumber label="Previous safety number" fingerprint={trust.pinnedSafetyNumber} compact />
+        )}
+        <SafetyNumber label="New safety number" fingerprint={trust.safetyNumber} compact />
+      </StateCallout>
     );
   }
   if (trust.state === 'verified' || trust.state === 'new') return null;
@@ -185,17 +148,14 @@ export function ContactKeyTrust({ name, email, served, trust }: ContactKeyTrustP
 /** Words for a failed key check (a forged or rolled-back pin set, or a network failure). */
 export function ContactTrustError({ error }: { error: unknown }): ReactElement {
   return (
-    <Alert
-      color="red"
-      variant="light"
+    <StateCallout
+      look={KEY_NOT_CHECKED}
       role="alert"
-      title="Key not checked"
-      icon={<IconShieldX size={18} aria-hidden />}
-    >
-      <Text size="sm">
-        {trustErrorMessage(error) ??
-          'This contact’s key could not be checked. Sharing is paused until it can be.'}
-      </Text>
-    </Alert>
+      size="sm"
+      reason={
+        trustErrorMessage(error) ??
+        'This contact’s key could not be checked. Sharing is paused until it can be.'
+      }
+    />
   );
 }

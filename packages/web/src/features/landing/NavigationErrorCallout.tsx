@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
-import { Alert, Button } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { StateCallout } from '../../ui/StateCallout';
 import type { NavigationErrorMessage } from './navigation-error';
 
 /**
@@ -9,27 +9,20 @@ import type { NavigationErrorMessage } from './navigation-error';
  */
 export function NavigationErrorCallout({ message }: { message: NavigationErrorMessage }): ReactElement {
   return (
-    <Alert
-      color="orange"
-      variant="light"
+    <StateCallout
+      look={{ label: message.title, color: 'orange', icon: IconAlertTriangle }}
       role="alert"
-      title={message.title}
-      icon={<IconAlertTriangle size={20} aria-hidden />}
-    >
-      {message.body}
-      <Button
-        display="block"
-        mt="sm"
-        size="xs"
-        variant="filled"
-        color="orange.9"
-        leftSection={<IconRefresh size={16} aria-hidden />}
-        onClick={() => {
-          window.location.assign(message.retryPath);
-        }}
-      >
-        Try again
-      </Button>
-    </Alert>
+      reason={message.body}
+      actions={[
+        {
+          label: 'Try again',
+          icon: IconRefresh,
+          filled: true,
+          onClick: () => {
+            window.location.assign(message.retryPath);
+          },
+        },
+      ]}
+    />
   );
 }

@@ -1,13 +1,36 @@
 import type { ReactElement } from 'react';
-import { Alert, Badge, Loader, Text } from '@mantine/core';
+import { Badge, Loader, Text } from '@mantine/core';
 import { IconKeyOff, IconShieldCheck, IconShieldQuestion, IconShieldX } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { SignatureBadge } from '../../lib/trust/signed-files';
+import { StateBadge } from '../../ui/StateBadge';
+import { StateCallout } from '../../ui/StateCallout';
+import type { StateLook } from '../../ui/state-look';
 import { isShareGone, NO_LONGER_SHARED_TEXT } from './no-longer-shared';
 
 /** The words when the check itself failed (network, forged pins): the file is not offered. */
 export const CHECK_FAILED_TEXT =
   'Coffer could not check who sent this file, so it is not offered for download.';
+
+/** Why a shared file is not opened: as a callout, or (compact, on a card) one line. */
+const REFUSALS: Record<
+  'stale' | 'danger',
+  { look: StateLook; role: 'alert' | 'status'; lineColor: string; line: (text: string) => string }
+> = {
+  // Not an attack: the owner can simply share again, so a calm tone and no "Refused".
+  stale: {
+    look: { label: 'Shared before your encryption reset', color: 'orange', icon: IconKeyOff },
+    role: 'status',
+    lineColor: 'orange.8',
+    line: (text) => text,
+  },
+  danger: {
+    look: { label: 'Coffer refused to open this file', color: 'red', icon: IconShieldX },
+    role: 'alert',
+    lineColor: 'red',
+    line: (text) => `Refused: ${text}`,
+  },
+};
 
 /**
  * Who signed a shared file, in words: "Signed by …", "Unsigned: …", or why Coffer refuses to open
@@ -41,59 +64,19 @@ export function SharedFileSignature({
     : check.data;
   switch (badge.tone) {
     case 'verified':
-      return (
-        <Badge
-          variant="light"
-          color="green"
-          leftSection={<IconShieldCheck size={14} aria-hidden />}
-          tt="none"
-        >
-          {badge.text}
-        </Badge>
-      );
+      return <StateBadge look={{ label: badge.text, color: 'green', icon: IconShieldCheck }} tt="none" />;
     case 'unsigned':
-      return (
-        <Badge
-          variant="light"
-          color="yellow"
-          leftSection={<IconShieldQuestion size={14} aria-hidden />}
-          tt="none"
-        >
-          Unsigned
-        </Badge>
-      );
+      return <StateBadge look={{ label: 'Unsigned', color: 'yellow', icon: IconShieldQuestion }} tt="none" />;
     case 'stale':
-      // Not an attack: the owner can simply share again, so a calm tone and no "Refused".
+    case 'danger': {
+      const { look, role, lineColor, line } = REFUSALS[badge.tone];
       return compact ? (
-        <Text size="sm" c="orange.8" role="status">
-          {badge.text}
+        <Text size="sm" c={lineColor} role={role}>
+          {line(badge.text)}
         </Text>
       ) : (
-        <Alert
-          color="orange"
-          variant="light"
-          role="status"
-          title="Shared before your encryption reset"
-          icon={<IconKeyOff size={20} aria-hidden />}
-        >
-          <Text size="sm">{badge.text}</Text>
-        </Alert>
+        <StateCallout look={look} role={role} reason={badge.text} />
       );
-    case 'danger':
-      return compact ? (
-        <Text size="sm" c="red" role="alert">
-          Refused: {badge.text}
-        </Text>
-      ) : (
-        <Alert
-          color="red"
-          variant="light"
-          role="alert"
-          title="Coffer refused to open this file"
-          icon={<IconShieldX size={20} aria-hidden />}
-        >
-          <Text size="sm">{badge.text}</Text>
-        </Alert>
-      );
+    }
   }
 }

@@ -1,18 +1,6 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { sessionStorageKeys, unlockMessages } from '@coffer/contracts';
-import {
-  Alert,
-  Button,
-  Center,
-  Divider,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
+import { Button, Center, Divider, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconKey,
   IconLock,
@@ -48,6 +36,8 @@ import { VerifyEmailPanel } from './VerifyEmailPanel';
 import { UnlockForm } from './UnlockForm';
 import { unlockTitle, type UnlockView } from './unlock-form';
 import { track } from '../../lib/analytics';
+import { StateCallout } from '../../ui/StateCallout';
+import type { StateLook } from '../../ui/state-look';
 
 /** Ours: the spec quotes no text for a set-up that fails for another reason than the password. */
 export const SET_UP_FAILED_MESSAGE = 'Encryption set-up failed. Please try again.';
@@ -60,6 +50,9 @@ const INTRO: Record<UnlockView, string> = {
   unlock: 'Enter your master unlock key to unlock your encryption keys in this browser.',
   reset: 'Set up encryption again with a new master unlock key.',
 };
+
+const CHECK_FAILED: StateLook = { label: 'Your encryption keys could not be checked', color: 'red' };
+const TAMPERED: StateLook = { label: 'Coffer refused to unlock', color: 'red', icon: IconShieldX };
 
 const ICONS = { 'set-up': IconShieldLock, unlock: IconLock, reset: IconKey, verify: IconMailCheck } as const;
 
@@ -214,32 +207,13 @@ export function UnlockPage(): ReactElement {
               </Center>
             )}
             {checkFailed && (
-              <Alert color="red" variant="light" title="Your encryption keys could not be checked">
-                <Stack gap="sm" align="flex-start">
-                  <Text size="sm">Check your connection and try again.</Text>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    leftSection={<IconRefresh size={14} aria-hidden />}
-                    onClick={retryChecks}
-                  >
-                    Try again
-                  </Button>
-                </Stack>
-              </Alert>
+              <StateCallout
+                look={CHECK_FAILED}
+                reason="Check your connection and try again."
+                actions={[{ label: 'Try again', icon: IconRefresh, onClick: retryChecks }]}
+              />
             )}
-            {tampered !== null && (
-              <Alert
-                color="red"
-                variant="light"
-                role="alert"
-                title="Coffer refused to unlock"
-                icon={<IconShieldX size={20} aria-hidden />}
-              >
-                <Text size="sm">{tampered}</Text>
-              </Alert>
-            )}
+            {tampered !== null && <StateCallout look={TAMPERED} role="alert" reason={tampered} />}
             {view === 'reset' && (
               <ResetConfirmation
                 onCancel={() => {
