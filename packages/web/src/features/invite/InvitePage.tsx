@@ -8,7 +8,7 @@ import {
   IconUserPlus,
   IconUsers,
 } from '@tabler/icons-react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { paths } from '../../lib/navigation/paths';
 import { useCurrentUser } from '../../session/current-user';
 import { AddContactModal } from '../contacts/ContactFormModal';
@@ -16,6 +16,7 @@ import { useContactsList } from '../contacts/use-contacts';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { contactsApi } from '../../lib/api/endpoints';
+import { LinkButton } from '../../ui/LinkButton';
 
 /**
  * /invite/{id}: where an invited person arrives once signed in. The spec: a welcome text says the
@@ -51,17 +52,12 @@ export function InvitePage(): ReactElement {
 function DefaultActions(): ReactElement {
   return (
     <Group gap="sm" mt="xs">
-      <Button component={Link} to={paths.contacts} leftSection={<IconUsers size={18} aria-hidden />}>
+      <LinkButton to={paths.contacts} icon={IconUsers}>
         Go to Contacts
-      </Button>
-      <Button
-        component={Link}
-        to={paths.newUpload}
-        variant="default"
-        leftSection={<IconCloudUpload size={18} aria-hidden />}
-      >
+      </LinkButton>
+      <LinkButton to={paths.newUpload} icon={IconCloudUpload} variant="default">
         New Upload
-      </Button>
+      </LinkButton>
     </Group>
   );
 }
@@ -105,14 +101,9 @@ function AddInviter({ email }: { email: string }): ReactElement {
         >
           {`Add ${email} as a contact`}
         </Button>
-        <Button
-          component={Link}
-          to={paths.contacts}
-          variant="default"
-          leftSection={<IconUsers size={18} aria-hidden />}
-        >
+        <LinkButton to={paths.contacts} icon={IconUsers} variant="default">
           Go to Contacts
-        </Button>
+        </LinkButton>
       </Group>
       <AddContactModal
         opened={opened}

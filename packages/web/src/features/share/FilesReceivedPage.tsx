@@ -2,13 +2,14 @@ import type { ReactElement } from 'react';
 import { fileNotFoundText, receivedFileMessages } from '@coffer/contracts';
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconFileUnknown, IconInbox } from '@tabler/icons-react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { paths } from '../../lib/navigation/paths';
 import type { SharedFileView } from '../../lib/files/file-views';
 import { DownloadProgress } from '../files/DownloadProgress';
 import { FileTypeIcon } from '../files/FileTypeIcon';
 import { useActiveDownload, useFileDownloads } from '../files/use-file-download';
 import { useSharedFiles } from '../shared/use-shared-files';
+import { LinkButton } from '../../ui/LinkButton';
 import { LoadError } from '../../ui/LoadError';
 import { SharedFileSignature } from '../shared/SharedFileSignature';
 import { useSharedFileCheck } from '../shared/use-shared-file-check';
@@ -47,14 +48,9 @@ export function FilesReceivedPage(): ReactElement {
             <Text c="dimmed" size="sm">
               It may have been deleted, or its owner stopped sharing it with you.
             </Text>
-            <Button
-              component={Link}
-              to={paths.sharedWithMe}
-              variant="default"
-              leftSection={<IconInbox size={18} aria-hidden />}
-            >
+            <LinkButton to={paths.sharedWithMe} icon={IconInbox} variant="default">
               Shared With Me
-            </Button>
+            </LinkButton>
           </Stack>
         </Card>
       ) : (
