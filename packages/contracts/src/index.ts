@@ -1,6 +1,7 @@
 export * from './api-routes.js';
 export * from './api-schemas.js';
 export * from './app-routes.js';
+export * from './avatar-colors.js';
 export * from './constants.js';
 export * from './error-codes.js';
 export * from './error-messages.js';

@@ -1,28 +1,16 @@
 import { createHash } from 'node:crypto';
 import { normalizeEmail } from '../../infra/db/values.js';
 import type { AddContactRequest, Contact } from '@coffer/contracts';
-import { ErrorCode } from '@coffer/contracts';
+import { avatarColorFor, ErrorCode } from '@coffer/contracts';
 import { ApiError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { ContactRow, UserRow } from '../../infra/db/schema.js';
 import type { CurrentUser } from '../users/users.service.js';
 import type { ContactsRepo } from './contacts.repo.js';
 
-/** Avatar colours; a contact's colour is picked from its email so it stays the same everywhere. */
-const PALETTE = [
-  '#1c7ed6',
-  '#0ca678',
-  '#f08c00',
-  '#ae3ec9',
-  '#e03131',
-  '#1098ad',
-  '#5c7cfa',
-  '#d6336c',
-] as const;
-
+/** A contact's colour is picked from its email so it stays the same everywhere. */
 export function contactColor(email: string): string {
-  const byte = createHash('sha256').update(email).digest()[0] ?? 0;
-  return PALETTE[byte % PALETTE.length] ?? PALETTE[0];
+  return avatarColorFor(createHash('sha256').update(email).digest()[0] ?? 0);
 }
 
 export const CONTACT_LIMIT_MESSAGE = 'You have reached your contact limit.';

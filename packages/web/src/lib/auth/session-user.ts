@@ -1,3 +1,5 @@
+import { avatarColorFor } from '@coffer/contracts';
+
 /** The signed-in person, from the identity provider's ID token claims (spec section 3, User). */
 export interface SessionUser {
   /** The identity provider's subject. */
@@ -11,18 +13,6 @@ export interface SessionUser {
   idTokenClaims: { idp: string | null; emails: string[]; country: string | null };
 }
 
-/** The same palette the server picks contact colours from. */
-const PALETTE = [
-  '#1c7ed6',
-  '#0ca678',
-  '#f08c00',
-  '#ae3ec9',
-  '#e03131',
-  '#1098ad',
-  '#5c7cfa',
-  '#d6336c',
-] as const;
-
 /** A stable avatar colour for an email (FNV-1a over the lower-cased address). */
 export function colorFromEmail(email: string): string {
   let hash = 0x811c9dc5;
@@ -30,7 +20,7 @@ export function colorFromEmail(email: string): string {
     hash ^= char.codePointAt(0) ?? 0;
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  return PALETTE[hash % PALETTE.length] ?? PALETTE[0];
+  return avatarColorFor(hash);
 }
 
 function text(value: unknown): string | null {
