@@ -1,3 +1,5 @@
+import { CodedError, withCode } from './coded-error.base.js';
+
 /** Codes of the errors this package throws; stable, safe to switch on and to show in logs. */
 export type CryptoErrorCode =
   | 'INTEGRITY'
@@ -12,60 +14,36 @@ export type CryptoErrorCode =
   | 'PIN_SET_ROLLBACK';
 
 /** Base class of every typed error thrown by `@coffer/crypto`. */
-export abstract class CofferCryptoError extends Error {
-  abstract readonly code: CryptoErrorCode;
+export abstract class CofferCryptoError extends CodedError<CryptoErrorCode> {}
 
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+const INTEGRITY_MESSAGE = 'file is corrupted or was tampered with';
 
 /** Encrypted content failed authentication: a bad tag, a reordered, missing, extra or truncated chunk. */
-export class IntegrityError extends CofferCryptoError {
-  static readonly MESSAGE = 'file is corrupted or was tampered with';
-  override readonly code = 'INTEGRITY';
-
-  constructor(options?: ErrorOptions) {
-    super(IntegrityError.MESSAGE, options);
-  }
+export class IntegrityError extends withCode(CofferCryptoError, 'INTEGRITY', INTEGRITY_MESSAGE) {
+  static readonly MESSAGE = INTEGRITY_MESSAGE;
 }
 
 /**
  * The password did not decrypt the private key record. AES-GCM cannot tell a wrong password from a
  * record whose `data` was altered, so both end here.
  */
-export class WrongPasswordError extends CofferCryptoError {
-  override readonly code = 'WRONG_PASSWORD';
-
-  constructor(options?: ErrorOptions) {
-    super('wrong password', options);
-  }
-}
+export class WrongPasswordError extends withCode(CofferCryptoError, 'WRONG_PASSWORD', 'wrong password') {}
 
 /** A private key record is not well-formed JSON of the coffer-v1 shape, or names an unsupported KDF. */
-export class InvalidKeyRecordError extends CofferCryptoError {
-  override readonly code = 'INVALID_KEY_RECORD';
-}
+export class InvalidKeyRecordError extends withCode(CofferCryptoError, 'INVALID_KEY_RECORD') {}
 
 /** Key material (a public key, a PKCS#8 private key) could not be decoded or imported. */
-export class InvalidKeyError extends CofferCryptoError {
-  override readonly code = 'INVALID_KEY';
-}
+export class InvalidKeyError extends withCode(CofferCryptoError, 'INVALID_KEY') {}
 
 /** An encrypted file key could not be decrypted with the given private key, or is not a 256-bit key. */
-export class FileKeyUnwrapError extends CofferCryptoError {
-  override readonly code = 'FILE_KEY_UNWRAP_FAILED';
-
-  constructor(options?: ErrorOptions) {
-    super('the file key could not be decrypted with this private key', options);
-  }
-}
+export class FileKeyUnwrapError extends withCode(
+  CofferCryptoError,
+  'FILE_KEY_UNWRAP_FAILED',
+  'the file key could not be decrypted with this private key',
+) {}
 
 /** A caller passed a value outside the function's contract (a negative size, an IV of the wrong length…). */
-export class InvalidArgumentError extends CofferCryptoError {
-  override readonly code = 'INVALID_ARGUMENT';
-}
+export class InvalidArgumentError extends withCode(CofferCryptoError, 'INVALID_ARGUMENT') {}
 
 /**
  * A private key record asks for a weaker key derivation than coffer-v1 allows: fewer than 100,000
@@ -73,28 +51,20 @@ export class InvalidArgumentError extends CofferCryptoError {
  * from the server, and a server that lowers the cost makes the password cheaper to guess from
  * whatever the client does next (e.g. a re-wrap under the same weak parameters).
  */
-export class KdfDowngradeError extends CofferCryptoError {
-  override readonly code = 'KDF_DOWNGRADE';
-}
+export class KdfDowngradeError extends withCode(CofferCryptoError, 'KDF_DOWNGRADE') {}
 
 /**
  * A served public key is not the public half of the private key the user just decrypted (or a key
  * id / binding does not match): the server, or someone who controls its database, swapped the
  * user's own key. Continuing would wrap file keys to a key the user does not hold.
  */
-export class KeyMismatchError extends CofferCryptoError {
-  override readonly code = 'KEY_MISMATCH';
-}
+export class KeyMismatchError extends withCode(CofferCryptoError, 'KEY_MISMATCH') {}
 
 /** A pin set blob is malformed, or its signature does not verify with the user's own signing key. */
-export class PinSetInvalidError extends CofferCryptoError {
-  override readonly code = 'PIN_SET_INVALID';
-}
+export class PinSetInvalidError extends withCode(CofferCryptoError, 'PIN_SET_INVALID') {}
 
 /** A pin set is authentic but older than the newest version this client has seen: a rollback. */
-export class PinSetRollbackError extends CofferCryptoError {
-  override readonly code = 'PIN_SET_ROLLBACK';
-
+export class PinSetRollbackError extends withCode(CofferCryptoError, 'PIN_SET_ROLLBACK') {
   constructor(
     readonly servedVersion: number,
     readonly knownVersion: number,

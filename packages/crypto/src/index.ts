@@ -10,6 +10,7 @@ export {
   PBKDF2_SALT_LENGTH,
   TAG_LENGTH,
 } from './format.constants.js';
+export { CodedError, withCode, type CodedErrorFamily } from './coded-error.base.js';
 export {
   CofferCryptoError,
   FileKeyUnwrapError,

@@ -1,4 +1,5 @@
 import { unlockMessages } from '@coffer/contracts';
+import { CodedError, withCode } from '@coffer/crypto';
 
 export type EncryptionErrorCode =
   | 'ENCRYPTION_NOT_INITIALIZED'
@@ -10,65 +11,49 @@ export type EncryptionErrorCode =
   | 'KEYS_TAMPERED';
 
 /** Base class of the encryption session's errors; `code` is stable, the message user-facing. */
-export abstract class EncryptionSessionError extends Error {
-  abstract readonly code: EncryptionErrorCode;
-
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+export abstract class EncryptionSessionError extends CodedError<EncryptionErrorCode> {}
 
 /** Keys are needed but encryption is not unlocked. Screens show their own text for it. */
-export class EncryptionNotInitializedError extends EncryptionSessionError {
-  override readonly code = 'ENCRYPTION_NOT_INITIALIZED';
-  constructor() {
-    super('Encryption not initialized.');
-  }
-}
+export class EncryptionNotInitializedError extends withCode(
+  EncryptionSessionError,
+  'ENCRYPTION_NOT_INITIALIZED',
+  'Encryption not initialized.',
+) {}
 
 /** The master unlock key does not open the private key (spec section 8 text). */
-export class UnlockFailedError extends EncryptionSessionError {
-  override readonly code = 'UNLOCK_FAILED';
-  constructor(options?: ErrorOptions) {
-    super(unlockMessages.unlockFailed, options);
-  }
-}
+export class UnlockFailedError extends withCode(
+  EncryptionSessionError,
+  'UNLOCK_FAILED',
+  unlockMessages.unlockFailed,
+) {}
 
 /** Password change: the old password does not open the private key. */
-export class WrongOldPasswordError extends EncryptionSessionError {
-  override readonly code = 'WRONG_OLD_PASSWORD';
-  constructor(options?: ErrorOptions) {
-    super('The current master unlock key is not correct.', options);
-  }
-}
+export class WrongOldPasswordError extends withCode(
+  EncryptionSessionError,
+  'WRONG_OLD_PASSWORD',
+  'The current master unlock key is not correct.',
+) {}
 
 /** A new master unlock key breaks a rule of spec section 5; the message is the rule's text. */
-export class InvalidPasswordError extends EncryptionSessionError {
-  override readonly code = 'INVALID_PASSWORD';
-}
+export class InvalidPasswordError extends withCode(EncryptionSessionError, 'INVALID_PASSWORD') {}
 
 /** Unlock or password change without any key on the server. */
-export class KeysNotFoundError extends EncryptionSessionError {
-  override readonly code = 'KEYS_NOT_FOUND';
-  constructor() {
-    super('No encryption keys found. Set up encryption first.');
-  }
-}
+export class KeysNotFoundError extends withCode(
+  EncryptionSessionError,
+  'KEYS_NOT_FOUND',
+  'No encryption keys found. Set up encryption first.',
+) {}
 
 /** Set-up while keys exist and no reset asked for new ones: unlock instead. */
-export class KeysAlreadyExistError extends EncryptionSessionError {
-  override readonly code = 'KEYS_ALREADY_EXIST';
-  constructor() {
-    super('Encryption is already set up for this account. Unlock it with your master unlock key.');
-  }
-}
+export class KeysAlreadyExistError extends withCode(
+  EncryptionSessionError,
+  'KEYS_ALREADY_EXIST',
+  'Encryption is already set up for this account. Unlock it with your master unlock key.',
+) {}
 
 /**
  * The server's key record was tampered with: its public key is not the half of the private key the
  * password opened, or it asks for a weaker key derivation than Coffer allows. The message says so
  * in the user's words; `cause` is the @coffer/crypto error (`KeyMismatchError`, `KdfDowngradeError`).
  */
-export class KeysTamperedError extends EncryptionSessionError {
-  override readonly code = 'KEYS_TAMPERED';
-}
+export class KeysTamperedError extends withCode(EncryptionSessionError, 'KEYS_TAMPERED') {}
