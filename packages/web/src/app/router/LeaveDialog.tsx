@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { navigationMessages } from '@coffer/contracts';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 
 interface LeaveDialogProps {
   aborting: boolean;
@@ -14,18 +15,16 @@ interface LeaveDialogProps {
  */
 export function LeaveDialog({ aborting, onStay, onLeave }: LeaveDialogProps): ReactElement {
   return (
-    <Modal opened onClose={onStay} title="Leave this page?" centered>
-      <Stack gap="lg">
-        <Text>{navigationMessages.leaveConfirm}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onStay} disabled={aborting}>
-            Stay
-          </Button>
-          <Button color="red" loading={aborting} onClick={onLeave}>
-            Leave
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      opened
+      onClose={onStay}
+      title="Leave this page?"
+      cancelLabel="Stay"
+      confirmLabel="Leave"
+      pending={aborting}
+      onConfirm={onLeave}
+    >
+      <Text>{navigationMessages.leaveConfirm}</Text>
+    </ConfirmDialog>
   );
 }

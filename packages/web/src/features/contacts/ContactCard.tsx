@@ -1,8 +1,9 @@
 import { useId, type ReactElement } from 'react';
 import { contactsMessages } from '@coffer/contracts';
-import { ActionIcon, Box, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { IconCheck, IconPencil, IconSend, IconShare, IconTrash } from '@tabler/icons-react';
 import { contactActionOf, servedKeyOf, type ContactView } from '../../lib/contacts/contact-status';
+import { IconAction } from '../../ui/IconAction';
 import { ContactKeyTrust, ContactTrustError, KeyTrustBadge } from './ContactKeyTrust';
 import { useContactTrust } from './use-contact-trust';
 import { ContactSafetyNumber } from './ContactSafetyNumber';
@@ -54,30 +55,24 @@ export function ContactCard({
             <ExactEmail email={contact.email} />
           </Box>
           <Group gap={4} wrap="nowrap">
-            <Tooltip label="Edit" withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                aria-label={`Edit ${contact.name}`}
-                onClick={() => {
-                  onEdit(contact);
-                }}
-              >
-                <IconPencil size={18} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label="Delete" withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`Delete ${contact.name}`}
-                onClick={() => {
-                  onDelete(contact);
-                }}
-              >
-                <IconTrash size={18} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
+            <IconAction
+              tooltip="Edit"
+              label={`Edit ${contact.name}`}
+              icon={IconPencil}
+              color="gray"
+              onClick={() => {
+                onEdit(contact);
+              }}
+            />
+            <IconAction
+              tooltip="Delete"
+              label={`Delete ${contact.name}`}
+              icon={IconTrash}
+              color="red"
+              onClick={() => {
+                onDelete(contact);
+              }}
+            />
           </Group>
         </Group>
         {/* A changed key shows both numbers in its alert; the card's "matches?" hint would mislead. */}

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import type { ContactView } from '../../lib/contacts/contact-status';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useDeleteContact } from './use-contacts';
 
 interface DeleteContactModalProps {
@@ -13,7 +14,17 @@ interface DeleteContactModalProps {
 export function DeleteContactModal({ opened, onClose, contact }: DeleteContactModalProps): ReactElement {
   const deleteContact = useDeleteContact();
   return (
-    <Modal opened={opened && contact !== null} onClose={onClose} title="Delete contact" centered>
+    <ConfirmDialog
+      opened={opened && contact !== null}
+      onClose={onClose}
+      title="Delete contact"
+      confirmLabel="Delete"
+      pending={deleteContact.isPending}
+      onConfirm={() => {
+        if (contact === null) return;
+        deleteContact.mutate(contact, { onSuccess: onClose });
+      }}
+    >
       {contact !== null && (
         <Stack gap="md">
           <Text>
@@ -22,22 +33,8 @@ export function DeleteContactModal({ opened, onClose, contact }: DeleteContactMo
           <Text size="sm" c="dimmed">
             You can add them again later.
           </Text>
-          <Group justify="flex-end" gap="sm" mt="xs">
-            <Button variant="default" onClick={onClose} disabled={deleteContact.isPending}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={deleteContact.isPending}
-              onClick={() => {
-                deleteContact.mutate(contact, { onSuccess: onClose });
-              }}
-            >
-              Delete
-            </Button>
-          </Group>
         </Stack>
       )}
-    </Modal>
+    </ConfirmDialog>
   );
 }

@@ -1,20 +1,7 @@
 import { useMemo, useState, type ReactElement } from 'react';
 import type { FeedbackItem } from '@coffer/contracts';
 import { feedbackMessages, formatDateTime } from '@coffer/contracts';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Card,
-  EmptyState,
-  Group,
-  Modal,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Button, Card, EmptyState, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconLock, IconMessageCircle, IconTrash } from '@tabler/icons-react';
@@ -24,6 +11,8 @@ import { useApiClient } from '../../lib/api/context';
 import { feedbackApi } from '../../lib/api/endpoints';
 import { isForbidden, retryUnlessClientError } from '../../lib/contacts/contact-errors';
 import { snackbar } from '../../lib/snackbar';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { IconAction } from '../../ui/IconAction';
 
 const adminFeedbackKey = ['admin', 'feedback'] as const;
 
@@ -155,34 +144,22 @@ export function FeedbackPage(): ReactElement {
         </Stack>
       )}
 
-      <Modal
+      <ConfirmDialog
         opened={deleteOpened && selected !== null}
         onClose={deleteModal.close}
         title="Delete feedback"
-        centered
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        onConfirm={() => {
+          if (selected !== null) remove.mutate(selected);
+        }}
       >
         {selected !== null && (
-          <Stack gap="md">
-            <Text>
-              Delete this feedback from <strong>{selected.userEmail}</strong>? It cannot be restored.
-            </Text>
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={deleteModal.close} disabled={remove.isPending}>
-                Cancel
-              </Button>
-              <Button
-                color="red"
-                loading={remove.isPending}
-                onClick={() => {
-                  remove.mutate(selected);
-                }}
-              >
-                Delete
-              </Button>
-            </Group>
-          </Stack>
+          <Text>
+            Delete this feedback from <strong>{selected.userEmail}</strong>? It cannot be restored.
+          </Text>
         )}
-      </Modal>
+      </ConfirmDialog>
     </Stack>
   );
 }
@@ -206,16 +183,13 @@ function FeedbackEntry({ item, onDelete }: { item: FeedbackItem; onDelete: () =>
             {formatDateTime(item.timestamp)}
           </Text>
         </Stack>
-        <Tooltip label="Delete" withArrow>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={`Delete feedback from ${item.userEmail}`}
-            onClick={onDelete}
-          >
-            <IconTrash size={18} aria-hidden />
-          </ActionIcon>
-        </Tooltip>
+        <IconAction
+          tooltip="Delete"
+          label={`Delete feedback from ${item.userEmail}`}
+          icon={IconTrash}
+          color="red"
+          onClick={onDelete}
+        />
       </Group>
       {blank ? (
         <Text mt="sm" c="dimmed" fs="italic">

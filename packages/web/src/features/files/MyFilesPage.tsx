@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactElement } from 'react';
 import { myFilesMessages, shareMessages } from '@coffer/contracts';
-import { ActionIcon, Button, Tooltip } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconCloudUpload, IconFolderOff, IconShare, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../lib/navigation/paths';
@@ -20,6 +20,7 @@ import { FilesGrid, FilesSkeleton } from './FilesGrid';
 import { SharedWithList } from './SharedWithList';
 import { useFileDownloads } from './use-file-download';
 import { useMyFiles } from './use-files';
+import { IconAction } from '../../ui/IconAction';
 import { ListScreen } from '../../ui/ListScreen';
 
 /** My Files (/myfiles): search, type filter, sort; download, delete, share and revoke per file. */
@@ -78,30 +79,24 @@ export function MyFilesPage(): ReactElement {
                 onCancelDownload={downloads.cancel}
                 actions={
                   <>
-                    <Tooltip label="Share" withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={`Share ${file.title}`}
-                        onClick={() => {
-                          openShare(file);
-                        }}
-                      >
-                        <IconShare size={18} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Delete" withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Delete ${file.title}`}
-                        onClick={() => {
-                          setDeleteTarget(file);
-                          setDeleteOpened(true);
-                        }}
-                      >
-                        <IconTrash size={18} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
+                    <IconAction
+                      tooltip="Share"
+                      label={`Share ${file.title}`}
+                      icon={IconShare}
+                      onClick={() => {
+                        openShare(file);
+                      }}
+                    />
+                    <IconAction
+                      tooltip="Delete"
+                      label={`Delete ${file.title}`}
+                      icon={IconTrash}
+                      color="red"
+                      onClick={() => {
+                        setDeleteTarget(file);
+                        setDeleteOpened(true);
+                      }}
+                    />
                   </>
                 }
                 footer={

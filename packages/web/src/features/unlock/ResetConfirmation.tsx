@@ -1,6 +1,7 @@
 import { useState, type ReactElement } from 'react';
-import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
+import { Alert, List, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
+import { ConfirmActions } from '../../ui/ConfirmDialog';
 
 export interface ResetConfirmationProps {
   onCancel: () => void;
@@ -38,23 +39,18 @@ export function ResetConfirmation({ onCancel, onConfirm }: ResetConfirmationProp
       <Text size="sm" c="dimmed">
         After the reset you set up a new master unlock key. New uploads and shares use the new key.
       </Text>
-      <Group justify="flex-end" gap="sm" wrap="wrap-reverse">
-        <Button variant="default" onClick={onCancel} disabled={working} data-autofocus autoFocus>
-          Cancel
-        </Button>
-        <Button
-          color="red"
-          loading={working}
-          onClick={() => {
-            setWorking(true);
-            void onConfirm().finally(() => {
-              setWorking(false);
-            });
-          }}
-        >
-          Delete keys and reset
-        </Button>
-      </Group>
+      <ConfirmActions
+        confirmLabel="Delete keys and reset"
+        pending={working}
+        onCancel={onCancel}
+        focusCancel
+        onConfirm={() => {
+          setWorking(true);
+          void onConfirm().finally(() => {
+            setWorking(false);
+          });
+        }}
+      />
     </Stack>
   );
 }
