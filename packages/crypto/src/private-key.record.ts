@@ -89,9 +89,7 @@ export async function sealPrivateKeyRecord(
   params: DeterministicRecordParams,
 ): Promise<string> {
   assertIterations(params.iterations);
-  if (typeof password !== 'string' || password.length === 0) {
-    throw new InvalidArgumentError('password must be a non-empty string');
-  }
+  assertPassword(password);
   if (params.saltBytes.length !== PBKDF2_SALT_LENGTH) {
     throw new InvalidArgumentError(`salt must be ${PBKDF2_SALT_LENGTH} bytes`);
   }
@@ -109,20 +107,40 @@ export async function sealWithWrapKey(
   wrapKey: CryptoKey,
   params: DeterministicRecordParams,
 ): Promise<string> {
+  return JSON.stringify(await sealKeyMembers(privateKeyOrPkcs8, wrapKey, params));
+}
+
+/** The members every wrapped key record starts with, in the documented order. */
+export interface SealedKeyMembers {
+  iv: string;
+  salt: string;
+  data: string;
+  kdf: KdfParams;
+}
+
+/**
+ * Seals a private key (an extractable CryptoKey, or PKCS#8 bytes) with an already derived wrap key.
+ * `additionalData` binds the ciphertext to what a record type adds (the signing key's algorithm).
+ * Not part of the public API.
+ */
+export async function sealKeyMembers(
+  privateKeyOrPkcs8: CryptoKey | Uint8Array,
+  wrapKey: CryptoKey,
+  params: DeterministicRecordParams,
+  additionalData?: Uint8Array<ArrayBuffer>,
+): Promise<SealedKeyMembers> {
   if (params.ivBytes.length !== IV_LENGTH) throw new InvalidArgumentError(`iv must be ${IV_LENGTH} bytes`);
-  const gcm: AesGcmParams = { name: 'AES-GCM', iv: toBufferSource(params.ivBytes) };
+  const gcm: AesGcmParams = { name: 'AES-GCM', iv: toBufferSource(params.ivBytes), additionalData };
   const dataBuffer =
     privateKeyOrPkcs8 instanceof Uint8Array
       ? await crypto.subtle.encrypt(gcm, wrapKey, toBufferSource(privateKeyOrPkcs8))
       : await crypto.subtle.wrapKey('pkcs8', privateKeyOrPkcs8, wrapKey, gcm);
-  const kdf: KdfParams = { name: 'PBKDF2', hash: 'SHA-256', iterations: params.iterations };
-  // Member order is part of the documented format: iv, salt, data, kdf.
-  return JSON.stringify({
+  return {
     iv: bytesToBase64(params.ivBytes),
     salt: bytesToBase64(params.saltBytes),
     data: bytesToBase64(new Uint8Array(dataBuffer)),
-    kdf,
-  });
+    kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: params.iterations },
+  };
 }
 
 /**
@@ -252,28 +270,51 @@ export async function openWithWrapKey(
   wrapKey: CryptoKey,
   extractable: boolean,
 ): Promise<CryptoKey> {
-  let privateKey: CryptoKey;
-  try {
-    privateKey = await crypto.subtle.unwrapKey(
-      'pkcs8',
-      record.dataBytes,
-      wrapKey,
-      { name: 'AES-GCM', iv: record.ivBytes },
-      RSA_OAEP_IMPORT_PARAMS,
-      extractable,
-      ['decrypt', 'unwrapKey'],
-    );
-  } catch (cause) {
-    // OperationError is the AES-GCM tag check; anything else means the decrypted bytes are not a key.
-    if (cause instanceof Error && cause.name === 'OperationError') throw new WrongPasswordError({ cause });
-    throw new InvalidKeyRecordError('private key record does not hold an RSA PKCS#8 key', { cause });
-  }
+  const privateKey = await unwrapRecordKey(record, wrapKey, extractable, {
+    importParams: RSA_OAEP_IMPORT_PARAMS,
+    usages: ['decrypt', 'unwrapKey'],
+    notAKey: 'private key record does not hold an RSA PKCS#8 key',
+  });
   try {
     assertRsa2048(privateKey);
   } catch (cause) {
     throw new InvalidKeyRecordError('private key record does not hold an RSA 2048 key', { cause });
   }
   return privateKey;
+}
+
+/** What a record type's private key is, to open its record. */
+export interface RecordKeyImport {
+  importParams: AlgorithmIdentifier | RsaHashedImportParams | EcKeyImportParams;
+  usages: KeyUsage[];
+  /** The AES-GCM additional data the record was sealed with, if any. */
+  additionalData?: Uint8Array<ArrayBuffer>;
+  /** The {@link InvalidKeyRecordError} message when the decrypted bytes are not such a key. */
+  notAKey: string;
+}
+
+/** Opens a parsed wrapped key record with its derived wrap key. Not part of the public API. */
+export async function unwrapRecordKey(
+  record: PrivateKeyRecord,
+  wrapKey: CryptoKey,
+  extractable: boolean,
+  key: RecordKeyImport,
+): Promise<CryptoKey> {
+  try {
+    return await crypto.subtle.unwrapKey(
+      'pkcs8',
+      record.dataBytes,
+      wrapKey,
+      { name: 'AES-GCM', iv: record.ivBytes, additionalData: key.additionalData },
+      key.importParams,
+      extractable,
+      key.usages,
+    );
+  } catch (cause) {
+    // OperationError is the AES-GCM tag check; anything else means the decrypted bytes are not a key.
+    if (cause instanceof Error && cause.name === 'OperationError') throw new WrongPasswordError({ cause });
+    throw new InvalidKeyRecordError(key.notAKey, { cause });
+  }
 }
 
 /**
@@ -295,6 +336,13 @@ export async function deriveWrapKey(
     false,
     ['encrypt', 'decrypt', 'wrapKey', 'unwrapKey'],
   );
+}
+
+/** No record is ever sealed with an empty password. */
+export function assertPassword(password: string): void {
+  if (typeof password !== 'string' || password.length === 0) {
+    throw new InvalidArgumentError('password must be a non-empty string');
+  }
 }
 
 /** Writers never produce a record that readers would refuse. */

@@ -1,15 +1,16 @@
-import { bytesToBase64 } from './base64.codec.js';
-import { toBufferSource, utf8Bytes } from './bytes.util.js';
-import { InvalidArgumentError, InvalidKeyRecordError, WrongPasswordError } from './crypto.errors.js';
+import { utf8Bytes } from './bytes.util.js';
+import { InvalidKeyRecordError } from './crypto.errors.js';
 import { FORMAT, IV_LENGTH, PBKDF2_ITERATIONS, PBKDF2_SALT_LENGTH } from './format.constants.js';
 import {
   assertIterations,
+  assertPassword,
   deriveRecordWrapKey,
   deriveWrapKey,
   parsePrivateKeyRecord,
   parseWrappedKeyRecord,
+  sealKeyMembers,
+  unwrapRecordKey,
   type DeterministicRecordParams,
-  type KdfParams,
   type PrivateKeyRecord,
 } from './private-key.record.js';
 import {
@@ -57,9 +58,7 @@ export async function encryptSigningKey(
 ): Promise<string> {
   const params = saltParams(options);
   assertIterations(params.iterations);
-  if (typeof password !== 'string' || password.length === 0) {
-    throw new InvalidArgumentError('password must be a non-empty string');
-  }
+  assertPassword(password);
   const wrapKey = await deriveWrapKey(password, params.saltBytes, params.iterations);
   return sealSigningKeyWithWrapKey(signingPrivateKey, wrapKey, params);
 }
@@ -84,26 +83,12 @@ export async function sealSigningKeyWithWrapKey(
   wrapKey: CryptoKey,
   params: DeterministicRecordParams,
 ): Promise<string> {
-  if (params.ivBytes.length !== IV_LENGTH) throw new InvalidArgumentError(`iv must be ${IV_LENGTH} bytes`);
   const isKey = !('pkcs8Bytes' in signingPrivateKeyOrPkcs8);
   const algorithm = isKey ? signingAlgorithmOf(signingPrivateKeyOrPkcs8) : signingPrivateKeyOrPkcs8.algorithm;
-  const gcm: AesGcmParams = {
-    name: 'AES-GCM',
-    iv: toBufferSource(params.ivBytes),
-    additionalData: signingKeyRecordAad(algorithm),
-  };
-  const dataBuffer = isKey
-    ? await crypto.subtle.wrapKey('pkcs8', signingPrivateKeyOrPkcs8, wrapKey, gcm)
-    : await crypto.subtle.encrypt(gcm, wrapKey, toBufferSource(signingPrivateKeyOrPkcs8.pkcs8Bytes));
-  const kdf: KdfParams = { name: 'PBKDF2', hash: 'SHA-256', iterations: params.iterations };
+  const keyOrPkcs8 = isKey ? signingPrivateKeyOrPkcs8 : signingPrivateKeyOrPkcs8.pkcs8Bytes;
+  const members = await sealKeyMembers(keyOrPkcs8, wrapKey, params, signingKeyRecordAad(algorithm));
   // Member order is part of the documented format: iv, salt, data, kdf, alg.
-  return JSON.stringify({
-    iv: bytesToBase64(params.ivBytes),
-    salt: bytesToBase64(params.saltBytes),
-    data: bytesToBase64(new Uint8Array(dataBuffer)),
-    kdf,
-    alg: algorithm,
-  });
+  return JSON.stringify({ ...members, alg: algorithm });
 }
 
 /**
@@ -142,20 +127,10 @@ export async function openSigningKeyWithWrapKey(
   wrapKey: CryptoKey,
   extractable: boolean,
 ): Promise<CryptoKey> {
-  let signingKey: CryptoKey;
-  try {
-    signingKey = await crypto.subtle.unwrapKey(
-      'pkcs8',
-      record.dataBytes,
-      wrapKey,
-      { name: 'AES-GCM', iv: record.ivBytes, additionalData: signingKeyRecordAad(record.algorithm) },
-      signingImportParams(record.algorithm),
-      extractable,
-      ['sign'],
-    );
-  } catch (cause) {
-    if (cause instanceof Error && cause.name === 'OperationError') throw new WrongPasswordError({ cause });
-    throw new InvalidKeyRecordError(`${WHAT} does not hold a ${record.algorithm} PKCS#8 key`, { cause });
-  }
-  return signingKey;
+  return unwrapRecordKey(record, wrapKey, extractable, {
+    importParams: signingImportParams(record.algorithm),
+    usages: ['sign'],
+    additionalData: signingKeyRecordAad(record.algorithm),
+    notAKey: `${WHAT} does not hold a ${record.algorithm} PKCS#8 key`,
+  });
 }

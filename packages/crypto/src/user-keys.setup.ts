@@ -2,6 +2,7 @@ import { IV_LENGTH, PBKDF2_ITERATIONS, PBKDF2_SALT_LENGTH } from './format.const
 import { exportPublicKeyB64, generateUserKeyPair } from './key-pair.rsa.js';
 import {
   assertIterations,
+  assertPassword,
   deriveRecordWrapKey,
   deriveWrapKey,
   openWithWrapKey,
@@ -22,7 +23,6 @@ import {
   parseSigningKeyRecord,
   sealSigningKeyWithWrapKey,
 } from './signing-key.record.js';
-import { InvalidArgumentError } from './crypto.errors.js';
 
 /** A new signing key pair, ready to publish: what `createSigningKeys` returns. */
 export interface NewSigningKeys {
@@ -221,10 +221,4 @@ function freshParams(iterations: number): DeterministicRecordParams {
     saltBytes: crypto.getRandomValues(new Uint8Array(PBKDF2_SALT_LENGTH)),
     ivBytes: crypto.getRandomValues(new Uint8Array(IV_LENGTH)),
   };
-}
-
-function assertPassword(password: string): void {
-  if (typeof password !== 'string' || password.length === 0) {
-    throw new InvalidArgumentError('password must be a non-empty string');
-  }
 }
