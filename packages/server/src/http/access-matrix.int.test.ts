@@ -5,14 +5,8 @@ import { startTestApp } from '../test/app-harness.js';
 import type { TestApp } from '../test/app-harness.js';
 import { dialectsUnderTest } from '../test/db.js';
 import type { TestDatabase } from '../test/db.js';
-import { buildKeyRequest } from '../test/factories.js';
-import {
-  createKey,
-  putPart,
-  startMultipart,
-  uploadDirect,
-  wrappedKeyB64,
-} from '../modules/files/files.test-helpers.js';
+import { buildKeyRequest, wrappedKeyB64 } from '../test/factories.js';
+import { createKey, putPart, startMultipart, uploadDirect } from '../modules/files/files.test-helpers.js';
 import { userClaims } from '../test/test-issuer.js';
 
 /**

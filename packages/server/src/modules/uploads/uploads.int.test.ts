@@ -18,13 +18,13 @@ import {
   completeMultipart,
   createKey,
   directUploadForm,
-  encryptionInfoFor,
   putPart,
   startMultipart,
   statsOf,
   uploadDirect,
   uploadMultipart,
 } from '../files/files.test-helpers.js';
+import { encryptionInfoFor } from '../../test/factories.js';
 import { createUploadSweeper } from './upload-sweeper.js';
 import type { CurrentUser } from '../users/users.service.js';
 import { createFilesRepo } from '../files/files.repo.js';

@@ -11,14 +11,8 @@ import { startTestApp } from '../../test/app-harness.js';
 import type { TestApp } from '../../test/app-harness.js';
 import { dialectsUnderTest } from '../../test/db.js';
 import type { TestDatabase } from '../../test/db.js';
-import {
-  createKey,
-  directUploadForm,
-  encryptionInfoFor,
-  statsOf,
-  uploadDirect,
-  wrappedKeyB64,
-} from '../files/files.test-helpers.js';
+import { createKey, directUploadForm, statsOf, uploadDirect } from '../files/files.test-helpers.js';
+import { encryptionInfoFor, wrappedKeyB64 } from '../../test/factories.js';
 
 /** 0.0001 GB = 107,374 bytes: three 30,000-byte files (30,028 stored) fit, a fourth does not. */
 const FREE = {
