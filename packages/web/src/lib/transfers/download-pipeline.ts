@@ -2,6 +2,8 @@ import { API_PREFIX, decryptingChunkText, downloadMessages } from '@coffer/contr
 import { CHUNK_OVERHEAD, chunkCount, encryptedSize, plainChunkLength } from '@coffer/crypto';
 import { downloadHttpErrorMessage, DOWNLOAD_NETWORK_ERROR_TEXT } from './error-mapping';
 import { releaseBuffer } from './buffers';
+import { createChunkPhase, type ChunkPhase } from './chunk-phase';
+import { downloadFailure } from './download-failure';
 import { ResumableReader, type OpenedStream } from './resumable-reader';
 import type { SaveSink } from './save/save-sink';
 import { TransferAbortedError, TransferError, isAbortError } from './transfer-errors';
@@ -74,17 +76,7 @@ export interface DownloadPipelineOptions {
  */
 export async function runDownloadPipeline(options: DownloadPipelineOptions): Promise<void> {
   const { job, progress } = options;
-  const internal = new AbortController();
-  let failure: unknown = null;
-  const fail = (error: unknown): void => {
-    failure ??= error;
-    internal.abort();
-  };
-  const onOuterAbort = (): void => {
-    fail(new TransferAbortedError(downloadMessages.aborted));
-  };
-  if (options.signal.aborted) onOuterAbort();
-  options.signal.addEventListener('abort', onOuterAbort, { once: true });
+  const internal = downloadFailure(options.signal);
   let input: ResumableReader | null = null;
   let sink: SaveSink | null = null;
   let sinkOpening: Promise<SaveSink> | null = null;
@@ -103,17 +95,19 @@ export async function runDownloadPipeline(options: DownloadPipelineOptions): Pro
     );
     sinkOpening = options.openSink();
     sink = await guard(sinkOpening, internal.signal);
-    await streamChunks(options, input, sink, fail, internal.signal);
+    await streamChunks(options, input, sink, internal.fail, internal.signal);
     await guard(sink.close(), internal.signal);
   } catch (error) {
-    const cause = normalizeDownloadError(options.signal.aborted ? onlyAbort(failure) : (failure ?? error));
+    const cause = normalizeDownloadError(
+      options.signal.aborted ? onlyAbort(internal.failure) : (internal.failure ?? error),
+    );
     internal.abort();
     if (sink === null && sinkOpening !== null) sink = await sinkOpening.catch(() => null);
     await sink?.abort(cause);
     await input?.cancel();
     throw cause;
   } finally {
-    options.signal.removeEventListener('abort', onOuterAbort);
+    internal.dispose();
   }
 }
 
@@ -139,15 +133,15 @@ async function streamChunks(
   let writing: Promise<void> | null = null;
   for (let index = 0; index < count; index++) {
     const isLast = index === count - 1;
-    phase.downloading(true);
+    phase.bytesMoving(true);
     const length = plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD;
     const encrypted = await input.read(length, spare);
     // Bytes after the last chunk mean the object was extended: fail before writing the last chunk.
     if (isLast) await input.expectEnd();
-    phase.downloading(false);
+    phase.bytesMoving(false);
     // The previous chunk must be written before this one starts: order, and two chunks in flight.
     if (writing !== null) await guard(writing, signal);
-    phase.decrypting(index);
+    phase.waitingFor(index);
     const decrypting = options.decrypt(job.fileKey, index, isLast, encrypted);
     spare = options.decryptCopiesInput === true ? encrypted : null;
     writing = writeWhenDecrypted(decrypting, sink, phase, signal);
@@ -161,11 +155,11 @@ async function streamChunks(
 async function writeWhenDecrypted(
   decrypting: Promise<Uint8Array<ArrayBuffer>>,
   sink: SaveSink,
-  phase: DownloadPhase,
+  phase: ChunkPhase,
   signal: AbortSignal,
 ): Promise<void> {
   const plaintext = await decrypting;
-  phase.decrypting(null);
+  phase.waitingFor(null);
   if (signal.aborted) return;
   await sink.write(plaintext);
 }
@@ -235,30 +229,8 @@ export function guard<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/**
- * The spec's download texts while chunks overlap: 'Downloading and decrypting file' while bytes
- * arrive, 'Decrypting chunk i of n...' while the pipeline waits for decryption only.
- */
-interface DownloadPhase {
-  downloading(active: boolean): void;
-  decrypting(index: number | null): void;
-}
-
-function createDownloadPhase(progress: PipelineProgress, count: number): DownloadPhase {
-  let isDownloading = false;
-  let decryptingIndex: number | null = null;
-  const show = (): void => {
-    if (isDownloading) progress.text(downloadMessages.downloadingAndDecrypting);
-    else if (decryptingIndex !== null) progress.text(decryptingChunkText(decryptingIndex + 1, count));
-  };
-  return {
-    downloading(active) {
-      isDownloading = active;
-      show();
-    },
-    decrypting(index) {
-      decryptingIndex = index;
-      show();
-    },
-  };
+/** 'Downloading and decrypting file' while bytes arrive, else 'Decrypting chunk i of n...'. */
+function createDownloadPhase(progress: PipelineProgress, count: number): ChunkPhase {
+  const chunkText = (position: number): string => decryptingChunkText(position, count);
+  return createChunkPhase(progress, downloadMessages.downloadingAndDecrypting, chunkText);
 }

@@ -11,6 +11,7 @@ import {
   type DownloadHost,
   type DownloadJob,
 } from './download-pipeline';
+import { downloadFailure } from './download-failure';
 import { FILE_KEY_UNDECRYPTABLE_TEXT, fromApiRequestError } from './error-mapping';
 import {
   fetchRawDownloadMetadata,
@@ -103,17 +104,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
   const openSink = options.openSink ?? openSaveSink;
   const { chunkSize } = transferFormat(options.testFormat);
 
-  // Failures of the pipeline's own parts abort everything else at once (e.g. the network read).
-  const internal = new AbortController();
-  let failure: unknown = null;
-  const fail = (error: unknown): void => {
-    failure ??= error;
-    internal.abort();
-  };
-  const onOuterAbort = (): void => {
-    fail(new TransferAbortedError(downloadMessages.aborted));
-  };
-  signal.addEventListener('abort', onOuterAbort, { once: true });
+  const internal = downloadFailure(signal);
 
   // The dialog must open before the first await, while the click still counts as user activation.
   let sinkOpening: Promise<SaveSink> | null =
@@ -125,7 +116,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
         })
       : null;
   // Closing the dialog cancels at once, even while the metadata is still loading.
-  sinkOpening?.catch(fail);
+  sinkOpening?.catch(internal.fail);
   /** The pipeline took the sink (and ends it); before that, a failure here must abort it. */
   const sinkState = { taken: false };
   let contentRequested = false;
@@ -200,7 +191,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     }
     reporter.finish(downloadMessages.complete);
   } catch (error) {
-    const cause = failure ?? error;
+    const cause = internal.failure ?? error;
     const final = signal.aborted
       ? new TransferAbortedError(downloadMessages.aborted, { cause })
       : toDownloadError(cause);
@@ -212,7 +203,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     if (!sinkState.taken && sinkOpening !== null) await (await sinkOpening.catch(() => null))?.abort(final);
     throw final;
   } finally {
-    signal.removeEventListener('abort', onOuterAbort);
+    internal.dispose();
   }
 }
 
