@@ -3,6 +3,7 @@ import { bytesToHex } from '@coffer/crypto';
 import type { ChunkCipher } from '../crypto-worker';
 import type { EncryptedSlice, EncryptSliceOptions, SealedPart } from '../crypto-worker/chunk-cipher';
 import { blobPartsOf, releaseBuffer } from './buffers';
+import { createChunkPhase, type ChunkPhase } from './chunk-phase';
 import type { ApiClient } from '../api/http';
 import type { ProgressReporter } from './progress';
 import type { UploadJournal } from './upload-journal';
@@ -201,32 +202,10 @@ export function createUploadWork(
   };
 }
 
-/**
- * The spec's upload texts while chunks overlap: 'Encrypting and uploading file' while bytes go out,
- * 'Encrypting chunk i of n...' while the pipeline waits for encryption only.
- */
-export interface UploadPhase {
-  encrypting(index: number | null): void;
-  uploading(active: boolean): void;
-}
-
-export function createUploadPhase(reporter: ProgressReporter, chunkCount: number): UploadPhase {
-  let encryptingIndex: number | null = null;
-  let isUploading = false;
-  const show = (): void => {
-    if (isUploading) reporter.text(uploadMessages.encryptingAndUploading);
-    else if (encryptingIndex !== null) reporter.text(encryptingChunkText(encryptingIndex + 1, chunkCount));
-  };
-  return {
-    encrypting(index) {
-      encryptingIndex = index;
-      show();
-    },
-    uploading(active) {
-      isUploading = active;
-      show();
-    },
-  };
+/** 'Encrypting and uploading file' while bytes go out, else 'Encrypting chunk i of n...'. */
+export function createUploadPhase(reporter: ProgressReporter, chunkCount: number): ChunkPhase {
+  const chunkText = (position: number): string => encryptingChunkText(position, chunkCount);
+  return createChunkPhase(reporter, uploadMessages.encryptingAndUploading, chunkText);
 }
 
 /** The bearer header, fetched per request: the token may have been renewed since the last part. */

@@ -51,12 +51,12 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
     const parts: SealedPart[] = [];
     try {
       for (let index = 0; index < context.chunkCount; index++) {
-        phase.encrypting(index);
+        phase.waitingFor(index);
         parts.push(await encryptFilePart(context, index, work));
       }
-      phase.encrypting(null);
+      phase.waitingFor(null);
       throwIfAborted(context.signal);
-      phase.uploading(true);
+      phase.bytesMoving(true);
       const answer = await sendForm(parts, {
         ...request,
         headers: await uploadHeaders(context),
@@ -70,17 +70,17 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
 
   const pieces: Blob[] = [];
   for (let index = 0; index < context.chunkCount; index++) {
-    phase.encrypting(index);
+    phase.waitingFor(index);
     pieces.push(await encryptFileChunk(context, index, work));
   }
-  phase.encrypting(null);
+  phase.waitingFor(null);
   throwIfAborted(context.signal);
 
   const form = new FormData();
   for (const [name, value] of fields) form.append(name, value);
   form.append('file', new Blob(pieces, { type: 'application/octet-stream' }), context.file.name);
 
-  phase.uploading(true);
+  phase.bytesMoving(true);
   const answer = await sendUploadXhr(
     { ...request, method: 'POST', headers: await uploadHeaders(context), body: form },
     context.createXhr,

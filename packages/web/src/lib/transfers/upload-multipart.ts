@@ -26,9 +26,9 @@ import {
   throwIfAborted,
   uploadHeaders,
   type UploadContext,
-  type UploadPhase,
   type UploadWork,
 } from './upload-context';
+import type { ChunkPhase } from './chunk-phase';
 import { parseJsonAnswer } from './upload-json';
 
 /**
@@ -98,7 +98,7 @@ export async function sendPartsAndComplete(
       current = following === undefined ? null : startChunk(context, phase, work, following);
       nextChunk = current;
       const partNumber = index + 1;
-      phase.uploading(true);
+      phase.bytesMoving(true);
       const sentBefore = uploadedBytes;
       const partSize = sealed.part.size;
       let etag: string;
@@ -110,7 +110,7 @@ export async function sendPartsAndComplete(
         // Sent or failed for good: its memory goes now, whatever follows.
         sealed.part.release();
       }
-      phase.uploading(false);
+      phase.bytesMoving(false);
       uploadedBytes += partSize;
       work.sent(uploadedBytes);
       parts.push({ partNumber, etag });
@@ -171,13 +171,13 @@ function partSize(context: UploadContext, index: number): number {
 
 function startChunk(
   context: UploadContext,
-  phase: UploadPhase,
+  phase: ChunkPhase,
   work: UploadWork,
   index: number,
 ): Promise<SealedPart> {
-  phase.encrypting(index);
+  phase.waitingFor(index);
   const encrypting = encryptFilePart(context, index, work).finally(() => {
-    phase.encrypting(null);
+    phase.waitingFor(null);
   });
   // Failures are handled where the chunk is awaited (or after an abort, ignored).
   encrypting.catch(() => undefined);
