@@ -38,14 +38,12 @@ export {
 } from './key-pair.rsa.js';
 export {
   encryptPrivateKey,
-  MAX_PBKDF2_ITERATIONS,
   parsePrivateKeyRecord,
   rewrapPrivateKey,
   unlockPrivateKey,
   type EncryptPrivateKeyOptions,
-  type KdfParams,
-  type PrivateKeyRecord,
 } from './private-key.record.js';
+export { MAX_PBKDF2_ITERATIONS, type KdfParams, type PrivateKeyRecord } from './wrapped-key.record.js';
 export {
   createSigningKeys,
   createUserKeys,

@@ -1,18 +1,18 @@
 import { utf8Bytes } from './bytes.util.js';
 import { InvalidKeyRecordError } from './crypto.errors.js';
 import { FORMAT, IV_LENGTH, PBKDF2_ITERATIONS, PBKDF2_SALT_LENGTH } from './format.constants.js';
+import { parsePrivateKeyRecord } from './private-key.record.js';
 import {
   assertIterations,
   assertPassword,
   deriveRecordWrapKey,
   deriveWrapKey,
-  parsePrivateKeyRecord,
   parseWrappedKeyRecord,
   sealKeyMembers,
   unwrapRecordKey,
   type DeterministicRecordParams,
   type PrivateKeyRecord,
-} from './private-key.record.js';
+} from './wrapped-key.record.js';
 import {
   SIGNING_ALGORITHMS,
   signingAlgorithmOf,

@@ -1,17 +1,19 @@
 import { IV_LENGTH, PBKDF2_ITERATIONS, PBKDF2_SALT_LENGTH } from './format.constants.js';
 import { exportPublicKeyB64, generateUserKeyPair } from './key-pair.rsa.js';
 import {
+  openWithWrapKey,
+  parsePrivateKeyRecord,
+  sealWithWrapKey,
+  type EncryptPrivateKeyOptions,
+} from './private-key.record.js';
+import {
   assertIterations,
   assertPassword,
   deriveRecordWrapKey,
   deriveWrapKey,
-  openWithWrapKey,
-  parsePrivateKeyRecord,
-  sealWithWrapKey,
   type DeterministicRecordParams,
-  type EncryptPrivateKeyOptions,
   type PrivateKeyRecord,
-} from './private-key.record.js';
+} from './wrapped-key.record.js';
 import {
   exportSigningPublicKeyB64,
   generateSigningKeyPair,
