@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ComponentType, type ReactElement } from 'react';
 import { contactsMessages } from '@coffer/contracts';
-import { ActionIcon, Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Card, Group, Skeleton, Stack, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import { isContactLimitReached } from '../../lib/contacts/contact-limit';
@@ -13,6 +13,7 @@ import { AddContactModal, EditContactModal } from './ContactFormModal';
 import { DeleteContactModal } from './DeleteContactModal';
 import { ShareFilesModalSlot, type ShareFilesModalProps } from './ShareFilesModalSlot';
 import { useContactsList, useContactViews, useInviteContact } from './use-contacts';
+import { CardGrid } from '../../ui/CardGrid';
 import { ListScreen, SearchInput, type ListEmpty } from '../../ui/ListScreen';
 
 interface ContactsPageProps {
@@ -131,7 +132,7 @@ export function ContactsPage({
         loadErrorTitle="Your contacts could not be loaded."
         empty={emptyState(views.length, visible.length)}
       >
-        <SimpleGrid cols={{ base: 1, sm: 2, xl: 3 }} spacing="md">
+        <CardGrid>
           {visible.map((contact) => (
             <ContactCard
               key={contact.email}
@@ -149,7 +150,7 @@ export function ContactsPage({
               }}
             />
           ))}
-        </SimpleGrid>
+        </CardGrid>
       </ListScreen>
 
       <AddContactModal opened={addOpened} onClose={addModal.close} />
@@ -162,7 +163,7 @@ export function ContactsPage({
 
 function ContactsSkeleton(): ReactElement {
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, xl: 3 }} spacing="md" aria-busy="true" aria-label="Loading contacts">
+    <CardGrid aria-busy="true" aria-label="Loading contacts">
       {[0, 1, 2].map((index) => (
         <Card key={index} withBorder radius="lg" padding="lg">
           <Group gap="sm" wrap="nowrap">
@@ -175,6 +176,6 @@ function ContactsSkeleton(): ReactElement {
           <Skeleton height={22} width={90} mt="lg" />
         </Card>
       ))}
-    </SimpleGrid>
+    </CardGrid>
   );
 }

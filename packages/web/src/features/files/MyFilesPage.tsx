@@ -1,33 +1,24 @@
-import { useMemo, useState, type ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { myFilesMessages, shareMessages } from '@coffer/contracts';
 import { Button } from '@mantine/core';
 import { IconCloudUpload, IconFolderOff, IconShare, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../lib/navigation/paths';
-import {
-  defaultFileListControls,
-  visibleFiles,
-  type FileListControls as Controls,
-} from '../../lib/files/file-list';
 import type { FileView } from '../../lib/files/file-views';
 import { snackbar } from '../../lib/snackbar';
 import { ShareFilesModal } from '../share/ShareFilesModal';
 import { DeleteFileModal } from './DeleteFileModal';
 import { FileCard } from './FileCard';
 import { OwnFileSignature } from './OwnFileSignature';
-import { FileListControls } from './FileListControls';
-import { FilesGrid, FilesSkeleton } from './FilesGrid';
+import { FileListScreen } from './FileListScreen';
 import { SharedWithList } from './SharedWithList';
 import { useFileDownloads } from './use-file-download';
 import { useMyFiles } from './use-files';
 import { IconAction } from '../../ui/IconAction';
-import { ListScreen } from '../../ui/ListScreen';
 
 /** My Files (/myfiles): search, type filter, sort; download, delete, share and revoke per file. */
 export function MyFilesPage(): ReactElement {
   const { files, query } = useMyFiles();
-  const [controls, setControls] = useState<Controls>(defaultFileListControls);
-  const visible = useMemo(() => visibleFiles(files, controls), [files, controls]);
   const downloads = useFileDownloads('own');
   const [shareTarget, setShareTarget] = useState<{ fileIds: readonly string[] } | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<FileView | null>(null);
@@ -49,67 +40,59 @@ export function MyFilesPage(): ReactElement {
 
   return (
     <>
-      <ListScreen
+      <FileListScreen
         title="My Files"
         description="Encrypted in your browser before upload. Only you and the people you share with can open them."
         headerAside={uploadButton}
-        controls={<FileListControls value={controls} onChange={setControls} />}
+        files={files}
         query={query}
-        loading={<FilesSkeleton label="Loading files" />}
+        loadingLabel="Loading files"
+        listLabel="My files"
         loadErrorTitle="Your files could not be loaded."
-        empty={
-          visible.length > 0
-            ? null
-            : {
-                icon: <IconFolderOff size={28} aria-hidden />,
-                title: myFilesMessages.emptyTitle,
-                description: myFilesMessages.emptyHint,
-                action: uploadButton,
-              }
-        }
-      >
-        <FilesGrid label="My files">
-          {visible.map((file) => (
-            <div role="listitem" key={file.id}>
-              <FileCard
-                file={file}
-                onDownload={() => {
-                  downloads.start(file);
-                }}
-                onCancelDownload={downloads.cancel}
-                actions={
-                  <>
-                    <IconAction
-                      tooltip="Share"
-                      label={`Share ${file.title}`}
-                      icon={IconShare}
-                      onClick={() => {
-                        openShare(file);
-                      }}
-                    />
-                    <IconAction
-                      tooltip="Delete"
-                      label={`Delete ${file.title}`}
-                      icon={IconTrash}
-                      color="red"
-                      onClick={() => {
-                        setDeleteTarget(file);
-                        setDeleteOpened(true);
-                      }}
-                    />
-                  </>
-                }
-                footer={
-                  <>
-                    <OwnFileSignature fileId={file.id} />
-                    <SharedWithList file={file} />
-                  </>
-                }
-              />
-            </div>
-          ))}
-        </FilesGrid>
-      </ListScreen>
+        empty={() => ({
+          icon: <IconFolderOff size={28} aria-hidden />,
+          title: myFilesMessages.emptyTitle,
+          description: myFilesMessages.emptyHint,
+          action: uploadButton,
+        })}
+        card={(file) => (
+          <FileCard
+            file={file}
+            onDownload={() => {
+              downloads.start(file);
+            }}
+            onCancelDownload={downloads.cancel}
+            actions={
+              <>
+                <IconAction
+                  tooltip="Share"
+                  label={`Share ${file.title}`}
+                  icon={IconShare}
+                  onClick={() => {
+                    openShare(file);
+                  }}
+                />
+                <IconAction
+                  tooltip="Delete"
+                  label={`Delete ${file.title}`}
+                  icon={IconTrash}
+                  color="red"
+                  onClick={() => {
+                    setDeleteTarget(file);
+                    setDeleteOpened(true);
+                  }}
+                />
+              </>
+            }
+            footer={
+              <>
+                <OwnFileSignature fileId={file.id} />
+                <SharedWithList file={file} />
+              </>
+            }
+          />
+        )}
+      />
 
       <ShareFilesModal
         opened={shareTarget !== null}

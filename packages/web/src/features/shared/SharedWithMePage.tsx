@@ -1,20 +1,13 @@
-import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { sharedWithMeMessages } from '@coffer/contracts';
 import { Button, Group, Text } from '@mantine/core';
 import { IconFolder, IconInbox, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../lib/navigation/paths';
-import {
-  defaultFileListControls,
-  visibleFiles,
-  type FileListControls as Controls,
-} from '../../lib/files/file-list';
 import { FileCard } from '../files/FileCard';
-import { FileListControls } from '../files/FileListControls';
-import { FilesGrid, FilesSkeleton } from '../files/FilesGrid';
+import { FileListScreen } from '../files/FileListScreen';
 import { useFileDownloads } from '../files/use-file-download';
 import { useExplainSharedFailure, useSharedFiles } from './use-shared-files';
-import { ListScreen } from '../../ui/ListScreen';
 import type { SharedFileView } from '../../lib/files/file-views';
 import type { RawDownloadMetadata } from '../../lib/transfers';
 import { snackbar } from '../../lib/snackbar';
@@ -37,62 +30,47 @@ export function SenderLine({ owner }: { owner: string }): ReactElement {
 /** Shared With Me (/sharedwithme): files others shared with me, with the same search, filter and sort. */
 export function SharedWithMePage(): ReactElement {
   const { files, query } = useSharedFiles();
-  const [controls, setControls] = useState<Controls>(defaultFileListControls);
-  const visible = useMemo(() => visibleFiles(files, controls), [files, controls]);
   const downloads = useFileDownloads('shared', useExplainSharedFailure(query));
 
   return (
-    <ListScreen
+    <FileListScreen
       title="Shared With Me"
       description="Files your contacts shared with you, encrypted for your key alone."
-      controls={
-        <FileListControls
-          value={controls}
-          onChange={setControls}
-          searchPlaceholder="Search by name or sender"
-        />
-      }
+      files={files}
       query={query}
-      loading={<FilesSkeleton label="Loading shared files" />}
+      searchPlaceholder="Search by name or sender"
+      loadingLabel="Loading shared files"
+      listLabel="Files shared with me"
       loadErrorTitle="The files shared with you could not be loaded."
-      empty={
-        visible.length > 0
-          ? null
-          : {
-              icon: <IconInbox size={28} aria-hidden />,
-              title: files.length === 0 ? sharedWithMeMessages.emptyTitle : sharedWithMeMessages.noneFound,
-              description:
-                files.length === 0
-                  ? 'When a contact shares a file with you, it appears here.'
-                  : 'No shared file matches your search or filters.',
-              action: (
-                <Button
-                  component={Link}
-                  to={paths.myFiles}
-                  variant="default"
-                  leftSection={<IconFolder size={18} aria-hidden />}
-                >
-                  {sharedWithMeMessages.viewMyFilesButton}
-                </Button>
-              ),
-            }
-      }
-    >
-      <FilesGrid label="Files shared with me">
-        {visible.map((file) => (
-          <div role="listitem" key={file.id}>
-            <SharedFileCard
-              file={file}
-              subtitle={<SenderLine owner={file.owner} />}
-              onDownload={(checked) => {
-                downloads.start(file, checked);
-              }}
-              onCancelDownload={downloads.cancel}
-            />
-          </div>
-        ))}
-      </FilesGrid>
-    </ListScreen>
+      empty={(all) => ({
+        icon: <IconInbox size={28} aria-hidden />,
+        title: all === 0 ? sharedWithMeMessages.emptyTitle : sharedWithMeMessages.noneFound,
+        description:
+          all === 0
+            ? 'When a contact shares a file with you, it appears here.'
+            : 'No shared file matches your search or filters.',
+        action: (
+          <Button
+            component={Link}
+            to={paths.myFiles}
+            variant="default"
+            leftSection={<IconFolder size={18} aria-hidden />}
+          >
+            {sharedWithMeMessages.viewMyFilesButton}
+          </Button>
+        ),
+      })}
+      card={(file) => (
+        <SharedFileCard
+          file={file}
+          subtitle={<SenderLine owner={file.owner} />}
+          onDownload={(checked) => {
+            downloads.start(file, checked);
+          }}
+          onCancelDownload={downloads.cancel}
+        />
+      )}
+    />
   );
 }
 
