@@ -1,7 +1,9 @@
 import { useState, type ReactElement } from 'react';
-import { Alert, List, Stack, Text } from '@mantine/core';
+import { List, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { ConfirmActions } from '../../ui/ConfirmDialog';
+import { StateCallout } from '../../ui/StateCallout';
+import type { StateLook } from '../../ui/state-look';
 
 export interface ResetConfirmationProps {
   onCancel: () => void;
@@ -9,33 +11,31 @@ export interface ResetConfirmationProps {
   onConfirm: () => Promise<void>;
 }
 
+const RESET_WARNING: StateLook = {
+  label: 'Files encrypted with your old key will become unreadable',
+  color: 'red',
+  icon: IconAlertTriangle,
+};
+
 /** The forgotten-key warning: says plainly what a reset destroys before anything is deleted. */
 export function ResetConfirmation({ onCancel, onConfirm }: ResetConfirmationProps): ReactElement {
   const [working, setWorking] = useState(false);
 
   return (
     <Stack gap="md">
-      <Alert
-        color="red"
-        variant="light"
-        icon={<IconAlertTriangle size={20} aria-hidden />}
-        title="Files encrypted with your old key will become unreadable"
+      <StateCallout
+        look={RESET_WARNING}
+        reason="Your master unlock key cannot be recovered, by you or by Coffer. Resetting deletes your encryption keys for good:"
       >
-        <Stack gap="xs">
-          <Text size="sm">
-            Your master unlock key cannot be recovered, by you or by Coffer. Resetting deletes your encryption
-            keys for good:
-          </Text>
-          <List size="sm" spacing={4}>
-            <List.Item>Your files encrypted with the old key can no longer be opened.</List.Item>
-            <List.Item>Files other people shared with you can no longer be opened.</List.Item>
-            <List.Item>People you shared files with can still open the copies they received.</List.Item>
-          </List>
-          <Text size="sm" fw={500}>
-            This cannot be undone.
-          </Text>
-        </Stack>
-      </Alert>
+        <List size="sm" spacing={4}>
+          <List.Item>Your files encrypted with the old key can no longer be opened.</List.Item>
+          <List.Item>Files other people shared with you can no longer be opened.</List.Item>
+          <List.Item>People you shared files with can still open the copies they received.</List.Item>
+        </List>
+        <Text size="sm" fw={500}>
+          This cannot be undone.
+        </Text>
+      </StateCallout>
       <Text size="sm" c="dimmed">
         After the reset you set up a new master unlock key. New uploads and shares use the new key.
       </Text>
