@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from './crypto.errors.js';
+import { InvalidArgumentError, InvalidKeyError } from './crypto.errors.js';
 
 // A table-driven codec instead of btoa/atob: no binary strings, no Buffer, strict on input,
 // identical in browsers, workers and Node.
@@ -69,4 +69,16 @@ function sextet(text: string, index: number): number {
 
 function invalid(reason: string): InvalidArgumentError {
   return new InvalidArgumentError(`invalid base64: ${reason}`);
+}
+
+/**
+ * The SPKI bytes of a public key given as base64 (the `publicKey` of a key record).
+ * @throws {InvalidKeyError} "<what> is not valid base64".
+ */
+export function spkiBytesFromB64(publicKeyB64: string, what = 'public key'): Uint8Array<ArrayBuffer> {
+  try {
+    return base64ToBytes(publicKeyB64);
+  } catch (cause) {
+    throw new InvalidKeyError(`${what} is not valid base64`, { cause });
+  }
 }

@@ -30,9 +30,7 @@ export function encryptStream(
   fileKey: CryptoKey,
   options: EncryptStreamOptions = {},
 ): TransformStream<Uint8Array, Uint8Array> {
-  assertFileKey(fileKey);
-  const chunkSize = options.chunkSize ?? CHUNK_SIZE;
-  assertPositiveInteger(chunkSize, 'chunkSize');
+  const chunkSize = checkedChunkSize(fileKey, options.chunkSize);
   const { ivSource } = options;
   return createChunkingTransform(chunkSize, async (plaintextBytes, index, isLast) => {
     const sealed = await sealChunk(fileKey, index, isLast, plaintextBytes, ivSource?.(index));
@@ -51,12 +49,18 @@ export function decryptStream(
   fileKey: CryptoKey,
   options: DecryptStreamOptions = {},
 ): TransformStream<Uint8Array, Uint8Array> {
-  assertFileKey(fileKey);
-  const chunkSize = options.chunkSize ?? CHUNK_SIZE;
-  assertPositiveInteger(chunkSize, 'chunkSize');
+  const chunkSize = checkedChunkSize(fileKey, options.chunkSize);
   return createChunkingTransform(chunkSize + CHUNK_OVERHEAD, async (encryptedBytes, index, isLast) => {
     // A final piece shorter than IV + tag means the object was cut inside a chunk (or is empty).
     if (encryptedBytes.length < CHUNK_OVERHEAD) throw new IntegrityError();
     return [await decryptChunk(fileKey, index, isLast, encryptedBytes)];
   });
+}
+
+/** Both directions refuse a wrong key or chunk size when the stream is made, not at its first chunk. */
+function checkedChunkSize(fileKey: CryptoKey, optionalChunkSize: number | undefined): number {
+  assertFileKey(fileKey);
+  const chunkSize = optionalChunkSize ?? CHUNK_SIZE;
+  assertPositiveInteger(chunkSize, 'chunkSize');
+  return chunkSize;
 }

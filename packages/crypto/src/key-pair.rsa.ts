@@ -1,4 +1,4 @@
-import { base64ToBytes, bytesToBase64 } from './base64.codec.js';
+import { bytesToBase64, spkiBytesFromB64 } from './base64.codec.js';
 import { toBufferSource } from './bytes.util.js';
 import { InvalidKeyError } from './crypto.errors.js';
 import { RSA_OAEP_PARAMS } from './format.constants.js';
@@ -36,28 +36,12 @@ export async function exportPrivateKeyPkcs8(privateKey: CryptoKey): Promise<Uint
  * Throws {@link InvalidKeyError} if the text is not base64 of an RSA-OAEP 2048-bit SPKI key.
  */
 export async function importPublicKeyB64(publicKeyB64: string): Promise<CryptoKey> {
-  let spkiBytes: Uint8Array<ArrayBuffer>;
-  try {
-    spkiBytes = base64ToBytes(publicKeyB64);
-  } catch (cause) {
-    throw new InvalidKeyError('public key is not valid base64', { cause });
-  }
-  return importPublicKeySpki(spkiBytes);
+  return importPublicKeySpki(spkiBytesFromB64(publicKeyB64));
 }
 
 /** Imports a public key from SPKI DER bytes. Throws {@link InvalidKeyError} if it is not RSA 2048. */
 export async function importPublicKeySpki(spkiBytes: Uint8Array): Promise<CryptoKey> {
-  let key: CryptoKey;
-  try {
-    key = await crypto.subtle.importKey('spki', toBufferSource(spkiBytes), RSA_IMPORT_PARAMS, true, [
-      'encrypt',
-      'wrapKey',
-    ]);
-  } catch (cause) {
-    throw new InvalidKeyError('public key is not an RSA SPKI key', { cause });
-  }
-  assertRsa2048(key);
-  return key;
+  return importRsa2048('spki', spkiBytes, true, ['encrypt', 'wrapKey'], 'public key is not an RSA SPKI key');
 }
 
 /**
@@ -65,14 +49,33 @@ export async function importPublicKeySpki(spkiBytes: Uint8Array): Promise<Crypto
  * usages: once imported, the key can open file keys but its bytes can never be read back.
  */
 export async function importPrivateKeyPkcs8(pkcs8Bytes: Uint8Array): Promise<CryptoKey> {
+  return importRsa2048(
+    'pkcs8',
+    pkcs8Bytes,
+    false,
+    ['decrypt', 'unwrapKey'],
+    'private key is not an RSA PKCS#8 key',
+  );
+}
+
+async function importRsa2048(
+  format: 'spki' | 'pkcs8',
+  keyBytes: Uint8Array,
+  extractable: boolean,
+  usages: KeyUsage[],
+  notAKey: string,
+): Promise<CryptoKey> {
   let key: CryptoKey;
   try {
-    key = await crypto.subtle.importKey('pkcs8', toBufferSource(pkcs8Bytes), RSA_IMPORT_PARAMS, false, [
-      'decrypt',
-      'unwrapKey',
-    ]);
+    key = await crypto.subtle.importKey(
+      format,
+      toBufferSource(keyBytes),
+      RSA_IMPORT_PARAMS,
+      extractable,
+      usages,
+    );
   } catch (cause) {
-    throw new InvalidKeyError('private key is not an RSA PKCS#8 key', { cause });
+    throw new InvalidKeyError(notAKey, { cause });
   }
   assertRsa2048(key);
   return key;

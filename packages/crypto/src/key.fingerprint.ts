@@ -1,6 +1,6 @@
-import { base64ToBytes } from './base64.codec.js';
+import { spkiBytesFromB64 } from './base64.codec.js';
 import { toBufferSource } from './bytes.util.js';
-import { InvalidArgumentError, InvalidKeyError } from './crypto.errors.js';
+import { InvalidArgumentError } from './crypto.errors.js';
 
 /**
  * Fingerprint of a public key, for users to compare out of band: SHA-256 of the SPKI DER bytes,
@@ -24,11 +24,5 @@ export function fingerprintFromSha256Hex(sha256Hex: string): string {
 
 /** {@link fingerprintSpki} of a base64 SPKI public key (the `publicKey` of a key record). */
 export async function publicKeyFingerprint(publicKeyB64: string): Promise<string> {
-  let spkiBytes: Uint8Array<ArrayBuffer>;
-  try {
-    spkiBytes = base64ToBytes(publicKeyB64);
-  } catch (cause) {
-    throw new InvalidKeyError('public key is not valid base64', { cause });
-  }
-  return fingerprintSpki(spkiBytes);
+  return fingerprintSpki(spkiBytesFromB64(publicKeyB64));
 }

@@ -1,4 +1,4 @@
-import { base64ToBytes, bytesToBase64 } from './base64.codec.js';
+import { bytesToBase64, spkiBytesFromB64 } from './base64.codec.js';
 import { hexToBytes, toBufferSource } from './bytes.util.js';
 import { InvalidArgumentError, InvalidKeyError } from './crypto.errors.js';
 
@@ -96,12 +96,7 @@ export function signingAlgorithmOfSpki(spkiBytes: Uint8Array): SigningAlgorithm 
  * @throws {InvalidKeyError} not base64, not an Ed25519 / P-256 SPKI key, or not a valid point.
  */
 export async function importSigningPublicKeyB64(signingPublicKeyB64: string): Promise<CryptoKey> {
-  let spkiBytes: Uint8Array<ArrayBuffer>;
-  try {
-    spkiBytes = base64ToBytes(signingPublicKeyB64);
-  } catch (cause) {
-    throw new InvalidKeyError('signing public key is not valid base64', { cause });
-  }
+  const spkiBytes = spkiBytesFromB64(signingPublicKeyB64, 'signing public key');
   const algorithm = signingAlgorithmOfSpki(spkiBytes);
   try {
     return await crypto.subtle.importKey('spki', spkiBytes, PARAMS[algorithm].importParams, true, ['verify']);
