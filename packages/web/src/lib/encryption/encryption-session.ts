@@ -37,6 +37,9 @@ import {
 } from './encryption.errors';
 import { assertOwnKeyRecord, trustErrorMessage } from '../trust/own-keys';
 import { realSleep, withRetry, type Sleep } from './retry';
+import type { UnlockedKeys } from './unlocked-keys';
+
+export type { UnlockedKeys } from './unlocked-keys';
 
 /** The server calls the session makes (spec section 7, key rows). `keysPortFrom` adapts the API client. */
 export interface KeysPort {
@@ -49,24 +52,6 @@ export interface KeysPort {
   rewrap(keyId: string, body: RewrapKeyRequest): Promise<KeyRecord>;
   /** Gives a record made before signing keys its signing key, once (409 when it has one). */
   addSigningKey(keyId: string, body: AddSigningKeyRequest): Promise<KeyRecord>;
-}
-
-/** What file work needs once encryption is unlocked. */
-export interface UnlockedKeys {
-  /** Non-extractable RSA-OAEP private key (`decrypt`, `unwrapKey`): opens file keys. */
-  readonly privateKey: CryptoKey;
-  /** RSA-OAEP public key (`encrypt`, `wrapKey`): wraps the owner copy of new file keys. */
-  readonly publicKey: CryptoKey;
-  readonly publicKeyB64: string;
-  /** The key record's id (`keyId`), written as `encryptionInfo.version`. */
-  readonly keyVersion: string;
-  /**
-   * Non-extractable signing key (`sign`): signs manifests, share grants and the pin set. Absent
-   * only when no email was known to bind it to (the key record then stays without one).
-   */
-  readonly signingPrivateKey?: CryptoKey;
-  /** base64 SPKI of the signing public key, as the (checked) key record has it. */
-  readonly signingPublicKeyB64?: string;
 }
 
 /** Spec section 4: not initialised, then unlocked (keys in memory, key version set). */

@@ -1,3 +1,5 @@
+import type { UnlockedKeys } from '../encryption/unlocked-keys';
+
 /**
  * Where an unlocked private key waits across page reloads (ARCHITECTURE.md, "Unlocked state across
  * reloads"). The key is a NON-extractable CryptoKey: the store holds a reference that WebCrypto can
@@ -6,19 +8,9 @@
  *
  * The browser implementation is IndexedDB (`unlocked-key-store.idb.ts`); tests use the in-memory one.
  */
-export interface StoredUnlockedKey {
+export interface StoredUnlockedKey extends UnlockedKeys {
   /** Random, unguessable id of the entry; the only thing kept in session storage. */
   readonly handle: string;
-  /** Non-extractable RSA-OAEP private key (`decrypt`, `unwrapKey`). */
-  readonly privateKey: CryptoKey;
-  readonly publicKey: CryptoKey;
-  /** base64 SPKI of the public key, as the key record has it. */
-  readonly publicKeyB64: string;
-  /** The key record's id: the key version that file encryption info names. */
-  readonly keyVersion: string;
-  /** Non-extractable signing key (`sign`), when the key record has one. */
-  readonly signingPrivateKey?: CryptoKey;
-  readonly signingPublicKeyB64?: string;
   /** Subject of the signed-in user that unlocked it; another user never gets it back. */
   readonly owner: string | null;
   /** Epoch milliseconds of the last use; an entry unused for 12 hours expires. */
