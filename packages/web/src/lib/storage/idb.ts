@@ -85,3 +85,22 @@ export async function idbRun<T>(
   await done;
   return result;
 }
+
+/** Runs `work` in one transaction on a database's one store, as {@link idbRun} does. */
+export type IdbStoreRun = <T>(
+  mode: IDBTransactionMode,
+  work: (objects: IDBObjectStore) => Promise<T> | T,
+) => Promise<T>;
+
+/** A database of one object store, opened on first use: what each store of the app is. */
+export function idbSingleStore(
+  factory: IDBFactory,
+  spec: { readonly name: string; readonly version: number; readonly store: string; readonly keyPath: string },
+): IdbStoreRun {
+  const db = idbConnection(factory, {
+    name: spec.name,
+    version: spec.version,
+    stores: { [spec.store]: spec.keyPath },
+  });
+  return (mode, work) => idbRun(db, spec.store, mode, work);
+}

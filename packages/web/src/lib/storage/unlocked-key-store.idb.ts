@@ -1,4 +1,4 @@
-import { idbConnection, idbRequest as promisify, idbRun } from './idb';
+import { idbRequest as promisify, idbSingleStore } from './idb';
 import type { StoredUnlockedKey, UnlockedKeyStore } from './unlocked-key-store';
 
 const DB_NAME = 'coffer-keys';
@@ -10,9 +10,12 @@ const STORE = 'unlocked-keys';
  * survives the round trip and stays non-extractable (`exportKey` on it throws).
  */
 export function createIndexedDbKeyStore(factory: IDBFactory = indexedDB): UnlockedKeyStore {
-  const db = idbConnection(factory, { name: DB_NAME, version: DB_VERSION, stores: { [STORE]: 'handle' } });
-  const run = <T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => Promise<T> | T): Promise<T> =>
-    idbRun(db, STORE, mode, work);
+  const run = idbSingleStore(factory, {
+    name: DB_NAME,
+    version: DB_VERSION,
+    store: STORE,
+    keyPath: 'handle',
+  });
 
   return {
     get: (handle) =>

@@ -1,4 +1,4 @@
-import { idbConnection, idbRequest, idbRun } from '../storage/idb';
+import { idbRequest, idbSingleStore } from '../storage/idb';
 import {
   forgetIdleUploadRecords,
   withChunkHash,
@@ -16,9 +16,12 @@ const DB_VERSION = 1;
 const STORE = 'multipart-uploads';
 
 export function createIndexedDbUploadRecords(factory: IDBFactory = indexedDB): UploadRecordStore {
-  const db = idbConnection(factory, { name: DB_NAME, version: DB_VERSION, stores: { [STORE]: 'uploadId' } });
-  const run = <T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => Promise<T> | T): Promise<T> =>
-    idbRun(db, STORE, mode, work);
+  const run = idbSingleStore(factory, {
+    name: DB_NAME,
+    version: DB_VERSION,
+    store: STORE,
+    keyPath: 'uploadId',
+  });
   return {
     get: (uploadId) =>
       run('readonly', (store) => idbRequest(store.get(uploadId) as IDBRequest<UploadRecord | undefined>)),
