@@ -1,6 +1,5 @@
 import type { ReactElement, ReactNode } from 'react';
-import { ActionIcon, Card, EmptyState, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconSearch, IconX } from '@tabler/icons-react';
+import { Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { LoadError } from './LoadError';
 
 /** What a list screen shows when it has nothing to list. */
@@ -95,55 +94,5 @@ function ListEmptyState({ icon, title, description, action, variant = 'light' }:
         {action !== undefined && <EmptyState.Actions>{action}</EmptyState.Actions>}
       </EmptyState>
     </Card>
-  );
-}
-
-interface SearchInputProps {
-  value: string;
-  onChange: (next: string) => void;
-  placeholder: string;
-  /** The accessible name, e.g. "Search contacts". */
-  label: string;
-  flex?: string | number;
-  w?: Record<string, number>;
-}
-
-/** The list screens' search box: a magnifier, and a clear button once something is typed. */
-export function SearchInput({
-  value,
-  onChange,
-  placeholder,
-  label,
-  flex,
-  w,
-}: SearchInputProps): ReactElement {
-  return (
-    <TextInput
-      flex={flex}
-      w={w}
-      miw={0}
-      placeholder={placeholder}
-      aria-label={label}
-      leftSection={<IconSearch size={16} aria-hidden />}
-      value={value}
-      onChange={(event) => {
-        onChange(event.currentTarget.value);
-      }}
-      rightSection={
-        value !== '' ? (
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="sm"
-            aria-label="Clear search"
-            onClick={() => {
-              onChange('');
-            }}
-          >
-            <IconX size={14} aria-hidden />
-          </ActionIcon>
-        ) : null
-      }
-    />
   );
 }

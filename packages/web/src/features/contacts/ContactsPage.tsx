@@ -14,7 +14,8 @@ import { DeleteContactModal } from './DeleteContactModal';
 import { ShareFilesModalSlot, type ShareFilesModalProps } from './ShareFilesModalSlot';
 import { useContactsList, useContactViews, useInviteContact } from './use-contacts';
 import { CardGrid } from '../../ui/CardGrid';
-import { ListScreen, SearchInput, type ListEmpty } from '../../ui/ListScreen';
+import { ListScreen, type ListEmpty } from '../../ui/ListScreen';
+import { SearchInput } from '../../ui/SearchInput';
 
 interface ContactsPageProps {
   /** The share-files modal for a verified contact; see {@link ShareFilesModalSlot}. */

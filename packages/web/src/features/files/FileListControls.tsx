@@ -8,7 +8,7 @@ import {
 } from '@coffer/contracts';
 import { Group, Select } from '@mantine/core';
 import { IconFilter, IconSortDescending } from '@tabler/icons-react';
-import { SearchInput } from '../../ui/ListScreen';
+import { SearchInput } from '../../ui/SearchInput';
 import type { FileListControls as Controls } from '../../lib/files/file-list';
 
 const typeOptions = fileTypeFilterOptions.map(({ value, label }) => ({ value, label }));
