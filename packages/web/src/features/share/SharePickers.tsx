@@ -1,8 +1,7 @@
-import { useState, type ReactElement, type ReactNode } from 'react';
+import { useState, type ReactElement } from 'react';
 import { shareMessages } from '@coffer/contracts';
-import { Anchor, Avatar, Checkbox, Group, ScrollArea, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Avatar, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { Link } from 'react-router';
 import { paths } from '../../lib/navigation/paths';
 import { contactInitials } from '../../lib/contacts/contact-search';
 import type { ContactView } from '../../lib/contacts/contact-status';
@@ -11,27 +10,30 @@ import { searchFiles } from '../../lib/files/file-list';
 import { fileFacts, type FileView } from '../../lib/files/file-views';
 import { contactAvailability, isShared, type ExistingShares } from '../../lib/files/share-plan';
 import { FileTypeIcon } from '../files/FileTypeIcon';
+import {
+  PickerList,
+  PickerRow,
+  PickerSection,
+  type PickerLoadState,
+  type PickerWords,
+} from './PickerSection';
 import type { TrustHold } from './share-trust';
 
-function PickerSection({ title, children }: { title: string; children: ReactNode }): ReactElement {
-  return (
-    <Stack gap={6} role="group" aria-label={title}>
-      <Text fw={600} size="sm">
-        {title}
-      </Text>
-      {children}
-    </Stack>
-  );
-}
-
-function LoadingRows(): ReactElement {
-  return (
-    <Stack gap={8} aria-busy="true">
-      <Skeleton height={18} width="70%" />
-      <Skeleton height={18} width="55%" />
-    </Stack>
-  );
-}
+/** Each picker's words for a list that failed to load or is empty. */
+const WORDS: Record<'contacts' | 'files', PickerWords> = {
+  contacts: {
+    failed: 'Your contacts could not be loaded.',
+    none: 'You have no contacts yet.',
+    link: { label: 'Add a contact', to: paths.contacts },
+    purpose: 'to share files.',
+  },
+  files: {
+    failed: 'Your files could not be loaded.',
+    none: 'You have no files yet.',
+    link: { label: 'Upload a file', to: paths.newUpload },
+    purpose: 'to share it.',
+  },
+};
 
 /** Why a contact cannot be picked, as shown under its name. */
 function contactNote(
@@ -55,10 +57,8 @@ function contactNote(
   }
 }
 
-interface ContactPickerProps {
+interface ContactPickerProps extends PickerLoadState {
   contacts: readonly ContactView[];
-  loading: boolean;
-  failed: boolean;
   selected: readonly string[];
   fileIds: readonly string[];
   existing: ExistingShares;
@@ -74,75 +74,46 @@ interface ContactPickerProps {
  */
 export function ContactPicker({
   contacts,
-  loading,
-  failed,
   selected,
   fileIds,
   existing,
   holds,
   onToggle,
+  ...list
 }: ContactPickerProps): ReactElement {
   return (
-    <PickerSection title="Share with">
-      {loading ? (
-        <LoadingRows />
-      ) : failed ? (
-        <Text size="sm" c="red">
-          Your contacts could not be loaded.
-        </Text>
-      ) : contacts.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          You have no contacts yet.{' '}
-          <Anchor component={Link} to={paths.contacts} size="sm">
-            Add a contact
-          </Anchor>{' '}
-          to share files.
-        </Text>
-      ) : (
-        <ScrollArea.Autosize mah={220} type="auto" offsetScrollbars>
-          <Stack gap="sm" py={2}>
-            {contacts.map((contact) => {
-              const availability = contactAvailability(contact, fileIds, existing);
-              const hold = holds.get(contact.email);
-              const selectable = availability === 'selectable' && hold === undefined;
-              return (
-                <Group key={contact.email} gap="sm" wrap="nowrap" align="flex-start">
-                  <Checkbox
-                    flex={1}
-                    miw={0}
-                    label={contact.name}
-                    description={contactNote(contact, availability, hold)}
-                    checked={selectable && selected.includes(contact.email)}
-                    disabled={!selectable}
-                    onChange={(event) => {
-                      onToggle(contact.email, event.currentTarget.checked);
-                    }}
-                    styles={{ description: { overflowWrap: 'anywhere' } }}
-                  />
-                  <Avatar
-                    size={28}
-                    radius="xl"
-                    color={contact.color}
-                    variant="filled"
-                    autoContrast
-                    aria-hidden
-                  >
-                    {contactInitials(contact.name, contact.email)}
-                  </Avatar>
-                </Group>
-              );
-            })}
-          </Stack>
-        </ScrollArea.Autosize>
-      )}
+    <PickerSection title="Share with" words={WORDS.contacts} {...list} empty={contacts.length === 0}>
+      <PickerList mah={220}>
+        {contacts.map((contact) => {
+          const availability = contactAvailability(contact, fileIds, existing);
+          const hold = holds.get(contact.email);
+          const selectable = availability === 'selectable' && hold === undefined;
+          return (
+            <PickerRow
+              key={contact.email}
+              label={contact.name}
+              description={contactNote(contact, availability, hold)}
+              checked={selectable && selected.includes(contact.email)}
+              disabled={!selectable}
+              onChange={(event) => {
+                onToggle(contact.email, event.currentTarget.checked);
+              }}
+              styles={{ description: { overflowWrap: 'anywhere' } }}
+              aside={
+                <Avatar size={28} radius="xl" color={contact.color} variant="filled" autoContrast aria-hidden>
+                  {contactInitials(contact.name, contact.email)}
+                </Avatar>
+              }
+            />
+          );
+        })}
+      </PickerList>
     </PickerSection>
   );
 }
 
-interface FilePickerProps {
+interface FilePickerProps extends PickerLoadState {
   files: readonly FileView[];
-  loading: boolean;
-  failed: boolean;
   selected: readonly string[];
   /** The chosen contacts (emails), to say which files they already have. */
   contactEmails: readonly string[];
@@ -167,73 +138,49 @@ function fileNote(file: FileView, contactEmails: readonly string[], existing: Ex
 /** The files to share; unencrypted files cannot be picked ('Cannot share unencrypted file'). */
 export function FilePicker({
   files,
-  loading,
-  failed,
   selected,
   contactEmails,
   existing,
   onToggle,
+  ...list
 }: FilePickerProps): ReactElement {
   const [search, setSearch] = useState('');
   const shown = searchFiles(files, search);
   return (
-    <PickerSection title="Files">
-      {loading ? (
-        <LoadingRows />
-      ) : failed ? (
-        <Text size="sm" c="red">
-          Your files could not be loaded.
-        </Text>
-      ) : files.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          You have no files yet.{' '}
-          <Anchor component={Link} to={paths.newUpload} size="sm">
-            Upload a file
-          </Anchor>{' '}
-          to share it.
-        </Text>
-      ) : (
-        <>
-          {files.length > FILE_SEARCH_FROM && (
-            <TextInput
-              size="xs"
-              placeholder="Search files"
-              aria-label="Search files to share"
-              leftSection={<IconSearch size={14} aria-hidden />}
-              value={search}
-              onChange={(event) => {
-                setSearch(event.currentTarget.value);
-              }}
-            />
-          )}
-          <ScrollArea.Autosize mah={260} type="auto" offsetScrollbars>
-            <Stack gap="sm" py={2}>
-              {shown.map((file) => (
-                <Group key={file.id} gap="sm" wrap="nowrap" align="flex-start">
-                  <Checkbox
-                    flex={1}
-                    miw={0}
-                    label={file.title}
-                    description={fileNote(file, contactEmails, existing)}
-                    checked={file.isEncrypted && selected.includes(file.id)}
-                    disabled={!file.isEncrypted}
-                    onChange={(event) => {
-                      onToggle(file.id, event.currentTarget.checked);
-                    }}
-                    styles={{ label: { overflowWrap: 'anywhere' } }}
-                  />
-                  <FileTypeIcon type={file.fileType} size={28} />
-                </Group>
-              ))}
-              {shown.length === 0 && (
-                <Text size="sm" c="dimmed">
-                  No file matches “{search.trim()}”.
-                </Text>
-              )}
-            </Stack>
-          </ScrollArea.Autosize>
-        </>
+    <PickerSection title="Files" words={WORDS.files} {...list} empty={files.length === 0}>
+      {files.length > FILE_SEARCH_FROM && (
+        <TextInput
+          size="xs"
+          placeholder="Search files"
+          aria-label="Search files to share"
+          leftSection={<IconSearch size={14} aria-hidden />}
+          value={search}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+          }}
+        />
       )}
+      <PickerList mah={260}>
+        {shown.map((file) => (
+          <PickerRow
+            key={file.id}
+            label={file.title}
+            description={fileNote(file, contactEmails, existing)}
+            checked={file.isEncrypted && selected.includes(file.id)}
+            disabled={!file.isEncrypted}
+            onChange={(event) => {
+              onToggle(file.id, event.currentTarget.checked);
+            }}
+            styles={{ label: { overflowWrap: 'anywhere' } }}
+            aside={<FileTypeIcon type={file.fileType} size={28} />}
+          />
+        ))}
+        {shown.length === 0 && (
+          <Text size="sm" c="dimmed">
+            No file matches “{search.trim()}”.
+          </Text>
+        )}
+      </PickerList>
     </PickerSection>
   );
 }
