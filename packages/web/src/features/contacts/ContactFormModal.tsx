@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { Contact } from '@coffer/contracts';
 import { NAME_MAX_LENGTH, validateContactEmail, validateContactName } from '@coffer/contracts';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput, type TextInputProps } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ContactView } from '../../lib/contacts/contact-status';
 import { ContactSafetyNumber } from './ContactSafetyNumber';
@@ -66,14 +66,7 @@ function AddContactForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <TextInput
-          label="Name"
-          placeholder="Ada Lovelace"
-          data-autofocus
-          maxLength={NAME_MAX_LENGTH}
-          withAsterisk
-          {...form.getInputProps('name')}
-        />
+        <NameInput placeholder="Ada Lovelace" {...form.getInputProps('name')} />
         <TextInput
           label="Email"
           type="email"
@@ -82,14 +75,7 @@ function AddContactForm({
           withAsterisk
           {...form.getInputProps('email')}
         />
-        <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={onCancel} disabled={addContact.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={addContact.isPending}>
-            Add contact
-          </Button>
-        </Group>
+        <FormButtons submitLabel="Add contact" pending={addContact.isPending} onCancel={onCancel} />
       </Stack>
     </form>
   );
@@ -130,13 +116,7 @@ function EditContactForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <TextInput
-          label="Name"
-          data-autofocus
-          maxLength={NAME_MAX_LENGTH}
-          withAsterisk
-          {...form.getInputProps('name')}
-        />
+        <NameInput {...form.getInputProps('name')} />
         <TextInput
           label="Email"
           type="email"
@@ -148,15 +128,35 @@ function EditContactForm({
         {contact.publicKey !== null && (
           <ContactSafetyNumber name={contact.name} publicKey={contact.publicKey} />
         )}
-        <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={onCancel} disabled={renameContact.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={renameContact.isPending}>
-            Save
-          </Button>
-        </Group>
+        <FormButtons submitLabel="Save" pending={renameContact.isPending} onCancel={onCancel} />
       </Stack>
     </form>
+  );
+}
+
+/** The contact's name, first in both forms: focused when the dialog opens. */
+function NameInput(props: TextInputProps): ReactElement {
+  return <TextInput label="Name" data-autofocus maxLength={NAME_MAX_LENGTH} withAsterisk {...props} />;
+}
+
+/** Cancel and submit; Cancel waits while the contact is being saved. */
+function FormButtons({
+  submitLabel,
+  pending,
+  onCancel,
+}: {
+  submitLabel: string;
+  pending: boolean;
+  onCancel: () => void;
+}): ReactElement {
+  return (
+    <Group justify="flex-end" gap="sm" mt="xs">
+      <Button variant="default" onClick={onCancel} disabled={pending}>
+        Cancel
+      </Button>
+      <Button type="submit" loading={pending}>
+        {submitLabel}
+      </Button>
+    </Group>
   );
 }
