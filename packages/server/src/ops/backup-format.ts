@@ -35,6 +35,12 @@ export const TABLE_ORDER = [
   'rate_limits',
   'user_pin_sets',
   'server_secrets',
+  'idp_totp',
+  'idp_recovery_codes',
+  'idp_passkeys',
+  'idp_webauthn_challenges',
+  'idp_sign_ins',
+  'idp_session_cutoffs',
 ] as const;
 
 export interface BackupBlob {

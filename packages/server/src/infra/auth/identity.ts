@@ -19,6 +19,8 @@ export interface Identity {
   country: string | null;
   /** The `idp` claim (e.g. `google.com`), else the verifier's default (the issuer's host). */
   idp: string;
+  /** The `iat` claim (seconds since the epoch), when the token has one. */
+  issuedAt?: number;
 }
 
 function nonEmptyString(value: unknown): string | null {
@@ -83,5 +85,6 @@ export function identityFromClaims(
     name: displayName(payload),
     country: country(payload),
     idp: nonEmptyString(payload.idp) ?? defaultIdp,
+    ...(typeof payload.iat === 'number' && Number.isFinite(payload.iat) ? { issuedAt: payload.iat } : {}),
   };
 }

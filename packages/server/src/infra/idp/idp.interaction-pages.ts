@@ -31,6 +31,8 @@ export interface InteractionPagesOptions {
   paths: InteractionPaths;
   pages: PageContext;
   googleEnabled: boolean;
+  /** Where the passkey scripts are served (`/idp/assets`): the sign-in page offers "Sign in with a passkey". */
+  passkeyAssets?: string;
 }
 
 export function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
@@ -65,6 +67,14 @@ export function createInteractionPages(options: InteractionPagesOptions) {
           action: paths.login(uid),
           signUpHref: paths.signUp(uid),
           googleHref: googleHref(uid),
+          passkey:
+            options.passkeyAssets === undefined
+              ? undefined
+              : {
+                  optionsUrl: `${paths.page(uid)}/passkey/options`,
+                  verifyUrl: `${paths.page(uid)}/passkey/verify`,
+                  assets: options.passkeyAssets,
+                },
           ...extra,
         }),
       );
@@ -102,6 +112,11 @@ export function createInteractionPages(options: InteractionPagesOptions) {
      * Hands `result` to oidc-provider and sends the browser back to it. After consent the earlier
      * submission (login, create) is kept, or a requested `prompt=create` would count as unanswered.
      */
+    /** Hands `result` to oidc-provider; returns where the browser goes next (for script-driven steps). */
+    async result(request: FastifyRequest, reply: FastifyReply, result: InteractionResults): Promise<string> {
+      return provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+    },
+
     async finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
       const returnTo = await provider.interactionResult(request.raw, reply.raw, result, {
         mergeWithLastSubmission: 'consent' in result,

@@ -32,6 +32,11 @@ export interface InteractionRoutesOptions {
   ipRule: RateLimitRule;
   accountMail: AccountMail;
   googleEnabled: boolean;
+  /**
+   * After a correct password: when the account has a second step, sends the browser there and returns
+   * true; false when the password alone signs in.
+   */
+  secondStep?: (reply: FastifyReply, uid: string, accountId: string) => Promise<boolean>;
   now: () => Date;
 }
 
@@ -186,6 +191,10 @@ export function interactionRoutes(app: FastifyInstance, options: InteractionRout
     if (needsRehash(found.passwordHash, options.passwordHash)) {
       const rehashed = await hashPassword(password, options.passwordHash);
       await options.accounts.updatePasswordHash(found.account.id, rehashed, options.now());
+    }
+    if ((await options.secondStep?.(reply, uid, found.account.id)) === true) {
+      request.log.info({ accountId: found.account.id }, 'idp password accepted: second step');
+      return reply;
     }
     request.log.info({ accountId: found.account.id }, 'idp sign-in');
     return respond.finish(request, reply, loginResult(found.account.id, AMR_PASSWORD));

@@ -46,3 +46,23 @@ export function waitText(retryAfterSec: number): string {
   const minutes = Math.ceil(retryAfterSec / 60);
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
+
+/**
+ * Second-step codes (TOTP and recovery codes) on one account from one IP: after 5 wrong ones, one
+ * attempt per growing delay (30 s … 15 min). Three TOTP codes are valid at a time out of a million, so
+ * a guesser at this pace needs years.
+ */
+export const SECOND_FACTOR_ACCOUNT_IP: RateLimitRule = {
+  name: 'idp-2fa-account-ip',
+  limit: 5,
+  windowMs: HOUR,
+  backoff: { baseMs: 30 * 1000, maxMs: 15 * MINUTE },
+};
+
+/** Second-step codes on one account from anywhere: 10 an hour, then one per growing delay (≤ 15 min). */
+export const SECOND_FACTOR_ACCOUNT: RateLimitRule = {
+  name: 'idp-2fa-account',
+  limit: 10,
+  windowMs: HOUR,
+  backoff: { baseMs: 60 * 1000, maxMs: 15 * MINUTE },
+};

@@ -1,6 +1,7 @@
 import { escapeHtml, renderHtmlPage } from '../../http/html-page.js';
 import { COUNTRY_CODES, countryName } from './countries.js';
 import { IDP_STYLES } from './idp.styles.js';
+import { passkeyButton } from './idp.passkey-button.js';
 
 /** Server-rendered pages of the embedded provider. Every value is escaped; there are no scripts. */
 
@@ -17,10 +18,11 @@ export interface PageContext {
   appUrl: string;
 }
 
-export function layout(context: PageContext, title: string, body: string): string {
+/** `extraStyles`: rules a page family adds to the provider's stylesheet (the security pages'). */
+export function layout(context: PageContext, title: string, body: string, extraStyles = ''): string {
   return renderHtmlPage({
     title,
-    styles: IDP_STYLES,
+    styles: IDP_STYLES + extraStyles,
     homeHref: `${context.appUrl}/landing`,
     brandIcon: SHIELD,
     footerNote: `${LOCK_ICON}End-to-end encrypted file storage and sharing`,
@@ -119,6 +121,8 @@ export interface SignInPageOptions {
   forgotHref?: string | undefined;
   /** Present when "Continue with Google" is configured. */
   googleHref?: string | undefined;
+  /** "Sign in with a passkey" (shown by its script where the browser has WebAuthn). */
+  passkey?: { optionsUrl: string; verifyUrl: string; assets: string } | undefined;
   email?: string;
   alert?: FormAlert | undefined;
   fieldErrors?: Partial<Record<'email' | 'password', string>>;
@@ -139,8 +143,14 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
 <button class="button primary" type="submit">Sign in</button>
 </form>
 ${options.forgotHref === undefined ? '' : `<p class="switch"><a href="${escapeHtml(options.forgotHref)}">Forgot your password?</a></p>`}
+${options.passkey === undefined ? '' : passkeyButton({ mode: 'sign-in', label: 'Sign in with a passkey', ...options.passkey, secondary: true, before: '<div class="divider" role="separator">or</div>' })}
 <p class="switch">New to Coffer? <a href="${escapeHtml(options.signUpHref)}">Create an account</a></p>`;
-  return layout(context, 'Sign in', body);
+  return layout(
+    context,
+    'Sign in',
+    body,
+    options.passkey === undefined ? '' : '[hidden]{display:none!important}',
+  );
 }
 
 export type SignUpField = 'name' | 'email' | 'country' | 'password' | 'confirmPassword';

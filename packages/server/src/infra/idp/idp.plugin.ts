@@ -21,6 +21,8 @@ import { interactionRoutes } from './idp.interactions.routes.js';
 import { loadOrCreateIdpKeys } from './idp.keys.js';
 import { createIdpProvider } from './idp.provider.js';
 import { createEmbeddedTokenVerifier } from './idp.token-verifier.js';
+import { setUpIdpSecurity } from './idp.security.setup.js';
+import { withSessionCutoff } from '../auth/token-cutoff.js';
 import { createDecoyVerifier, DEFAULT_PASSWORD_HASH_PARAMS } from './password-hash.js';
 
 export interface EmbeddedIdpOptions {
@@ -44,7 +46,7 @@ export interface EmbeddedIdp {
 export const IDP_PATH = '/idp';
 
 /** Paths under {@link IDP_PATH} served by Fastify routes (our pages) rather than oidc-provider. */
-const OWN_PATHS = /^\/(interaction|federation)\/|^\/(email\/verify|password\/reset)(\?|$)/;
+const OWN_PATHS = /^\/(interaction|federation|assets)\/|^\/(email\/verify|password\/reset|account)(\?|$|\/)/;
 
 /** How long a local account may wait for its address to be confirmed before it is deleted. */
 export const UNCONFIRMED_ACCOUNT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -144,7 +146,31 @@ export async function registerEmbeddedIdp(
       ? null
       : createGoogleFederation({ ...config.google, redirectUri: `${issuer}/federation/google/callback` });
   const paths = interactionPaths(IDP_PATH);
-  const respond = createInteractionPages({ provider, paths, pages, googleEnabled: google !== null });
+  const limits = ipRule(config.idpAttemptsPerIp);
+  const decoyVerify = createDecoyVerifier(passwordHash);
+  const security = await setUpIdpSecurity({
+    db,
+    provider,
+    basePath: IDP_PATH,
+    issuer,
+    publicUrl: config.publicUrl,
+    pages,
+    accounts,
+    mailer: options.mailer,
+    limiter: options.limiter,
+    ipRule: limits,
+    adapter,
+    decoyVerify,
+    logger: app.log,
+    now,
+  });
+  const respond = createInteractionPages({
+    provider,
+    paths,
+    pages,
+    googleEnabled: google !== null,
+    passkeyAssets: security.assets,
+  });
   const tokens = createIdpEmailTokensRepo(db);
   const accountMail = createAccountMail({
     accounts,
@@ -156,8 +182,6 @@ export async function registerEmbeddedIdp(
     logger: app.log,
     now,
   });
-  const limits = ipRule(config.idpAttemptsPerIp);
-  const decoyVerify = createDecoyVerifier(passwordHash);
   await app.register((scope, _opts, done) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -166,7 +190,9 @@ export async function registerEmbeddedIdp(
         parsed(null, Object.fromEntries(new URLSearchParams(body as string)));
       },
     );
+    const secondStep = security.register(scope, { paths, respond });
     interactionRoutes(scope, {
+      secondStep: secondStep.start,
       provider,
       paths,
       respond,
@@ -204,6 +230,7 @@ export async function registerEmbeddedIdp(
       await tokens.deleteStale(now());
       await accounts.deleteUnconfirmedBefore(new Date(now().getTime() - UNCONFIRMED_ACCOUNT_TTL_MS));
       await options.limiter.deleteExpired();
+      await security.cleanup(now());
     } catch (error) {
       app.log.warn({ err: error }, 'could not delete expired identity provider records');
     }
@@ -218,6 +245,10 @@ export async function registerEmbeddedIdp(
   return {
     issuer,
     accountMail,
-    tokenVerifier: createEmbeddedTokenVerifier({ issuer, audience, signing: keys.signing, logger: app.log }),
+    // "Sign out everywhere" ends the account's access tokens issued until then, on every instance.
+    tokenVerifier: withSessionCutoff(
+      createEmbeddedTokenVerifier({ issuer, audience, signing: keys.signing, logger: app.log }),
+      security.cutoffOf,
+    ),
   };
 }

@@ -138,7 +138,7 @@ export function shareNotificationMail(input: ShareNotificationMailInput): MailMe
 }
 
 /** A mail with one action link, in the common layout: text and HTML alternatives. */
-function actionMail(
+export function actionMail(
   to: string,
   subject: string,
   parts: { intro: string[]; action: string; link: string; footer: string[] },

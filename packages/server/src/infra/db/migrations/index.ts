@@ -5,6 +5,7 @@ import { m0003VerifiedIdentities } from './0003-verified-identities.js';
 import { m0004SignedRecords } from './0004-signed-records.js';
 import { m0005ServerSecrets } from './0005-server-secrets.js';
 import { m0006ListIndexes } from './0006-list-indexes.js';
+import { m0007IdpFactors } from './0007-idp-factors.js';
 
 /**
  * Every migration, by name. Kysely applies them in name order and records each name once applied, so
@@ -19,4 +20,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   // Added after 0006 had shipped: migrate.ts lets this one (only) run after a later one.
   '0005_server_secrets': m0005ServerSecrets,
   '0006_list_indexes': m0006ListIndexes,
+  '0007_idp_factors': m0007IdpFactors,
 };
