@@ -1,12 +1,6 @@
 import type { PinState } from '@coffer/crypto';
-import {
-  useMutation,
-  useQueries,
-  useQuery,
-  useQueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { useAppSession, useEncryptionState } from '../../session/session-context';
 import { servedKeyOf, type ContactView } from '../../lib/contacts/contact-status';
 import type { KeyTrust, ServedKey } from '../../lib/trust/key-trust';

@@ -1,14 +1,8 @@
 import type { Contact } from '@coffer/contracts';
 import { contactsMessages } from '@coffer/contracts';
 import { publicKeyFingerprint } from '@coffer/crypto';
-import {
-  useMutation,
-  useQueries,
-  useQuery,
-  useQueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { contactsApi, keysApi } from '../../lib/api/endpoints';
 import { addContactErrorMessage, retryUnlessClientError } from '../../lib/contacts/contact-errors';

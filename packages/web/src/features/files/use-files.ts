@@ -1,12 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { accessRevokedText, myFilesMessages, revokeFailedText, type FileShare } from '@coffer/contracts';
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
 import { retryUnlessClientError } from '../../lib/contacts/contact-errors';

@@ -1,11 +1,6 @@
 import type { MeResponse } from '@coffer/contracts';
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { useAppSession } from '../../session/session-context';
 import { useApiClient } from '../../lib/api/context';
 import { usersApi } from '../../lib/api/endpoints';
