@@ -4,6 +4,7 @@ import { InvalidArgumentError, PinSetInvalidError, PinSetRollbackError } from '.
 import { IV_LENGTH } from './format.constants.js';
 import { importPublicKeyB64 } from './key-pair.rsa.js';
 import { encodeSignedMessage, SIGNED_LABELS } from './signed-message.encoding.js';
+import { defineSignedRecord, type SignedStatement } from './signed-record.kind.js';
 import {
   canonicalEmail,
   FieldReader,
@@ -13,7 +14,7 @@ import {
   sha256,
   sha256HexOfB64,
 } from './signed-record.util.js';
-import { importSigningPublicKeyB64, signBytes, verifyBytes } from './signing-key.pair.js';
+import { importSigningPublicKeyB64, verifyBytes } from './signing-key.pair.js';
 
 /**
  * How far a contact's key is trusted: first seen and pinned (`tofu`), compared in person
@@ -69,7 +70,26 @@ export interface PinSetOpenKeys {
   knownVersion?: number;
 }
 
-const BLOB_MEMBERS = ['v', 'type', 'version', 'wrappedKeyB64', 'ivB64', 'dataB64', 'signatureB64'] as const;
+/** The stored form of a pin set (`pinSetJson`), members in this order. */
+interface PinSetBlob {
+  v: 1;
+  type: 'pin-set';
+  version: number;
+  /** The pin key, wrapped to the user's own RSA key. */
+  wrappedKeyB64: string;
+  ivB64: string;
+  /** AES-256-GCM ciphertext of {@link pinSetPlaintext}, tag included. */
+  dataB64: string;
+  signatureB64: string;
+}
+
+const PIN_SET_BLOB = defineSignedRecord<PinSetBlob>({
+  type: 'pin-set',
+  label: SIGNED_LABELS.pinSet,
+  name: 'pin set',
+  members: { version: 'integer', wrappedKeyB64: 'base64', ivB64: 'base64', dataB64: 'base64' },
+  check: (blob) => base64ToBytes(blob.ivB64).length === IV_LENGTH,
+});
 
 /**
  * The AES-GCM additional data of a pin set's ciphertext: the encoding of label `coffer-v1/pin-set`
@@ -89,7 +109,12 @@ export function pinSetMessage(
   ivBytes: Uint8Array,
   dataBytes: Uint8Array,
 ): Uint8Array<ArrayBuffer> {
-  return encodeSignedMessage(SIGNED_LABELS.pinSet, [version, wrappedKeyBytes, ivBytes, dataBytes]);
+  return PIN_SET_BLOB.message({
+    version,
+    wrappedKeyB64: bytesToBase64(wrappedKeyBytes),
+    ivB64: bytesToBase64(ivBytes),
+    dataB64: bytesToBase64(dataBytes),
+  });
 }
 
 /**
@@ -134,19 +159,13 @@ export async function sealPinSetWith(
       pinSetPlaintext(pinSet),
     ),
   );
-  const signature = await signBytes(
-    keys.signingPrivateKey,
-    pinSetMessage(pinSet.version, wrappedKeyBytes, ivBytes, dataBytes),
-  );
-  return JSON.stringify({
-    v: 1,
-    type: 'pin-set',
+  const statement: SignedStatement<PinSetBlob> = {
     version: pinSet.version,
     wrappedKeyB64: bytesToBase64(wrappedKeyBytes),
     ivB64: bytesToBase64(ivBytes),
     dataB64: bytesToBase64(dataBytes),
-    signatureB64: bytesToBase64(signature),
-  });
+  };
+  return PIN_SET_BLOB.sign(statement, keys.signingPrivateKey);
 }
 
 /**
@@ -171,34 +190,25 @@ export function pinSetPlaintext(pinSet: PinSet): Uint8Array<ArrayBuffer> {
  * @throws {PinSetRollbackError} authentic but older than `knownVersion`.
  */
 export async function openPinSet(pinSetJson: string, keys: PinSetOpenKeys): Promise<PinSet> {
-  const object = parseObject(pinSetJson);
-  if (object === null) throw new PinSetInvalidError('the pin set is not a JSON object');
-  const read = new FieldReader(object);
-  read.onlyMembers(BLOB_MEMBERS);
-  const version = read.integer('version');
-  const wrappedKeyBytes = read.base64('wrappedKeyB64');
-  const ivBytes = read.base64('ivB64');
-  const dataBytes = read.base64('dataB64');
-  const signatureBytes = read.base64('signatureB64');
-  if (!read.ok || object.v !== 1 || object.type !== 'pin-set' || ivBytes.length !== IV_LENGTH) {
-    throw new PinSetInvalidError('the pin set is malformed');
-  }
+  if (parseObject(pinSetJson) === null) throw new PinSetInvalidError('the pin set is not a JSON object');
+  const blob = PIN_SET_BLOB.parse(pinSetJson);
+  if (blob === null) throw new PinSetInvalidError('the pin set is malformed');
   const signingPublicKey = await importSigningPublicKeyB64(keys.signingPublicKeyB64).catch(
     (cause: unknown) => {
       throw new PinSetInvalidError('your signing public key is not valid', { cause });
     },
   );
-  const message = pinSetMessage(version, wrappedKeyBytes, ivBytes, dataBytes);
-  if (!(await verifyBytes(signingPublicKey, signatureBytes, message))) {
+  if (!(await verifyBytes(signingPublicKey, base64ToBytes(blob.signatureB64), PIN_SET_BLOB.message(blob)))) {
     throw new PinSetInvalidError('the pin set is not signed by your signing key: it was altered or forged');
   }
+  const { version } = blob;
   const knownVersion = keys.knownVersion ?? 0;
   if (version < knownVersion) throw new PinSetRollbackError(version, knownVersion);
   let plaintext: ArrayBuffer;
   try {
     const pinKey = await crypto.subtle.unwrapKey(
       'raw',
-      toBufferSource(wrappedKeyBytes),
+      base64ToBytes(blob.wrappedKeyB64),
       keys.privateKey,
       { name: 'RSA-OAEP' },
       'AES-GCM',
@@ -206,9 +216,9 @@ export async function openPinSet(pinSetJson: string, keys: PinSetOpenKeys): Prom
       ['decrypt'],
     );
     plaintext = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: toBufferSource(ivBytes), additionalData: pinSetAad(version) },
+      { name: 'AES-GCM', iv: base64ToBytes(blob.ivB64), additionalData: pinSetAad(version) },
       pinKey,
-      toBufferSource(dataBytes),
+      base64ToBytes(blob.dataB64),
     );
   } catch (cause) {
     throw new PinSetInvalidError('the pin set cannot be decrypted with your private key', { cause });
