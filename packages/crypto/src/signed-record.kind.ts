@@ -63,9 +63,17 @@ export interface SignedRecordKind<T extends SignedEnvelope> {
 }
 
 /**
- * Declares a signed record type from its members, so that a new record is its interface and a
- * few lines here; checking it against what the server serves stays with each type (see
- * `verifySignedRecord` and `comparedFields`).
+ * Declares a signed record type: a new record is its interface, a label in `SIGNED_LABELS` and
+ *
+ * ```ts
+ * const FOLDER_KEY = defineSignedRecord<FolderKey>({
+ *   type: 'folder-key', label: SIGNED_LABELS.folderKey, name: 'folder key',
+ *   members: { folderId: 'text', wrappedKeyB64: 'base64', signedAt: 'iso' },
+ * });
+ * ```
+ *
+ * Checking a record against what the server serves beside it stays with each type:
+ * `verifySignedRecord(json, FOLDER_KEY, keyB64, keyName)`, then `comparedFields({ … })`.
  */
 export function defineSignedRecord<T extends SignedEnvelope>(
   definition: SignedRecordDefinition<T>,
