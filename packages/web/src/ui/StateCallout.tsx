@@ -21,10 +21,7 @@ interface StateCalloutProps {
   look: StateLook;
   /** Why the user is in this state. */
   reason: string;
-  /**
-   * `alert` when the state blocks or refuses something, `status` when it calmly informs; none for a
-   * notice the user came to read (it is not announced).
-   */
+  /** `status` for a calm state that blocks nothing (announced politely), else an alert. */
   role?: 'alert' | 'status';
   /** What the user needs to see before acting (e.g. safety numbers), under the reason. */
   children?: ReactNode;
@@ -42,7 +39,7 @@ interface StateCalloutProps {
 export function StateCallout({
   look,
   reason,
-  role,
+  role = 'alert',
   children,
   actions = [],
   actionError,

@@ -53,13 +53,12 @@ export function ContactKeyTrust({ name, email, served, trust }: ContactKeyTrustP
   const [confirming, setConfirming] = useState(false);
 
   if (trust.state === 'invalid-binding' || trust.state === 'no-signing-key') {
-    return <StateCallout look={KEY_STATES[trust.state]} role="alert" size="sm" reason={trust.reason ?? ''} />;
+    return <StateCallout look={KEY_STATES[trust.state]} size="sm" reason={trust.reason ?? ''} />;
   }
   if (trust.state === 'key-changed') {
     return (
       <StateCallout
         look={KEY_STATES['key-changed']}
-        role="alert"
         size="sm"
         reason={`${trust.reason ?? ''} Sharing with ${name} is blocked until you accept the new key.`}
         actions={[
@@ -150,7 +149,6 @@ export function ContactTrustError({ error }: { error: unknown }): ReactElement {
   return (
     <StateCallout
       look={KEY_NOT_CHECKED}
-      role="alert"
       size="sm"
       reason={
         trustErrorMessage(error) ??

@@ -11,7 +11,6 @@ export function NavigationErrorCallout({ message }: { message: NavigationErrorMe
   return (
     <StateCallout
       look={{ label: message.title, color: 'orange', icon: IconAlertTriangle }}
-      role="alert"
       reason={message.body}
       actions={[
         {

@@ -213,7 +213,7 @@ export function UnlockPage(): ReactElement {
                 actions={[{ label: 'Try again', icon: IconRefresh, onClick: retryChecks }]}
               />
             )}
-            {tampered !== null && <StateCallout look={TAMPERED} role="alert" reason={tampered} />}
+            {tampered !== null && <StateCallout look={TAMPERED} reason={tampered} />}
             {view === 'reset' && (
               <ResetConfirmation
                 onCancel={() => {
