@@ -92,7 +92,7 @@ export type IdbStoreRun = <T>(
   work: (objects: IDBObjectStore) => Promise<T> | T,
 ) => Promise<T>;
 
-/** A database of one object store, opened on first use: what each store of the app is. */
+/** A database of one object store (unlocked keys, upload records), opened on first use. */
 export function idbSingleStore(
   factory: IDBFactory,
   spec: { readonly name: string; readonly version: number; readonly store: string; readonly keyPath: string },

@@ -1,21 +1,14 @@
 import { idbRequest as promisify, idbSingleStore } from './idb';
 import type { StoredUnlockedKey, UnlockedKeyStore } from './unlocked-key-store';
 
-const DB_NAME = 'coffer-keys';
-const DB_VERSION = 1;
-const STORE = 'unlocked-keys';
+const DATABASE = { name: 'coffer-keys', version: 1, store: 'unlocked-keys', keyPath: 'handle' };
 
 /**
  * IndexedDB store of unlocked keys. A CryptoKey is structured-cloneable: a non-extractable key
  * survives the round trip and stays non-extractable (`exportKey` on it throws).
  */
 export function createIndexedDbKeyStore(factory: IDBFactory = indexedDB): UnlockedKeyStore {
-  const run = idbSingleStore(factory, {
-    name: DB_NAME,
-    version: DB_VERSION,
-    store: STORE,
-    keyPath: 'handle',
-  });
+  const run = idbSingleStore(factory, DATABASE);
 
   return {
     get: (handle) =>

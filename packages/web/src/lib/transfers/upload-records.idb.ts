@@ -11,17 +11,10 @@ import {
  * resumable after signing in again. A FileSystemFileHandle is structured-cloneable, so it is stored
  * as is; the browser asks for permission again before it can be read.
  */
-const DB_NAME = 'coffer-uploads';
-const DB_VERSION = 1;
-const STORE = 'multipart-uploads';
+const DATABASE = { name: 'coffer-uploads', version: 1, store: 'multipart-uploads', keyPath: 'uploadId' };
 
 export function createIndexedDbUploadRecords(factory: IDBFactory = indexedDB): UploadRecordStore {
-  const run = idbSingleStore(factory, {
-    name: DB_NAME,
-    version: DB_VERSION,
-    store: STORE,
-    keyPath: 'uploadId',
-  });
+  const run = idbSingleStore(factory, DATABASE);
   return {
     get: (uploadId) =>
       run('readonly', (store) => idbRequest(store.get(uploadId) as IDBRequest<UploadRecord | undefined>)),
