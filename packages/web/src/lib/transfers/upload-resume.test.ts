@@ -1,10 +1,9 @@
 import { type NewEncryptionInfo } from '@coffer/contracts';
 import { chunkCount, decryptChunk, unwrapFileKey, wrapFileKey, generateFileKey } from '@coffer/crypto';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createInProcessChunkCipher, createWorkerChunkCipher, type ChunkCipher } from '../crypto-worker';
-import { LoopbackCryptoWorker } from '../crypto-worker/testing/loopback-worker';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
+import { cipherFor, usePartPath, type PartPath } from './testing/part-path';
 import { TransferAbortedError, TransferError } from './transfer-errors';
 import { uploadFile } from './upload';
 import { createMemoryUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT, type UploadLocks } from './upload-locks';
@@ -22,19 +21,6 @@ let keys: CryptoKeyPair;
 beforeAll(async () => {
   keys = await ownerKeyPair();
 });
-
-/**
- * Where the parts are sealed (and the chunk hashes computed) and sent: on the page, or in the crypto
- * worker (its own code, answering on this thread, sending through the fake server's XHR).
- */
-type PartPath = 'page' | 'crypto worker';
-let partPath: PartPath = 'page';
-
-function cipherFor(server: FakeCofferServer): ChunkCipher {
-  if (partPath === 'page') return createInProcessChunkCipher();
-  const worker = new LoopbackCryptoWorker(server.createXhr);
-  return createWorkerChunkCipher(() => worker);
-}
 
 function fileOf(content: Uint8Array<ArrayBuffer>, lastModified = LAST_MODIFIED): File {
   return new File([content], 'film.mov', { type: 'video/quicktime', lastModified });
@@ -134,12 +120,7 @@ const partPuts = (server: FakeCofferServer) =>
 describe.each<PartPath>(['page', 'crypto worker'])(
   'resuming a multipart upload, parts sent from the %s',
   (path) => {
-    beforeEach(() => {
-      partPath = path;
-    });
-    afterEach(() => {
-      partPath = 'page';
-    });
+    usePartPath(path);
 
     it('refuses to resume while another tab of this browser still runs the upload (its Web Lock)', async () => {
       const server = new FakeCofferServer();

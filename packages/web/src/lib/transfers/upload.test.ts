@@ -1,10 +1,11 @@
 import { CHUNK_SIZE, encryptingChunkText, uploadMessages, type NewEncryptionInfo } from '@coffer/contracts';
 import { chunkCount, decryptChunk, unwrapFileKey } from '@coffer/crypto';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createInProcessChunkCipher, createWorkerChunkCipher, type ChunkCipher } from '../crypto-worker';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createWorkerChunkCipher, type ChunkCipher } from '../crypto-worker';
 import { LoopbackCryptoWorker } from '../crypto-worker/testing/loopback-worker';
 import { FakeCofferServer, concat, patternBytes, type PartBehaviour } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
+import { cipherFor, expectNoPartHeld, usePartPath, type PartPath } from './testing/part-path';
 import { ProgressLog } from './testing/progress-log';
 import { TransferAbortedError, TransferError } from './transfer-errors';
 import { uploadFile, type UploadOptions } from './upload';
@@ -16,22 +17,6 @@ let keys: CryptoKeyPair;
 beforeAll(async () => {
   keys = await ownerKeyPair();
 });
-
-/**
- * Where a multipart upload's parts are built and sent: on the page (the cipher runs on this thread,
- * as where module workers are missing) or in the crypto worker (`sealPart`: the worker's own code,
- * answering on this thread, sends each part through the fake server's XHR).
- */
-type PartPath = 'page' | 'crypto worker';
-let partPath: PartPath = 'page';
-const loopbackWorkers: LoopbackCryptoWorker[] = [];
-
-function cipherFor(server: FakeCofferServer): ChunkCipher {
-  if (partPath === 'page') return createInProcessChunkCipher();
-  const worker = new LoopbackCryptoWorker(server.createXhr);
-  loopbackWorkers.push(worker);
-  return createWorkerChunkCipher(() => worker);
-}
 
 function options(server: FakeCofferServer, file: File, extra: Partial<UploadOptions> = {}): UploadOptions {
   return {
@@ -70,22 +55,8 @@ async function decryptStored(
   return concat(pieces);
 }
 
-/** The tests of this block build and send parts on `path`; afterwards no worker holds any part. */
-function usePartPath(path: PartPath): void {
-  beforeEach(() => {
-    partPath = path;
-  });
-  afterEach(async () => {
-    partPath = 'page';
-    const workers = loopbackWorkers.splice(0);
-    for (const worker of workers) await worker.idle();
-    // Whatever the upload's end (complete, cancelled, failed), the worker holds none of its parts.
-    expect(workers.map((worker) => worker.heldParts)).toEqual(workers.map(() => 0));
-  });
-}
-
 describe.each<PartPath>(['page', 'crypto worker'])('direct upload, sent from the %s', (path) => {
-  usePartPath(path);
+  usePartPath(path, expectNoPartHeld);
 
   it('posts the fields first, then the whole ciphertext, and the owner can decrypt it', async () => {
     const server = new FakeCofferServer();
@@ -219,7 +190,7 @@ describe.each<PartPath>(['page', 'crypto worker'])('direct upload, sent from the
 });
 
 describe.each<PartPath>(['page', 'crypto worker'])('multipart upload, parts sent from the %s', (path) => {
-  usePartPath(path);
+  usePartPath(path, expectNoPartHeld);
 
   it('sends every encrypted chunk as its part, then completes with the ETags in order', async () => {
     const server = new FakeCofferServer();
