@@ -211,12 +211,10 @@ export function secondFactorRoutes(app: FastifyInstance, options: SecondFactorRo
       } catch (error) {
         if (!(error instanceof PasskeyError)) throw error;
         request.log.info({ reason: error.reason }, 'idp passkey refused');
-        return reply
-          .status(401)
-          .send({
-            code: 'PASSKEY_REFUSED',
-            message: 'This passkey could not sign you in. Please try again.',
-          });
+        return reply.status(401).send({
+          code: 'PASSKEY_REFUSED',
+          message: 'This passkey could not sign you in. Please try again.',
+        });
       }
       if (expected !== null && expected !== accountId) {
         return reply

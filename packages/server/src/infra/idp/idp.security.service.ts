@@ -127,16 +127,16 @@ export function createIdpSecurity(deps: IdpSecurityDeps) {
     return box.open(record.secretSealed, accountId);
   }
 
-  async function challenge(purpose: ChallengePurpose, binding: string, accountId: string | null) {
-    const value = randomBytes(32).toString('base64url');
-    await factors.issueChallenge(
-      value,
-      purpose,
-      binding,
-      accountId,
-      new Date(now().getTime() + CHALLENGE_TTL_MS),
-    );
-    return value;
+  /** Keeps the challenge of `options` (base64url, as the browser echoes it in its client data). */
+  async function issued<T extends { challenge: string }>(
+    options: T,
+    purpose: ChallengePurpose,
+    binding: string,
+    accountId: string | null,
+  ): Promise<T> {
+    const expiresAt = new Date(now().getTime() + CHALLENGE_TTL_MS);
+    await factors.issueChallenge(options.challenge, purpose, binding, accountId, expiresAt);
+    return options;
   }
 
   return {
@@ -227,13 +227,13 @@ export function createIdpSecurity(deps: IdpSecurityDeps) {
       binding: string,
     ): Promise<PublicKeyCredentialCreationOptionsJSON> {
       const existing = await factors.passkeysOf(account.id);
-      return generateRegistrationOptions({
+      const options = await generateRegistrationOptions({
         rpName: 'Coffer',
         rpID: deps.webauthn.rpId,
         userName: account.email,
         userDisplayName: account.name,
         userID: new TextEncoder().encode(account.id),
-        challenge: await challenge('register', binding, account.id),
+        challenge: randomBytes(32),
         attestationType: 'none',
         excludeCredentials: existing.map((p) => ({
           id: p.id,
@@ -242,6 +242,7 @@ export function createIdpSecurity(deps: IdpSecurityDeps) {
         // Discoverable, so the same passkey also signs in without the email and password.
         authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       });
+      return issued(options, 'register', binding, account.id);
     },
 
     async register(account: IdpAccount, binding: string, response: RegistrationResponseJSON, name: string) {
@@ -293,15 +294,16 @@ export function createIdpSecurity(deps: IdpSecurityDeps) {
       accountId: string | null,
     ): Promise<PublicKeyCredentialRequestOptionsJSON> {
       const allow = accountId === null ? [] : await factors.passkeysOf(accountId);
-      return generateAuthenticationOptions({
+      const options = await generateAuthenticationOptions({
         rpID: deps.webauthn.rpId,
-        challenge: await challenge('authenticate', binding, accountId),
+        challenge: randomBytes(32),
         allowCredentials: allow.map((p) => ({
           id: p.id,
           transports: p.transports as AuthenticatorTransport[],
         })),
         userVerification: accountId === null ? 'required' : 'preferred',
       });
+      return issued(options, 'authenticate', binding, accountId);
     },
 
     /**
