@@ -2,6 +2,32 @@ import { decryptChunk, encryptChunk, generateFileKey } from '@coffer/crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CryptoRequest, CryptoResponse } from './protocol';
 
+/** What the worker posts; posting with a transfer list fails (as for a detached buffer) while `refuse()`. */
+function answersRefusingTransfers(refuse: () => boolean): CryptoResponse[] {
+  const answers: CryptoResponse[] = [];
+  vi.spyOn(self, 'postMessage').mockImplementation((message: unknown, options?: unknown) => {
+    if (refuse() && options !== undefined)
+      throw new DOMException('An ArrayBuffer is detached', 'DataCloneError');
+    answers.push(message as CryptoResponse);
+  });
+  return answers;
+}
+
+/** A request for the one and only chunk of a 3-byte file, under a fresh key. */
+async function oneChunkRequest(id: number, op: 'encrypt-slice' | 'seal-part'): Promise<CryptoRequest> {
+  const key = await generateFileKey();
+  return {
+    id,
+    op,
+    key,
+    index: 0,
+    isLast: true,
+    source: new Blob([new Uint8Array([1, 2, 3])]),
+    start: 0,
+    end: 3,
+  };
+}
+
 // The worker entry listens on `self`; in happy-dom that is the window, so the test talks to it there.
 describe('crypto.worker entry', () => {
   afterEach(() => {
@@ -54,23 +80,9 @@ describe('crypto.worker entry', () => {
   });
 
   it('answers a failure when the result cannot be posted, so the page never waits forever', async () => {
-    const answers: CryptoResponse[] = [];
-    vi.spyOn(self, 'postMessage').mockImplementation((message: unknown, options?: unknown) => {
-      if (options !== undefined) throw new DOMException('An ArrayBuffer is detached', 'DataCloneError');
-      answers.push(message as CryptoResponse);
-    });
+    const answers = answersRefusingTransfers(() => true);
     await import('./crypto.worker');
-    const key = await generateFileKey();
-    const request: CryptoRequest = {
-      id: 9,
-      op: 'encrypt-slice',
-      key,
-      index: 0,
-      isLast: true,
-      source: new Blob([new Uint8Array([1, 2, 3])]),
-      start: 0,
-      end: 3,
-    };
+    const request = await oneChunkRequest(9, 'encrypt-slice');
     self.dispatchEvent(new MessageEvent('message', { data: request }));
     await vi.waitFor(() => {
       expect(answers.filter((answer) => 'ok' in answer)).toHaveLength(1);
@@ -79,24 +91,10 @@ describe('crypto.worker entry', () => {
   });
 
   it('drops a sealed part whose answer cannot be posted: the page never learns of it, so nothing may hold it', async () => {
-    const answers: CryptoResponse[] = [];
     let refuse = true;
-    vi.spyOn(self, 'postMessage').mockImplementation((message: unknown, options?: unknown) => {
-      if (refuse && options !== undefined)
-        throw new DOMException('An ArrayBuffer is detached', 'DataCloneError');
-      answers.push(message as CryptoResponse);
-    });
+    const answers = answersRefusingTransfers(() => refuse);
     await import('./crypto.worker');
-    const seal: CryptoRequest = {
-      id: 21,
-      op: 'seal-part',
-      key: await generateFileKey(),
-      index: 0,
-      isLast: true,
-      source: new Blob([new Uint8Array([1, 2, 3])]),
-      start: 0,
-      end: 3,
-    };
+    const seal = await oneChunkRequest(21, 'seal-part');
     self.dispatchEvent(new MessageEvent('message', { data: seal }));
     await vi.waitFor(() => {
       expect(answers.find((answer) => answer.id === 21 && 'ok' in answer)).toMatchObject({ ok: false });

@@ -46,14 +46,20 @@ class FakeCryptoWorker extends EventTarget implements CryptoWorkerLike {
   }
 }
 
+/** A cipher on fake workers; `workers` lists every worker it started, in order. */
+function cipherOnFakeWorkers() {
+  const workers: FakeCryptoWorker[] = [];
+  const cipher = createWorkerChunkCipher(() => {
+    const worker = new FakeCryptoWorker();
+    workers.push(worker);
+    return worker;
+  });
+  return { workers, cipher };
+}
+
 describe('worker chunk cipher', () => {
   it('transfers buffers, pairs answers with requests by id, and keeps one worker', async () => {
-    const workers: FakeCryptoWorker[] = [];
-    const cipher = createWorkerChunkCipher(() => {
-      const worker = new FakeCryptoWorker();
-      workers.push(worker);
-      return worker;
-    });
+    const { workers, cipher } = cipherOnFakeWorkers();
     const key = await generateFileKey();
     const file = new Blob([new Uint8Array([1, 1, 1, 2, 2])]);
     const results = Promise.all([
@@ -126,12 +132,7 @@ describe('worker chunk cipher', () => {
       message: 'The encryption worker sent an unreadable message',
     },
   ])('stops a worker that $what, fails what is pending and starts a new one', async ({ stop, message }) => {
-    const workers: FakeCryptoWorker[] = [];
-    const cipher = createWorkerChunkCipher(() => {
-      const worker = new FakeCryptoWorker();
-      workers.push(worker);
-      return worker;
-    });
+    const { workers, cipher } = cipherOnFakeWorkers();
     const key = await generateFileKey();
     const file = new Blob([new Uint8Array([1])]);
     const pending = cipher.encryptSlice(key, 0, true, file, 0, 1);
