@@ -31,6 +31,16 @@ async function storedFile(server: FakeCofferServer, content: Uint8Array) {
   return { item, fileKey };
 }
 
+/** A stored file shared with the recipient: the server holds their copy of its key too. */
+async function sharedFile(server: FakeCofferServer, content: Uint8Array) {
+  const { item, fileKey } = await storedFile(server, content);
+  const stored = server.files.get(item.fileId);
+  if (stored === undefined) throw new Error('not stored');
+  // The owner's extractable key re-wrapped for the recipient, as sharing does.
+  stored.sharedKey = await wrapFileKey(fileKey, recipient.publicKey);
+  return { item, stored };
+}
+
 function options(
   server: FakeCofferServer,
   fileId: string,
@@ -91,11 +101,7 @@ describe('download', () => {
   it("downloads a shared file with the recipient's copy of the key", async () => {
     const server = new FakeCofferServer();
     const content = patternBytes(3000, 5);
-    const { item, fileKey } = await storedFile(server, content);
-    const stored = server.files.get(item.fileId);
-    if (stored === undefined) throw new Error('not stored');
-    // The owner's extractable key re-wrapped for the recipient, as sharing does.
-    stored.sharedKey = await wrapFileKey(fileKey, recipient.publicKey);
+    const { item } = await sharedFile(server, content);
     const sink = new MemorySink();
     await downloadFile({
       ...options(server, item.fileId, 3000, sink),
@@ -112,10 +118,7 @@ describe('download', () => {
   it('uses the metadata a check already accepted, and does not ask the server again', async () => {
     const server = new FakeCofferServer();
     const content = patternBytes(3000, 7);
-    const { item, fileKey } = await storedFile(server, content);
-    const stored = server.files.get(item.fileId);
-    if (stored === undefined) throw new Error('not stored');
-    stored.sharedKey = await wrapFileKey(fileKey, recipient.publicKey);
+    const { item, stored } = await sharedFile(server, content);
     const checked = {
       source: 'shared' as const,
       shared: { file: stored.metadata, owner: 'owner@example.com', encryptedFileKey: stored.sharedKey },
