@@ -19,6 +19,8 @@ export const ClientConfigSchema = Type.Object(
       }),
       Type.Null(),
     ]),
+    /** Where a person manages factors and sessions: the embedded provider's page; null with an external issuer. */
+    identity: Type.Object({ accountSecurityUrl: Type.Union([Type.String(), Type.Null()]) }),
     payments: Type.Object({
       provider: Type.Union([Type.Literal('demo'), Type.Literal('stripe')]),
       /** The price the Upgrade button buys (POST /payments/checkout accepts only this one). */
@@ -38,6 +40,9 @@ export function clientConfigRoutes(app: FastifyTypeBox, config: Config): void {
       resource: config.auth.issuer === undefined ? config.auth.audience : null,
     },
     analytics: config.analytics,
+    identity: {
+      accountSecurityUrl: config.auth.issuer === undefined ? `${config.publicUrl}/idp/account` : null,
+    },
     payments: { provider: config.payments.provider, priceId: config.payments.priceId },
   };
   app.get(

@@ -6,6 +6,7 @@ import { PersonAvatar } from '../contacts/PersonAvatar';
 import { ProvideFeedbackCard } from '../feedback/ProvideFeedbackCard';
 import { LimitsCard } from './LimitsCard';
 import { PersonalDetailsCard } from './PersonalDetailsCard';
+import { SignInSecurityCard } from './SignInSecurityCard';
 import { useStats } from './use-stats';
 
 interface ProfilePageProps {
@@ -58,6 +59,7 @@ export function ProfilePage({ redirect = assignLocation }: ProfilePageProps): Re
           redirect={redirect}
         />
       </SimpleGrid>
+      <SignInSecurityCard />
       <AnalyticsConsentSwitch />
       <ProvideFeedbackCard />
     </Stack>

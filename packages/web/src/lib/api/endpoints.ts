@@ -28,6 +28,8 @@ import { seg } from './http';
 
 export interface ClientConfig {
   oidc: { authority: string; clientId: string; scopes: string; resource: string | null };
+  /** The embedded provider's security page (factors, sessions); null or absent with an external issuer. */
+  identity?: { accountSecurityUrl: string | null };
 }
 
 /** Public run-time settings (no token needed). */
