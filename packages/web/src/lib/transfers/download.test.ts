@@ -37,8 +37,9 @@ async function sharedFile(server: FakeCofferServer, content: Uint8Array) {
   const stored = server.files.get(item.fileId);
   if (stored === undefined) throw new Error('not stored');
   // The owner's extractable key re-wrapped for the recipient, as sharing does.
-  stored.sharedKey = await wrapFileKey(fileKey, recipient.publicKey);
-  return { item, stored };
+  const sharedKey = await wrapFileKey(fileKey, recipient.publicKey);
+  stored.sharedKey = sharedKey;
+  return { item, stored, sharedKey };
 }
 
 function options(
@@ -118,10 +119,10 @@ describe('download', () => {
   it('uses the metadata a check already accepted, and does not ask the server again', async () => {
     const server = new FakeCofferServer();
     const content = patternBytes(3000, 7);
-    const { item, stored } = await sharedFile(server, content);
+    const { item, stored, sharedKey } = await sharedFile(server, content);
     const checked = {
       source: 'shared' as const,
-      shared: { file: stored.metadata, owner: 'owner@example.com', encryptedFileKey: stored.sharedKey },
+      shared: { file: stored.metadata, owner: 'owner@example.com', encryptedFileKey: sharedKey },
     };
     // From now on the server answers the metadata with another key: the download must not see it.
     stored.sharedKey = await wrapFileKey(await generateFileKey(), recipient.publicKey);
