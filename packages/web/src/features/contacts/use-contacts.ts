@@ -60,13 +60,24 @@ export function useKeyFingerprint(publicKeyB64: string | null): UseQueryResult<s
   });
 }
 
-function useInvalidateContacts(): (options?: { stats?: boolean }) => Promise<void> {
+/** The cached contact list: changed at once after a mutation, refetched when it settles. */
+interface ContactsCache {
+  update(change: (list: Contact[]) => Contact[]): void;
+  invalidate(options?: { stats?: boolean }): Promise<void>;
+}
+
+function useContactsCache(): ContactsCache {
   const queryClient = useQueryClient();
-  return async ({ stats = false } = {}) => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: contactQueryKeys.list }),
-      stats ? queryClient.invalidateQueries({ queryKey: statsQueryKey }) : Promise.resolve(),
-    ]);
+  return {
+    update: (change) => {
+      queryClient.setQueryData<Contact[]>(contactQueryKeys.list, (list) => list && change(list));
+    },
+    invalidate: async ({ stats = false } = {}) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: contactQueryKeys.list }),
+        stats ? queryClient.invalidateQueries({ queryKey: statsQueryKey }) : Promise.resolve(),
+      ]);
+    },
   };
 }
 
@@ -78,7 +89,7 @@ export interface ContactInput {
 /** POST /users/contacts, with the spec's snackbars (duplicate and limit answers have their own). */
 export function useAddContact(): UseMutationResult<Contact, Error, ContactInput> {
   const api = useApiClient();
-  const invalidate = useInvalidateContacts();
+  const contacts = useContactsCache();
   return useMutation({
     mutationFn: ({ name, email }: ContactInput) =>
       contactsApi.add(api, { name: name.trim(), email: email.trim() }),
@@ -91,61 +102,54 @@ export function useAddContact(): UseMutationResult<Contact, Error, ContactInput>
       snackbar.danger(addContactErrorMessage(error));
     },
     // Refetch either way: a duplicate or limit answer means our list or count was stale.
-    onSettled: () => invalidate({ stats: true }),
+    onSettled: () => contacts.invalidate({ stats: true }),
   });
 }
 
 /** PATCH /users/contacts/{email} with the new name; the email cannot change. */
 export function useRenameContact(): UseMutationResult<Contact, Error, ContactInput> {
   const api = useApiClient();
-  const queryClient = useQueryClient();
-  const invalidate = useInvalidateContacts();
+  const contacts = useContactsCache();
   return useMutation({
     mutationFn: ({ name, email }: ContactInput) => contactsApi.rename(api, email, name.trim()),
     onSuccess: (updated) => {
-      queryClient.setQueryData<Contact[]>(contactQueryKeys.list, (list) =>
-        list?.map((contact) => (contact.email === updated.email ? updated : contact)),
-      );
+      contacts.update((list) => list.map((contact) => (contact.email === updated.email ? updated : contact)));
       snackbar.success(contactsMessages.updateSuccess);
     },
     onError: () => {
       snackbar.danger(contactsMessages.updateFailed);
     },
-    onSettled: () => invalidate(),
+    onSettled: () => contacts.invalidate(),
   });
 }
 
 /** DELETE /users/contacts/{email}. */
 export function useDeleteContact(): UseMutationResult<unknown, Error, Contact> {
   const api = useApiClient();
-  const queryClient = useQueryClient();
-  const invalidate = useInvalidateContacts();
+  const contacts = useContactsCache();
   return useMutation({
     mutationFn: (contact: Contact) => contactsApi.delete(api, contact.email),
     onSuccess: (_answer, removed) => {
-      queryClient.setQueryData<Contact[]>(contactQueryKeys.list, (list) =>
-        list?.filter((contact) => contact.email !== removed.email),
-      );
+      contacts.update((list) => list.filter((contact) => contact.email !== removed.email));
       snackbar.success(contactsMessages.deleteSuccess);
     },
     onError: () => {
       snackbar.danger(contactsMessages.deleteFailed);
     },
-    onSettled: () => invalidate({ stats: true }),
+    onSettled: () => contacts.invalidate({ stats: true }),
   });
 }
 
 /** POST /users/invitations; the contact then shows a disabled 'Invited'. */
 export function useInviteContact(): UseMutationResult<unknown, Error, Contact> {
   const api = useApiClient();
-  const queryClient = useQueryClient();
-  const invalidate = useInvalidateContacts();
+  const contacts = useContactsCache();
   return useMutation({
     mutationFn: (contact: Contact) => contactsApi.invite(api, contact.email),
     onSuccess: (_answer, invitedContact) => {
       // The server records the invitation (`invited: true`); show it before the refetch answers.
-      queryClient.setQueryData<Contact[]>(contactQueryKeys.list, (list) =>
-        list?.map((contact) =>
+      contacts.update((list) =>
+        list.map((contact) =>
           contact.email === invitedContact.email ? { ...contact, invited: true } : contact,
         ),
       );
@@ -155,6 +159,6 @@ export function useInviteContact(): UseMutationResult<unknown, Error, Contact> {
     onError: () => {
       snackbar.danger(contactsMessages.inviteFailed);
     },
-    onSettled: () => invalidate(),
+    onSettled: () => contacts.invalidate(),
   });
 }
