@@ -3,7 +3,7 @@ import { chunkCount, decryptChunk, unwrapFileKey, wrapFileKey, generateFileKey }
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
-import { cipherFor, usePartPath, type PartPath } from './testing/part-path';
+import { testRunOptions, usePartPath, type PartPath } from './testing/part-path';
 import { TransferAbortedError, TransferError } from './transfer-errors';
 import { uploadFile } from './upload';
 import { createMemoryUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT, type UploadLocks } from './upload-locks';
@@ -36,15 +36,10 @@ function newUpload(
   locks: UploadLocks = createMemoryUploadLocks(),
 ) {
   return uploadFile({
-    api: server.api,
+    ...testRunOptions(server, testFormat),
     file: fileOf(content),
     keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
-    cipher: cipherFor(server),
     signal,
-    onProgress: () => undefined,
-    createXhr: server.createXhr,
-    retryDelaysMs: [],
-    testFormat,
     records,
     locks,
   });
@@ -99,17 +94,11 @@ function resumeOptions(
   record: Awaited<ReturnType<typeof interruptedUpload>>,
 ) {
   return {
-    api: server.api,
+    ...testRunOptions(server, testFormat),
     file,
     record,
     records,
     privateKey: keys.privateKey,
-    cipher: cipherFor(server),
-    signal: new AbortController().signal,
-    onProgress: () => undefined,
-    createXhr: server.createXhr,
-    retryDelaysMs: [],
-    testFormat,
     locks: createMemoryUploadLocks(),
   };
 }

@@ -5,7 +5,7 @@ import { createWorkerChunkCipher, type ChunkCipher } from '../crypto-worker';
 import { LoopbackCryptoWorker } from '../crypto-worker/testing/loopback-worker';
 import { FakeCofferServer, concat, patternBytes, type PartBehaviour } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
-import { cipherFor, expectNoPartHeld, usePartPath, type PartPath } from './testing/part-path';
+import { cipherFor, expectNoPartHeld, testRunOptions, usePartPath, type PartPath } from './testing/part-path';
 import { ProgressLog } from './testing/progress-log';
 import { TransferAbortedError, TransferError } from './transfer-errors';
 import { uploadFile, type UploadOptions } from './upload';
@@ -20,15 +20,9 @@ beforeAll(async () => {
 
 function options(server: FakeCofferServer, file: File, extra: Partial<UploadOptions> = {}): UploadOptions {
   return {
-    api: server.api,
+    ...testRunOptions(server, testFormat),
     file,
     keys: { publicKey: keys.publicKey, keyVersion: 'key-1' },
-    cipher: cipherFor(server),
-    signal: new AbortController().signal,
-    onProgress: () => undefined,
-    createXhr: server.createXhr,
-    retryDelaysMs: [],
-    testFormat,
     ...extra,
   };
 }

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { createInProcessChunkCipher, createWorkerChunkCipher, type ChunkCipher } from '../../crypto-worker';
 import { LoopbackCryptoWorker } from '../../crypto-worker/testing/loopback-worker';
+import type { TestFormatOverrides } from '../format-overrides';
+import type { UploadRunOptions } from '../upload-options';
 import type { FakeCofferServer } from './fake-coffer-server';
 
 /**
@@ -45,4 +47,20 @@ export function usePartPath(
 export async function expectNoPartHeld(used: readonly LoopbackCryptoWorker[]): Promise<void> {
   for (const worker of used) await worker.idle();
   expect(used.map((worker) => worker.heldParts)).toEqual(used.map(() => 0));
+}
+
+/**
+ * The run options an upload test takes unless it says otherwise: the fake server's API and XHR, a
+ * cipher on this test's part path, no waits before retries.
+ */
+export function testRunOptions(server: FakeCofferServer, testFormat: TestFormatOverrides) {
+  return {
+    api: server.api,
+    cipher: cipherFor(server),
+    signal: new AbortController().signal,
+    onProgress: () => undefined,
+    createXhr: server.createXhr,
+    retryDelaysMs: [],
+    testFormat,
+  } satisfies Partial<UploadRunOptions>;
 }
