@@ -1,6 +1,7 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import {
+  completeEncryptionInfo,
   EncryptionInfoSchema,
   FileListItemSchema,
   FileListResponseSchema,
@@ -10,6 +11,7 @@ import {
   SharedFileMetadataSchema,
 } from './files.js';
 import { encryptedFileKeyB64, fileListItem, isoDate, newEncryptionInfo } from './fixtures.test-helpers.js';
+import type { NewEncryptionInfo } from './files.js';
 
 describe('encryption info', () => {
   it('accepts coffer-v1 and legacy records in answers', () => {
@@ -20,15 +22,25 @@ describe('encryption info', () => {
 
   it('pins every field of a new upload', () => {
     expect(Value.Check(NewEncryptionInfoSchema, newEncryptionInfo)).toBe(true);
-    const withoutFormat: Record<string, unknown> = { ...newEncryptionInfo };
-    delete withoutFormat.format;
-    expect(Value.Check(NewEncryptionInfoSchema, withoutFormat)).toBe(false);
+    expect(Value.Check(NewEncryptionInfoSchema, { ...newEncryptionInfo, format: 'coffer-v2' })).toBe(false);
     expect(Value.Check(NewEncryptionInfoSchema, { ...newEncryptionInfo, chunkSize: 1024 })).toBe(false);
     expect(Value.Check(NewEncryptionInfoSchema, { ...newEncryptionInfo, iv: 'AAAAAAAAAAAAAAAA' })).toBe(
       false,
     );
     expect(Value.Check(NewEncryptionInfoSchema, { ...newEncryptionInfo, algorithm: 'AES-CBC' })).toBe(false);
     expect(Value.Check(NewEncryptionInfoSchema, { ...newEncryptionInfo, extra: 1 })).toBe(false);
+  });
+
+  it("accepts the spec's shape (no format, no chunkSize) and completes it with their one value", () => {
+    const specShape: Record<string, unknown> = { ...newEncryptionInfo };
+    delete specShape.format;
+    delete specShape.chunkSize;
+    expect(Value.Check(NewEncryptionInfoSchema, specShape)).toBe(true);
+    expect(completeEncryptionInfo(specShape as NewEncryptionInfo)).toEqual({
+      ...specShape,
+      format: 'coffer-v1',
+      chunkSize: 99614720,
+    });
   });
 
   it('rejects a file key that is not base64', () => {

@@ -38,7 +38,11 @@ export const EncryptionInfoSchema = apiObject(
 );
 export type EncryptionInfo = Static<typeof EncryptionInfoSchema>;
 
-/** Encryption info of a new upload: coffer-v1 only, every field present and pinned. */
+/**
+ * Encryption info of a new upload: coffer-v1 only, every field pinned. `format` and `chunkSize` may
+ * be left out (the spec's shape, section 3, has only version, algorithm, iv and encryptedFileKey):
+ * each has one allowed value, which the server stores in their place ({@link completeEncryptionInfo}).
+ */
 export const NewEncryptionInfoSchema = apiObject(
   'NewEncryptionInfo',
   {
@@ -46,12 +50,23 @@ export const NewEncryptionInfoSchema = apiObject(
     algorithm: Type.Literal(ENCRYPTION_ALGORITHM),
     iv: Type.Literal(''),
     encryptedFileKey: EncryptedFileKeySchema,
-    format: Type.Literal(ENCRYPTION_FORMAT),
-    chunkSize: Type.Literal(CHUNK_SIZE),
+    format: Type.Optional(
+      Type.Literal(ENCRYPTION_FORMAT, { description: `Optional; absent means '${ENCRYPTION_FORMAT}'.` }),
+    ),
+    chunkSize: Type.Optional(
+      Type.Literal(CHUNK_SIZE, { description: `Optional; absent means ${CHUNK_SIZE}.` }),
+    ),
   },
   'coffer-v1 encryption info sent with a new upload; version is the owner key id.',
 );
 export type NewEncryptionInfo = Static<typeof NewEncryptionInfoSchema>;
+
+/** A new upload's encryption info with `format` and `chunkSize` filled in: what the server stores. */
+export function completeEncryptionInfo(
+  info: NewEncryptionInfo,
+): NewEncryptionInfo & Required<Pick<NewEncryptionInfo, 'format' | 'chunkSize'>> {
+  return { ...info, format: ENCRYPTION_FORMAT, chunkSize: CHUNK_SIZE };
+}
 
 export const FileListItemSchema = apiObject(
   'FileListItem',

@@ -152,6 +152,84 @@ describe.each(dialectsUnderTest)('uploads ($name)', ({ open }) => {
     });
   });
 
+  describe("the spec's encryptionInfo (version, algorithm, iv, encryptedFileKey only)", () => {
+    const specShape = (keyId: string) => {
+      const info: Record<string, unknown> = { ...encryptionInfoFor(keyId) };
+      delete info.format;
+      delete info.chunkSize;
+      return info;
+    };
+    const stored = async (user: string, fileId: string) =>
+      (await t.as(user, { method: 'GET', url: `/api/users/files/${fileId}` })).json<{
+        encryptionInfo: Record<string, unknown>;
+      }>().encryptionInfo;
+
+    it('is accepted by the direct upload and stored as coffer-v1 with its chunk size', async () => {
+      const keyId = await createKey(t, 'spec-direct');
+      const info = specShape(keyId);
+      const { file } = await uploadDirect(t, 'spec-direct', {
+        keyId,
+        size: 100,
+        fields: { encryptionInfo: JSON.stringify(info) },
+      });
+      expect(await stored('spec-direct', file.fileId)).toEqual({
+        ...info,
+        format: 'coffer-v1',
+        chunkSize: CHUNK_SIZE,
+      });
+      expect((await filesOf('spec-direct')).count).toBe(1);
+    });
+
+    it('is accepted by the multipart upload and stored as coffer-v1 with its chunk size', async () => {
+      const keyId = await createKey(t, 'spec-multi');
+      const info = specShape(keyId);
+      const res = await t.as('spec-multi', {
+        method: 'POST',
+        url: '/api/users/uploads/multipart',
+        payload: {
+          name: 'spec.bin',
+          contentType: 'application/octet-stream',
+          size: 100,
+          parts: 1,
+          isEncrypted: true,
+          encryptionInfo: info,
+        },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const upload = res.json<{ uploadId: string; objectKey: string }>();
+      const part = await putPart(t, 'spec-multi', upload, 1, randomBytes(encryptedSizeFor(100)));
+      expect(part.statusCode, part.body).toBe(200);
+      const done = await completeMultipart(t, 'spec-multi', upload, [
+        { partNumber: 1, etag: part.json<{ etag: string }>().etag },
+      ]);
+      expect(done.statusCode, done.body).toBe(201);
+      expect(await stored('spec-multi', done.json<FileListItem>().fileId)).toEqual({
+        ...info,
+        format: 'coffer-v1',
+        chunkSize: CHUNK_SIZE,
+      });
+    });
+
+    it('still refuses any other format or chunk size', async () => {
+      const keyId = await createKey(t, 'spec-other');
+      for (const odd of [{ format: 'coffer-v2' }, { chunkSize: 1024 }]) {
+        const res = await t.as('spec-other', {
+          method: 'POST',
+          url: '/api/users/uploads/multipart',
+          payload: {
+            name: 'spec.bin',
+            contentType: 'application/octet-stream',
+            size: 100,
+            parts: 1,
+            isEncrypted: true,
+            encryptionInfo: { ...specShape(keyId), ...odd },
+          },
+        });
+        expect(res.statusCode, JSON.stringify(odd)).toBe(400);
+      }
+    });
+  });
+
   describe('multipart', () => {
     it('uploads, replaces a re-sent part, completes and downloads the last bytes sent', async () => {
       const keyId = await createKey(t, 'eve');

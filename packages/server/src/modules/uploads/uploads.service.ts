@@ -8,7 +8,13 @@ import type {
   UploadItem,
   UploadPartResponse,
 } from '@coffer/contracts';
-import { chunkCountFor, encryptedPartSizeFor, encryptedSizeFor, ErrorCode } from '@coffer/contracts';
+import {
+  chunkCountFor,
+  completeEncryptionInfo,
+  encryptedPartSizeFor,
+  encryptedSizeFor,
+  ErrorCode,
+} from '@coffer/contracts';
 import { ApiError, NotFoundError, ValidationError } from '../../http/errors.js';
 import type { UploadRow } from '../../infra/db/schema.js';
 import { newId, nowIso } from '../../infra/db/values.js';
@@ -152,7 +158,8 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
         size: fields.size,
         stored_size: encryptedSizeFor(fields.size),
         is_encrypted: 1,
-        encryption_info: JSON.stringify(fields.encryptionInfo),
+        // The spec's shape leaves out format and chunkSize: stored with their one value, as sent by the app.
+        encryption_info: JSON.stringify(completeEncryptionInfo(fields.encryptionInfo)),
         // Stored as sent: the owner's app verifies it (the server is not trusted to).
         manifest: fields.manifest ?? null,
         object_key: objectKeyFor(user.id, id),
