@@ -11,7 +11,10 @@ export type CryptoErrorCode =
   | 'KDF_DOWNGRADE'
   | 'KEY_MISMATCH'
   | 'PIN_SET_INVALID'
-  | 'PIN_SET_ROLLBACK';
+  | 'PIN_SET_ROLLBACK'
+  | 'KEY_ROLLBACK'
+  | 'RECOVERY_WORDS_INVALID'
+  | 'RECOVERY_KIT_MISMATCH';
 
 /** Base class of every typed error thrown by `@coffer/crypto`. */
 export abstract class CofferCryptoError extends CodedError<CryptoErrorCode> {}
@@ -72,3 +75,25 @@ export class PinSetRollbackError extends withCode(CofferCryptoError, 'PIN_SET_RO
     super(`pin set version ${servedVersion} is older than version ${knownVersion} seen before: rolled back`);
   }
 }
+
+/**
+ * A key record is authentic but older (lower `rev`) than one this client opened or wrote before:
+ * the server serves a copy wrapped under an earlier master unlock key.
+ */
+export class KeyRollbackError extends withCode(CofferCryptoError, 'KEY_ROLLBACK') {
+  constructor(
+    readonly servedRev: number,
+    readonly knownRev: number,
+  ) {
+    super(`key record revision ${servedRev} is older than revision ${knownRev} seen before: rolled back`);
+  }
+}
+
+/** Typed recovery words are not a recovery kit: a wrong count, an unknown word or a failed checksum. */
+export class RecoveryWordsError extends withCode(CofferCryptoError, 'RECOVERY_WORDS_INVALID') {}
+
+/**
+ * The recovery words are valid but do not open the served wraps: the kit was replaced by a newer one,
+ * the words are another account's, or a wrap was altered or moved to another key.
+ */
+export class RecoveryKitMismatchError extends withCode(CofferCryptoError, 'RECOVERY_KIT_MISMATCH') {}

@@ -63,6 +63,13 @@ describe('public API', () => {
       'openPinSet',
       'pinHighWaterId',
       'fingerprintFromSha256Hex',
+      'recordNeedsUpgrade',
+      'keyRecordRev',
+      'createRecoveryKit',
+      'recoveryWordsToSecret',
+      'recoveryKitId',
+      'createRecoveryWraps',
+      'recoverUserKeys',
     ] as const;
     for (const name of functions) expect(typeof api[name]).toBe('function');
     expect([api.CHUNK_SIZE, api.IV_LENGTH, api.TAG_LENGTH, api.CHUNK_OVERHEAD, api.FORMAT]).toEqual([
@@ -75,6 +82,13 @@ describe('public API', () => {
     expect(api.PBKDF2_ITERATIONS).toBe(600_000);
     expect(api.LEGACY_PBKDF2_ITERATIONS).toBe(100_000);
     expect(api.MIN_PBKDF2_ITERATIONS).toBe(100_000);
+    expect(api.ARGON2ID_PARAMS).toEqual({
+      name: 'Argon2id',
+      version: 19,
+      memoryKiB: 65_536,
+      passes: 3,
+      parallelism: 1,
+    });
   });
 
   it('gives every error a code and a name', () => {
@@ -89,6 +103,9 @@ describe('public API', () => {
       new api.KeyMismatchError('x'),
       new api.PinSetInvalidError('x'),
       new api.PinSetRollbackError(1, 2),
+      new api.KeyRollbackError(1, 2),
+      new api.RecoveryWordsError('x'),
+      new api.RecoveryKitMismatchError('x'),
     ];
     expect(errors.map((e) => [e.name, e.code])).toEqual([
       ['IntegrityError', 'INTEGRITY'],
@@ -101,6 +118,9 @@ describe('public API', () => {
       ['KeyMismatchError', 'KEY_MISMATCH'],
       ['PinSetInvalidError', 'PIN_SET_INVALID'],
       ['PinSetRollbackError', 'PIN_SET_ROLLBACK'],
+      ['KeyRollbackError', 'KEY_ROLLBACK'],
+      ['RecoveryWordsError', 'RECOVERY_WORDS_INVALID'],
+      ['RecoveryKitMismatchError', 'RECOVERY_KIT_MISMATCH'],
     ]);
     for (const error of errors) expect(error).toBeInstanceOf(api.CofferCryptoError);
   });

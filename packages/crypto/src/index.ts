@@ -21,7 +21,10 @@ export {
   KdfDowngradeError,
   KeyMismatchError,
   PinSetInvalidError,
+  KeyRollbackError,
   PinSetRollbackError,
+  RecoveryKitMismatchError,
+  RecoveryWordsError,
   WrongPasswordError,
   type CryptoErrorCode,
 } from './crypto.errors.js';
@@ -43,7 +46,30 @@ export {
   unlockPrivateKey,
   type EncryptPrivateKeyOptions,
 } from './private-key.record.js';
-export { MAX_PBKDF2_ITERATIONS, type KdfParams, type PrivateKeyRecord } from './wrapped-key.record.js';
+export {
+  MAX_PBKDF2_ITERATIONS,
+  MAX_RECORD_REV,
+  type KdfParams,
+  type PrivateKeyRecord,
+  type RecordKdf,
+} from './wrapped-key.record.js';
+export { ARGON2ID_PARAMS, MAX_ARGON2ID, MIN_ARGON2ID, type Argon2idParams } from './kdf.argon2.js';
+export { keyRecordRev, recordNeedsUpgrade } from './key-record.upgrade.js';
+export {
+  createRecoveryKit,
+  RECOVERY_SECRET_LENGTH,
+  recoveryKitId,
+  recoveryWordsToSecret,
+  type NewRecoveryKit,
+} from './recovery-kit.js';
+export {
+  createRecoveryWraps,
+  recoverUserKeys,
+  type RecoveryKitSecret,
+  type RecoveryWrap,
+  type RecoveryWraps,
+  type WrappedKeyRecord,
+} from './recovery-keys.js';
 export {
   createSigningKeys,
   createUserKeys,
@@ -54,6 +80,7 @@ export {
   type NewUserKeys,
   type RewrappedUserKeys,
   type UnlockedUserKeys,
+  type UserKeyWrapOptions,
 } from './user-keys.setup.js';
 export {
   exportSigningPublicKeyB64,

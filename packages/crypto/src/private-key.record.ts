@@ -1,17 +1,29 @@
+import { utf8Bytes } from './bytes.util.js';
 import { InvalidArgumentError, InvalidKeyRecordError } from './crypto.errors.js';
-import { IV_LENGTH, PBKDF2_ITERATIONS, PBKDF2_SALT_LENGTH } from './format.constants.js';
+import { FORMAT, IV_LENGTH, PBKDF2_ITERATIONS, PBKDF2_SALT_LENGTH } from './format.constants.js';
 import { assertRsa2048, RSA_OAEP_IMPORT_PARAMS } from './key-pair.rsa.js';
 import {
-  assertIterations,
   assertPassword,
+  assertWritableKdf,
+  deriveKdfWrapKey,
   deriveRecordWrapKey,
-  deriveWrapKey,
   parseWrappedKeyRecord,
+  revMember,
+  sealedKdf,
   sealKeyMembers,
   unwrapRecordKey,
   type DeterministicRecordParams,
   type PrivateKeyRecord,
 } from './wrapped-key.record.js';
+
+/**
+ * The additional data of an RSA private key record: none for PBKDF2 records (rev 0, as before
+ * issue 29), ASCII `coffer-v1/private-key/rev/<rev>` for Argon2id records, so the revision cannot
+ * be changed without failing the tag.
+ */
+export function privateKeyRecordAad(rev: number): Uint8Array<ArrayBuffer> | undefined {
+  return rev === 0 ? undefined : utf8Bytes(`${FORMAT}/private-key/rev/${rev}`);
+}
 
 export interface EncryptPrivateKeyOptions {
   /**
@@ -49,12 +61,12 @@ export async function sealPrivateKeyRecord(
   password: string,
   params: DeterministicRecordParams,
 ): Promise<string> {
-  assertIterations(params.iterations);
+  assertWritableKdf(params);
   assertPassword(password);
   if (params.saltBytes.length !== PBKDF2_SALT_LENGTH) {
     throw new InvalidArgumentError(`salt must be ${PBKDF2_SALT_LENGTH} bytes`);
   }
-  const wrapKey = await deriveWrapKey(password, params.saltBytes, params.iterations);
+  const wrapKey = await deriveKdfWrapKey(password, params.saltBytes, sealedKdf(params).kdf);
   return sealWithWrapKey(privateKeyOrPkcs8, wrapKey, params);
 }
 
@@ -68,7 +80,10 @@ export async function sealWithWrapKey(
   wrapKey: CryptoKey,
   params: DeterministicRecordParams,
 ): Promise<string> {
-  return JSON.stringify(await sealKeyMembers(privateKeyOrPkcs8, wrapKey, params));
+  const { rev } = sealedKdf(params);
+  const members = await sealKeyMembers(privateKeyOrPkcs8, wrapKey, params, privateKeyRecordAad(rev));
+  // Member order is part of the documented format: iv, salt, data, kdf, rev.
+  return JSON.stringify({ ...members, ...revMember(rev) });
 }
 
 /**
@@ -134,6 +149,7 @@ export async function openWithWrapKey(
   const privateKey = await unwrapRecordKey(record, wrapKey, extractable, {
     importParams: RSA_OAEP_IMPORT_PARAMS,
     usages: ['decrypt', 'unwrapKey'],
+    additionalData: privateKeyRecordAad(record.rev),
     notAKey: 'private key record does not hold an RSA PKCS#8 key',
   });
   try {

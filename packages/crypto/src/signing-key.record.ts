@@ -3,11 +3,13 @@ import { InvalidKeyRecordError } from './crypto.errors.js';
 import { FORMAT, IV_LENGTH, PBKDF2_ITERATIONS, PBKDF2_SALT_LENGTH } from './format.constants.js';
 import { parsePrivateKeyRecord } from './private-key.record.js';
 import {
-  assertIterations,
   assertPassword,
+  assertWritableKdf,
+  deriveKdfWrapKey,
   deriveRecordWrapKey,
-  deriveWrapKey,
   parseWrappedKeyRecord,
+  revMember,
+  sealedKdf,
   sealKeyMembers,
   unwrapRecordKey,
   type DeterministicRecordParams,
@@ -39,11 +41,11 @@ export interface EncryptSigningKeyOptions {
 
 /**
  * The additional data that binds a signing key record's ciphertext to its algorithm (and keeps it
- * from being confused with the RSA private key record, which has none):
- * ASCII `coffer-v1/signing-key/` || algorithm name.
+ * from being confused with the RSA private key record): ASCII `coffer-v1/signing-key/<alg>` for
+ * PBKDF2 records (rev 0), `coffer-v1/signing-key/<alg>/rev/<rev>` for Argon2id records.
  */
-export function signingKeyRecordAad(algorithm: SigningAlgorithm): Uint8Array<ArrayBuffer> {
-  return utf8Bytes(`${FORMAT}/signing-key/${algorithm}`);
+export function signingKeyRecordAad(algorithm: SigningAlgorithm, rev = 0): Uint8Array<ArrayBuffer> {
+  return utf8Bytes(`${FORMAT}/signing-key/${algorithm}${rev === 0 ? '' : `/rev/${rev}`}`);
 }
 
 /**
@@ -57,9 +59,9 @@ export async function encryptSigningKey(
   options: EncryptSigningKeyOptions = {},
 ): Promise<string> {
   const params = saltParams(options);
-  assertIterations(params.iterations);
+  assertWritableKdf(params);
   assertPassword(password);
-  const wrapKey = await deriveWrapKey(password, params.saltBytes, params.iterations);
+  const wrapKey = await deriveKdfWrapKey(password, params.saltBytes, sealedKdf(params).kdf);
   return sealSigningKeyWithWrapKey(signingPrivateKey, wrapKey, params);
 }
 
@@ -68,7 +70,13 @@ export function saltParams(options: EncryptSigningKeyOptions): DeterministicReco
   const ivBytes = crypto.getRandomValues(new Uint8Array(IV_LENGTH));
   if (options.shareSaltWith !== undefined) {
     const rsaRecord = parsePrivateKeyRecord(options.shareSaltWith);
-    return { iterations: rsaRecord.iterations, saltBytes: rsaRecord.saltBytes, ivBytes };
+    return {
+      iterations: rsaRecord.iterations,
+      saltBytes: rsaRecord.saltBytes,
+      ivBytes,
+      kdf: rsaRecord.kdf,
+      rev: rsaRecord.rev,
+    };
   }
   const saltBytes = crypto.getRandomValues(new Uint8Array(PBKDF2_SALT_LENGTH));
   return { iterations: options.iterations ?? PBKDF2_ITERATIONS, saltBytes, ivBytes };
@@ -86,9 +94,10 @@ export async function sealSigningKeyWithWrapKey(
   const isKey = !('pkcs8Bytes' in signingPrivateKeyOrPkcs8);
   const algorithm = isKey ? signingAlgorithmOf(signingPrivateKeyOrPkcs8) : signingPrivateKeyOrPkcs8.algorithm;
   const keyOrPkcs8 = isKey ? signingPrivateKeyOrPkcs8 : signingPrivateKeyOrPkcs8.pkcs8Bytes;
-  const members = await sealKeyMembers(keyOrPkcs8, wrapKey, params, signingKeyRecordAad(algorithm));
-  // Member order is part of the documented format: iv, salt, data, kdf, alg.
-  return JSON.stringify({ ...members, alg: algorithm });
+  const { rev } = sealedKdf(params);
+  const members = await sealKeyMembers(keyOrPkcs8, wrapKey, params, signingKeyRecordAad(algorithm, rev));
+  // Member order is part of the documented format: iv, salt, data, kdf, alg, rev.
+  return JSON.stringify({ ...members, alg: algorithm, ...revMember(rev) });
 }
 
 /**
@@ -130,7 +139,7 @@ export async function openSigningKeyWithWrapKey(
   return unwrapRecordKey(record, wrapKey, extractable, {
     importParams: signingImportParams(record.algorithm),
     usages: ['sign'],
-    additionalData: signingKeyRecordAad(record.algorithm),
+    additionalData: signingKeyRecordAad(record.algorithm, record.rev),
     notAKey: `${WHAT} does not hold a ${record.algorithm} PKCS#8 key`,
   });
 }

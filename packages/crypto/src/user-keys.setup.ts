@@ -1,4 +1,6 @@
-import { IV_LENGTH, PBKDF2_ITERATIONS, PBKDF2_SALT_LENGTH } from './format.constants.js';
+import { InvalidKeyRecordError } from './crypto.errors.js';
+import { IV_LENGTH, PBKDF2_SALT_LENGTH } from './format.constants.js';
+import { ARGON2ID_PARAMS, type Argon2idParams } from './kdf.argon2.js';
 import { exportPublicKeyB64, generateUserKeyPair } from './key-pair.rsa.js';
 import {
   openWithWrapKey,
@@ -7,10 +9,12 @@ import {
   type EncryptPrivateKeyOptions,
 } from './private-key.record.js';
 import {
-  assertIterations,
   assertPassword,
+  assertWritableKdf,
+  deriveKdfWrapKey,
   deriveRecordWrapKey,
-  deriveWrapKey,
+  MAX_RECORD_REV,
+  sameDerivation,
   type DeterministicRecordParams,
   type PrivateKeyRecord,
 } from './wrapped-key.record.js';
@@ -49,7 +53,17 @@ export interface NewUserKeys extends NewSigningKeys {
   privateKey: CryptoKey;
 }
 
-export interface CreateUserKeysOptions extends EncryptPrivateKeyOptions {
+/**
+ * How new user key records are wrapped: Argon2id with {@link ARGON2ID_PARAMS} unless told otherwise.
+ * `iterations` writes a PBKDF2 record instead (rev 0): only for tests that need a record as Coffer
+ * wrote them before issue 29, or a fast one.
+ */
+export interface UserKeyWrapOptions extends EncryptPrivateKeyOptions {
+  /** Stronger Argon2id parameters than the default (weaker ones are refused). */
+  argon2id?: Argon2idParams;
+}
+
+export interface CreateUserKeysOptions extends UserKeyWrapOptions {
   /** Default: {@link preferredSigningAlgorithm} (Ed25519 where WebCrypto has it). */
   signingAlgorithm?: SigningAlgorithm;
 }
@@ -65,10 +79,10 @@ export async function createUserKeys(
   password: string,
   options: CreateUserKeysOptions = {},
 ): Promise<NewUserKeys> {
-  const params = freshParams(options.iterations ?? PBKDF2_ITERATIONS);
+  const params = freshParams(options, 1);
   assertPassword(password);
   const keyPair = await generateUserKeyPair();
-  const wrapKey = await deriveWrapKey(password, params.saltBytes, params.iterations);
+  const wrapKey = await deriveParamsWrapKey(password, params);
   const encryptedPrivateKeyJson = await sealWithWrapKey(keyPair.privateKey, wrapKey, params);
   const privateKey = await openWithWrapKey(parsePrivateKeyRecord(encryptedPrivateKeyJson), wrapKey, false);
   const signing = await sealNewSigningKeys(wrapKey, params, options.signingAlgorithm);
@@ -108,8 +122,9 @@ export interface UnlockedUserKeys {
 }
 
 /**
- * Unlock: opens the private key record and, when given, the signing key record, with one PBKDF2
- * derivation when both share salt and iterations (as Coffer writes them), else two.
+ * Unlock: opens the private key record and, when given, the signing key record, with one derivation
+ * when both share salt and KDF (as Coffer writes them), else two. Both records must carry the same
+ * `rev`: a signing record of another revision was not written with this private key record.
  * @throws {WrongPasswordError} the password opens neither record, or opens one but not the other
  * (a signing key record that the password does not open was replaced or altered).
  * @throws {KdfDowngradeError} either record asks for a weaker KDF (checked before deriving).
@@ -123,6 +138,7 @@ export async function unlockUserKeys(
   const record = parsePrivateKeyRecord(encryptedPrivateKeyJson);
   const signingRecord =
     encryptedSigningKeyJson === undefined ? undefined : parseSigningKeyRecord(encryptedSigningKeyJson);
+  if (signingRecord !== undefined) assertSameRev(record, signingRecord);
   const wrapKey = await deriveRecordWrapKey(password, record);
   const privateKey = await openWithWrapKey(record, wrapKey, false);
   if (signingRecord === undefined) return { privateKey };
@@ -144,7 +160,8 @@ export interface RewrappedUserKeys {
 
 /**
  * Password change for both records: re-wraps the same private keys under `newPassword`, with one new
- * salt, the current iterations (or `options.iterations`) and fresh IVs.
+ * salt, Argon2id (or `options`), fresh IVs and `rev` one higher than the old records'. Also the
+ * upgrade of a PBKDF2 record (old = new password): it becomes an Argon2id record with rev 1.
  * @throws {WrongPasswordError} `oldPassword` does not open the records.
  */
 export async function rewrapUserKeys(
@@ -152,17 +169,18 @@ export async function rewrapUserKeys(
   newPassword: string,
   encryptedPrivateKeyJson: string,
   encryptedSigningKeyJson?: string,
-  options: EncryptPrivateKeyOptions = {},
+  options: UserKeyWrapOptions = {},
 ): Promise<RewrappedUserKeys> {
   assertPassword(newPassword);
-  const params = freshParams(options.iterations ?? PBKDF2_ITERATIONS);
   const record = parsePrivateKeyRecord(encryptedPrivateKeyJson);
   const signingRecord =
     encryptedSigningKeyJson === undefined ? undefined : parseSigningKeyRecord(encryptedSigningKeyJson);
+  if (signingRecord !== undefined) assertSameRev(record, signingRecord);
+  const params = freshParams(options, nextRev(record.rev));
   const oldWrapKey = await deriveRecordWrapKey(oldPassword, record);
   // Extractable only inside this function, so that WebCrypto can wrap them again.
   const privateKey = await openWithWrapKey(record, oldWrapKey, true);
-  const newWrapKey = await deriveWrapKey(newPassword, params.saltBytes, params.iterations);
+  const newWrapKey = await deriveParamsWrapKey(newPassword, params);
   const result: RewrappedUserKeys = {
     encryptedPrivateKeyJson: await sealWithWrapKey(privateKey, newWrapKey, params),
   };
@@ -185,13 +203,12 @@ export async function rewrapUserKeys(
  */
 async function sealNewSigningKeys(
   wrapKey: CryptoKey,
-  derivation: Pick<DeterministicRecordParams, 'iterations' | 'saltBytes'>,
+  derivation: Pick<DeterministicRecordParams, 'iterations' | 'saltBytes' | 'kdf' | 'rev'>,
   algorithm?: SigningAlgorithm,
 ): Promise<NewSigningKeys> {
   const pair = await generateSigningKeyPair(algorithm);
   const encryptedSigningKeyJson = await sealSigningKeyWithWrapKey(pair.privateKey, wrapKey, {
-    iterations: derivation.iterations,
-    saltBytes: derivation.saltBytes,
+    ...derivation,
     ivBytes: crypto.getRandomValues(new Uint8Array(IV_LENGTH)),
   });
   const signingPrivateKey = await openSigningKeyWithWrapKey(
@@ -208,19 +225,42 @@ async function sealNewSigningKeys(
   };
 }
 
-function sameDerivation(a: PrivateKeyRecord, b: PrivateKeyRecord): boolean {
-  return (
-    a.iterations === b.iterations &&
-    a.saltBytes.length === b.saltBytes.length &&
-    a.saltBytes.every((byte, i) => b.saltBytes[i] === byte)
-  );
+/** The revision a re-wrap writes. */
+export function nextRev(rev: number): number {
+  if (rev >= MAX_RECORD_REV) throw new InvalidKeyRecordError('key record revision is at its maximum');
+  return rev + 1;
 }
 
-function freshParams(iterations: number): DeterministicRecordParams {
-  assertIterations(iterations);
-  return {
-    iterations,
+function assertSameRev(record: PrivateKeyRecord, signingRecord: PrivateKeyRecord): void {
+  if (record.rev !== signingRecord.rev) {
+    throw new InvalidKeyRecordError(
+      'the signing key record is of another revision than the private key record',
+    );
+  }
+}
+
+/** Salt and IV drawn at random; Argon2id with `rev` unless `options.iterations` asks for PBKDF2 (rev 0). */
+export function freshParams(options: UserKeyWrapOptions, rev: number): DeterministicRecordParams {
+  const random = {
     saltBytes: crypto.getRandomValues(new Uint8Array(PBKDF2_SALT_LENGTH)),
     ivBytes: crypto.getRandomValues(new Uint8Array(IV_LENGTH)),
   };
+  const params: DeterministicRecordParams =
+    options.iterations === undefined
+      ? { iterations: 0, kdf: { ...(options.argon2id ?? ARGON2ID_PARAMS) }, rev, ...random }
+      : { iterations: options.iterations, ...random };
+  assertWritableKdf(params);
+  return params;
+}
+
+/** The wrap key that sealing with `params` uses. */
+export async function deriveParamsWrapKey(
+  password: string,
+  params: DeterministicRecordParams,
+): Promise<CryptoKey> {
+  return deriveKdfWrapKey(
+    password,
+    params.saltBytes,
+    params.kdf ?? { name: 'PBKDF2', hash: 'SHA-256', iterations: params.iterations },
+  );
 }

@@ -7,9 +7,11 @@ import {
   WrongPasswordError,
 } from './crypto.errors.js';
 import { IV_LENGTH, LEGACY_PBKDF2_ITERATIONS, MIN_PBKDF2_ITERATIONS } from './format.constants.js';
+import { deriveArgon2idWrapKey, parseArgon2idParams, type Argon2idParams } from './kdf.argon2.js';
 
 // What the private key record and the signing key record share: their members `iv`, `salt`,
-// `data`, `kdf`, the password derivation (and its downgrade guard), sealing and opening.
+// `data`, `kdf` and `rev`, the password derivation (PBKDF2 or Argon2id, and its downgrade guard),
+// sealing and opening.
 
 /**
  * Upper bound on the iterations a record may ask for. The record comes from the server; without a
@@ -24,27 +26,43 @@ export interface KdfParams {
   iterations: number;
 }
 
+/** The key derivation of a record: PBKDF2 (records before issue 29) or Argon2id (every new record). */
+export type RecordKdf = KdfParams | Argon2idParams;
+
 /** A parsed private key record (`encryptedPrivateKey`), binary fields decoded. */
 export interface PrivateKeyRecord {
   ivBytes: Uint8Array<ArrayBuffer>;
   saltBytes: Uint8Array<ArrayBuffer>;
   /** AES-256-GCM ciphertext of the PKCS#8 DER private key, tag included. */
   dataBytes: Uint8Array<ArrayBuffer>;
-  /** PBKDF2 iterations: from `kdf`, or {@link LEGACY_PBKDF2_ITERATIONS} when the record has none. */
+  /** The derivation: from `kdf`, or PBKDF2 with {@link LEGACY_PBKDF2_ITERATIONS} when the record has none. */
+  kdf: RecordKdf;
+  /** PBKDF2 iterations of a PBKDF2 record; 0 for an Argon2id record. */
   iterations: number;
   /** False for a spec-style record without `kdf`. */
   hasKdf: boolean;
+  /**
+   * The record's revision, authenticated by its AES-GCM additional data: 0 for PBKDF2 records
+   * (which have no `rev`), from 1 for Argon2id records, one higher at every re-wrap.
+   */
+  rev: number;
 }
 
 /**
  * Fixed salt and IV, so that a record can be reproduced byte for byte. Only for test vectors:
- * reusing a salt/IV pair with the same password is a real weakness.
+ * reusing a salt/IV pair with the same password is a real weakness. With `iterations` only, the
+ * record is PBKDF2 (rev 0); with `kdf`, that derivation (an Argon2id record needs `rev` ≥ 1).
  */
 export interface DeterministicRecordParams {
   iterations: number;
   saltBytes: Uint8Array;
   ivBytes: Uint8Array;
+  kdf?: RecordKdf;
+  rev?: number;
 }
+
+/** The highest revision a record may carry: far beyond any number of key changes. */
+export const MAX_RECORD_REV = 2_147_483_647;
 
 const AES_GCM_TAG_LENGTH = 16;
 
@@ -53,7 +71,22 @@ export interface SealedKeyMembers {
   iv: string;
   salt: string;
   data: string;
-  kdf: KdfParams;
+  kdf: RecordKdf;
+}
+
+/** The derivation and revision that sealing with `params` writes. */
+export function sealedKdf(params: DeterministicRecordParams): { kdf: RecordKdf; rev: number } {
+  const kdf: RecordKdf = params.kdf ?? { name: 'PBKDF2', hash: 'SHA-256', iterations: params.iterations };
+  const rev = params.rev ?? 0;
+  if (kdf.name === 'PBKDF2' ? rev !== 0 : !Number.isSafeInteger(rev) || rev < 1 || rev > MAX_RECORD_REV) {
+    throw new InvalidArgumentError('rev is 0 for PBKDF2 records and from 1 for Argon2id records');
+  }
+  return { kdf, rev };
+}
+
+/** The members a record ends with: `rev` for Argon2id records, nothing for PBKDF2 ones. */
+export function revMember(rev: number): { rev?: number } {
+  return rev === 0 ? {} : { rev };
 }
 
 /**
@@ -77,7 +110,7 @@ export async function sealKeyMembers(
     iv: bytesToBase64(params.ivBytes),
     salt: bytesToBase64(params.saltBytes),
     data: bytesToBase64(new Uint8Array(dataBuffer)),
-    kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: params.iterations },
+    kdf: sealedKdf(params).kdf,
   };
 }
 
@@ -114,9 +147,30 @@ function recordFromObject(value: Record<string, unknown>, what: string): Private
   if (dataBytes.length <= AES_GCM_TAG_LENGTH) throw new InvalidKeyRecordError(`${what} data is too short`);
   const kdf = value.kdf;
   if (kdf === undefined) {
-    return { ivBytes, saltBytes, dataBytes, iterations: LEGACY_PBKDF2_ITERATIONS, hasKdf: false };
+    assertNoRev(value, what);
+    const legacy: KdfParams = { name: 'PBKDF2', hash: 'SHA-256', iterations: LEGACY_PBKDF2_ITERATIONS };
+    return {
+      ivBytes,
+      saltBytes,
+      dataBytes,
+      kdf: legacy,
+      iterations: LEGACY_PBKDF2_ITERATIONS,
+      hasKdf: false,
+      rev: 0,
+    };
   }
   if (!isObject(kdf)) throw new InvalidKeyRecordError(`${what} has a kdf that is not an object`);
+  if (kdf.name === 'Argon2id') {
+    // Weak parameters are a downgrade (KdfDowngradeError), absurd ones an invalid record: both
+    // refused here, before anything is derived from the password.
+    const argon2id = parseArgon2idParams(kdf);
+    if (saltBytes.length < 8) throw new InvalidKeyRecordError(`${what} has an Argon2id salt under 8 bytes`);
+    const rev = value.rev;
+    if (typeof rev !== 'number' || !Number.isSafeInteger(rev) || rev < 1 || rev > MAX_RECORD_REV) {
+      throw new InvalidKeyRecordError(`${what} has no valid rev (a positive integer)`);
+    }
+    return { ivBytes, saltBytes, dataBytes, kdf: argon2id, iterations: 0, hasKdf: true, rev };
+  }
   // The record comes from the server: a weaker KDF than coffer-v1's is a downgrade, refused
   // before deriving anything (a record without kdf still means the spec's 100000).
   if (kdf.name !== 'PBKDF2' || kdf.hash !== 'SHA-256') {
@@ -136,7 +190,15 @@ function recordFromObject(value: Record<string, unknown>, what: string): Private
   if (iterations > MAX_PBKDF2_ITERATIONS) {
     throw new InvalidKeyRecordError(`${what} asks for more than ${MAX_PBKDF2_ITERATIONS} iterations`);
   }
-  return { ivBytes, saltBytes, dataBytes, iterations, hasKdf: true };
+  assertNoRev(value, what);
+  const pbkdf2: KdfParams = { name: 'PBKDF2', hash: 'SHA-256', iterations };
+  return { ivBytes, saltBytes, dataBytes, kdf: pbkdf2, iterations, hasKdf: true, rev: 0 };
+}
+
+/** `rev` belongs to Argon2id records only: a PBKDF2 record's revision is 0, unauthenticated. */
+function assertNoRev(value: Record<string, unknown>, what: string): void {
+  if (value.rev !== undefined)
+    throw new InvalidKeyRecordError(`${what} has a rev but is not an Argon2id record`);
 }
 
 /**
@@ -145,7 +207,27 @@ function recordFromObject(value: Record<string, unknown>, what: string): Private
  */
 export async function deriveRecordWrapKey(password: string, record: PrivateKeyRecord): Promise<CryptoKey> {
   if (typeof password !== 'string' || password.length === 0) throw new WrongPasswordError();
-  return deriveWrapKey(password, record.saltBytes, record.iterations);
+  return deriveKdfWrapKey(password, record.saltBytes, record.kdf);
+}
+
+/** The wrap key of `kdf` (PBKDF2 or Argon2id) for a password and salt. Not part of the public API. */
+export async function deriveKdfWrapKey(
+  password: string,
+  saltBytes: Uint8Array,
+  kdf: RecordKdf,
+): Promise<CryptoKey> {
+  return kdf.name === 'Argon2id'
+    ? deriveArgon2idWrapKey(password, saltBytes, kdf)
+    : deriveWrapKey(password, saltBytes, kdf.iterations);
+}
+
+/** True when two parsed records were sealed under one derivation (same KDF and salt). */
+export function sameDerivation(a: PrivateKeyRecord, b: PrivateKeyRecord): boolean {
+  return (
+    JSON.stringify(a.kdf) === JSON.stringify(b.kdf) &&
+    a.saltBytes.length === b.saltBytes.length &&
+    a.saltBytes.every((byte, i) => b.saltBytes[i] === byte)
+  );
 }
 
 /** What a record type's private key is, to open its record. */
@@ -207,6 +289,20 @@ export async function deriveWrapKey(
 export function assertPassword(password: string): void {
   if (typeof password !== 'string' || password.length === 0) {
     throw new InvalidArgumentError('password must be a non-empty string');
+  }
+}
+
+/** Writers never produce a record that readers would refuse. */
+export function assertWritableKdf(params: DeterministicRecordParams): void {
+  const { kdf } = sealedKdf(params);
+  if (kdf.name === 'PBKDF2') {
+    assertIterations(kdf.iterations);
+    return;
+  }
+  try {
+    parseArgon2idParams({ ...kdf });
+  } catch (cause) {
+    throw new InvalidArgumentError('Argon2id parameters outside what readers accept', { cause });
   }
 }
 
