@@ -10,16 +10,29 @@ import {
 } from '@coffer/contracts';
 import {
   createKeyBinding,
+  createRecoveryKit as newRecoveryKit,
+  createRecoveryWraps,
   createSigningKeys,
   createUserKeys,
   importPublicKeyB64,
   KdfDowngradeError,
   KeyMismatchError,
   parsePrivateKeyRecord,
+  recoverUserKeys,
+  RecoveryKitMismatchError,
+  recoveryKitId,
+  RecoveryWordsError,
+  recoveryWordsToSecret,
   rewrapUserKeys,
   unlockUserKeys,
   WrongPasswordError,
 } from '@coffer/crypto';
+import type {
+  PutRecoveryKitRequest,
+  RecoveryKitRecord,
+  RewrapAllKeysRequest,
+  WrappedKeyEntry,
+} from '../api/keys-recovery';
 import type { SessionFlags } from '../storage/session-flags';
 import {
   randomHandle as defaultRandomHandle,
@@ -32,6 +45,9 @@ import {
   KeysAlreadyExistError,
   KeysNotFoundError,
   KeysTamperedError,
+  NoRecoveryKitError,
+  RecoveryKitReplacedError,
+  RecoveryWordsInvalidError,
   UnlockFailedError,
   WrongOldPasswordError,
 } from './encryption.errors';
@@ -48,8 +64,18 @@ export interface KeysPort {
   active(): Promise<KeyRecord>;
   create(body: CreateKeyRequest): Promise<KeyRecord>;
   delete(keyId: string): Promise<unknown>;
-  /** Password change or KDF upgrade: both records re-wrapped (PUT /users/keys/{keyId}). */
+  /** KDF upgrade: both records of one key re-wrapped (PUT /users/keys/{keyId}). */
   rewrap(keyId: string, body: RewrapKeyRequest): Promise<KeyRecord>;
+  /**
+   * A change of master unlock key or a recovery: every key record re-wrapped in one call
+   * (PUT /users/keys), so an interrupted change leaves all old or all new. 409 when the list is not
+   * exactly the caller's records.
+   */
+  rewrapAll(body: RewrapAllKeysRequest): Promise<KeyRecord[]>;
+  /** The recovery kit's wraps (GET /users/keys/recovery), or null when there is none. */
+  recoveryKit(): Promise<RecoveryKitRecord | null>;
+  /** Stores a new recovery kit; the server drops the previous one (PUT /users/keys/recovery). */
+  putRecoveryKit(body: PutRecoveryKitRequest): Promise<unknown>;
   /** Gives a record made before signing keys its signing key, once (409 when it has one). */
   addSigningKey(keyId: string, body: AddSigningKeyRequest): Promise<KeyRecord>;
 }
@@ -116,12 +142,48 @@ export interface EncryptionSession {
   /** Forgotten key: deletes every key on the server, clears, sets needsNewEncryption. */
   reset(): Promise<void>;
   /**
-   * Re-wraps the private key under a new master unlock key (PUT /users/keys/{keyId}).
-   * @throws {WrongOldPasswordError} `oldPassword` does not open the key.
+   * Re-wraps every private key under a new master unlock key, all in one PUT /users/keys: the old
+   * key stops opening them on every device, and an interrupted change leaves all old or all new.
+   * @throws {WrongOldPasswordError} `oldPassword` does not open the newest key; nothing changes.
    * @throws {InvalidPasswordError} `newPassword` breaks a rule of spec section 5.
    * @throws {KeysNotFoundError} the user has no keys.
    */
   changePassword(oldPassword: string, newPassword: string): Promise<void>;
+  /** The recovery kit the server holds (its id and date), or null when there is none. */
+  recoveryKitStatus(): Promise<RecoveryKitSummary | null>;
+  /**
+   * A new recovery kit: 24 words whose secret wraps every private key a second time, stored with
+   * PUT /users/keys/recovery (the previous kit stops working). The words are returned once and
+   * kept nowhere.
+   * @throws {WrongOldPasswordError} `password` does not open the keys; nothing changes.
+   */
+  createRecoveryKit(password: string): Promise<NewRecoveryKitWords>;
+  /**
+   * Checks typed words before a new master unlock key is asked for.
+   * @throws {RecoveryWordsInvalidError} not 24 words, an unknown word, or a mistyped one.
+   * @throws {RecoveryKitReplacedError} the words are those of a kit replaced since.
+   * @throws {NoRecoveryKitError} the person has no recovery kit.
+   */
+  checkRecoveryWords(words: string): Promise<void>;
+  /**
+   * Forgotten master unlock key: opens the private keys with the kit's words, re-wraps them under
+   * `newPassword` (one PUT /users/keys) and unlocks. The key pair stays, so every file, share,
+   * contact pin and signature does too; the kit keeps working.
+   * @throws the errors of `checkRecoveryWords`, and {InvalidPasswordError} for `newPassword`.
+   */
+  recover(words: string, newPassword: string): Promise<void>;
+}
+
+/** What the profile shows of a recovery kit: never its words. */
+export interface RecoveryKitSummary {
+  kitId: string;
+  createdAt: string;
+}
+
+/** A kit just made: the words to show once, and its id. */
+export interface NewRecoveryKitWords {
+  words: string[];
+  kitId: string;
 }
 
 const NOT_INITIALISED: EncryptionState = { status: 'not-initialised' };
@@ -480,30 +542,128 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
       if (keys.length === 0) throw new KeysNotFoundError();
       const active = await fetchActiveKey();
       const ordered = [active, ...keys.filter((key) => key.keyId !== active.keyId)];
+      const entries: WrappedKeyEntry[] = [];
       for (const [index, record] of ordered.entries()) {
-        let rewrapped;
         try {
-          rewrapped = await rewrapUserKeys(
+          const rewrapped = await rewrapUserKeys(
             oldPassword,
             newPassword,
             record.encryptedPrivateKey,
             record.encryptedSigningKey,
             { iterations },
           );
+          entries.push({ keyId: record.keyId, ...rewrapBody(rewrapped) });
         } catch (error) {
-          // The newest key must open; an older leftover under another password is left as it is.
-          if (error instanceof WrongPasswordError) {
-            if (index === 0) throw new WrongOldPasswordError({ cause: error });
-            continue;
-          }
-          throw error;
+          if (!(error instanceof WrongPasswordError)) throw error;
+          // The newest key must open; an older leftover under another password goes back as it is
+          // (the call takes exactly the caller's records).
+          if (index === 0) throw new WrongOldPasswordError({ cause: error });
+          entries.push(entryOf(record));
         }
-        await deps.keys.rewrap(record.keyId, rewrapBody(rewrapped));
       }
+      await deps.keys.rewrapAll({ keys: entries });
+    },
+
+    async recoveryKitStatus() {
+      const kit = await deps.keys.recoveryKit();
+      return kit === null ? null : { kitId: kit.kitId, createdAt: kit.createdAt };
+    },
+
+    async createRecoveryKit(password) {
+      const records = await deps.keys.list();
+      if (records.length === 0) throw new KeysNotFoundError();
+      const kit = await newRecoveryKit();
+      let body;
+      try {
+        body = await createRecoveryWraps(password, records, kit);
+      } catch (error) {
+        if (error instanceof WrongPasswordError) throw new WrongOldPasswordError({ cause: error });
+        throw error;
+      }
+      await deps.keys.putRecoveryKit(body);
+      return { words: kit.words, kitId: kit.kitId };
+    },
+
+    async checkRecoveryWords(words) {
+      await servedKitFor(recoverySecretOf(words));
+    },
+
+    async recover(words, newPassword) {
+      const secretBytes = recoverySecretOf(words);
+      assertValidPassword(newPassword);
+      const kit = await servedKitFor(secretBytes);
+      const records = await deps.keys.list();
+      if (records.length === 0) throw new KeysNotFoundError();
+      let recovered;
+      try {
+        recovered = await recoverUserKeys(secretBytes, records, kit, newPassword, { iterations });
+      } catch (error) {
+        // The kit id matched, so the words are right: a wrap that does not open was altered.
+        if (error instanceof RecoveryKitMismatchError) {
+          throw new KeysTamperedError(RECOVERY_WRAP_REFUSED, { cause: error });
+        }
+        throw error;
+      }
+      await deps.keys.rewrapAll({ keys: recovered.map(entryOf) });
+      flags.remove(sessionStorageKeys.needsNewEncryption);
+      // Unlocking with the new key runs the usual checks of the served keys (issue 13).
+      await session.unlock(newPassword);
     },
   };
+
+  /** The kit the server holds, if these words are its own. */
+  async function servedKitFor(secretBytes: Uint8Array): Promise<RecoveryKitRecord> {
+    const kit = await deps.keys.recoveryKit();
+    if (kit === null) throw new NoRecoveryKitError();
+    if ((await recoveryKitId(secretBytes)) !== kit.kitId) throw new RecoveryKitReplacedError();
+    return kit;
+  }
   return session;
 }
+
+/** Said when the server's recovery wraps do not open with the right words. */
+const RECOVERY_WRAP_REFUSED =
+  'The recovery kit the server holds does not open your keys: it was altered. Nothing was changed.';
+
+/** A key record's wrapped keys, as PUT /users/keys takes them. */
+function entryOf(record: WrappedKeyEntry): WrappedKeyEntry {
+  return record.encryptedSigningKey === undefined
+    ? { keyId: record.keyId, encryptedPrivateKey: record.encryptedPrivateKey }
+    : {
+        keyId: record.keyId,
+        encryptedPrivateKey: record.encryptedPrivateKey,
+        encryptedSigningKey: record.encryptedSigningKey,
+      };
+}
+
+/** The secret of typed recovery words, or a message saying what is wrong with them. */
+function recoverySecretOf(words: string): Uint8Array<ArrayBuffer> {
+  try {
+    return recoveryWordsToSecret(words);
+  } catch (error) {
+    if (!(error instanceof RecoveryWordsError)) throw error;
+    throw new RecoveryWordsInvalidError(recoveryWordsProblem(words), { cause: error });
+  }
+}
+
+/** Words as the recovery kit reads them: letters only; numbers, commas and line breaks separate. */
+export function recoveryWordCount(words: string): number {
+  return words
+    .toLowerCase()
+    .split(/[^a-z]+/u)
+    .filter((word) => word.length > 0).length;
+}
+
+function recoveryWordsProblem(words: string): string {
+  const count = recoveryWordCount(words);
+  if (count !== RECOVERY_WORD_COUNT) {
+    return `A recovery kit has ${RECOVERY_WORD_COUNT} words. You entered ${count}.`;
+  }
+  return 'These words do not match a recovery kit. Check the spelling and order of each word.';
+}
+
+/** Words in a recovery kit (256 bits, BIP-39). */
+export const RECOVERY_WORD_COUNT = 24;
 
 function rewrapBody(rewrapped: {
   encryptedPrivateKeyJson: string;

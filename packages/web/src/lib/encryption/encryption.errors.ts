@@ -8,7 +8,10 @@ export type EncryptionErrorCode =
   | 'INVALID_PASSWORD'
   | 'KEYS_NOT_FOUND'
   | 'KEYS_ALREADY_EXIST'
-  | 'KEYS_TAMPERED';
+  | 'KEYS_TAMPERED'
+  | 'RECOVERY_WORDS_INVALID'
+  | 'RECOVERY_KIT_REPLACED'
+  | 'NO_RECOVERY_KIT';
 
 /** Base class of the encryption session's errors; `code` is stable, the message user-facing. */
 export abstract class EncryptionSessionError extends CodedError<EncryptionErrorCode> {}
@@ -57,3 +60,20 @@ export class KeysAlreadyExistError extends withCode(
  * in the user's words; `cause` is the @coffer/crypto error (`KeyMismatchError`, `KdfDowngradeError`).
  */
 export class KeysTamperedError extends withCode(EncryptionSessionError, 'KEYS_TAMPERED') {}
+
+/** The typed words are not a recovery kit (count, unknown word, checksum); the message says which. */
+export class RecoveryWordsInvalidError extends withCode(EncryptionSessionError, 'RECOVERY_WORDS_INVALID') {}
+
+/** The words are a kit's, but the person has made a newer kit since: the old one opens nothing. */
+export class RecoveryKitReplacedError extends withCode(
+  EncryptionSessionError,
+  'RECOVERY_KIT_REPLACED',
+  'This recovery kit has been replaced by a newer one',
+) {}
+
+/** Recovery asked for, but the server holds no recovery kit for this person. */
+export class NoRecoveryKitError extends withCode(
+  EncryptionSessionError,
+  'NO_RECOVERY_KIT',
+  'Your account has no recovery kit. Only a reset is left.',
+) {}

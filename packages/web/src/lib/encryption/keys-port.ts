@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api/http';
 import { keysApi } from '../api/endpoints';
+import { keysRecoveryApi } from '../api/keys-recovery';
 import type { KeysPort } from './encryption-session';
 
 /** The encryption session's server calls, through the app's API client. */
@@ -11,5 +12,8 @@ export function keysPortFrom(api: ApiClient): KeysPort {
     delete: (keyId) => keysApi.delete(api, keyId),
     rewrap: (keyId, body) => keysApi.rewrap(api, keyId, body),
     addSigningKey: (keyId, body) => keysApi.addSigningKey(api, keyId, body),
+    rewrapAll: (body) => keysRecoveryApi.rewrapAll(api, body),
+    recoveryKit: () => keysRecoveryApi.recoveryKit(api),
+    putRecoveryKit: (body) => keysRecoveryApi.putRecoveryKit(api, body),
   };
 }

@@ -1,4 +1,5 @@
 import type { AddSigningKeyRequest, CreateKeyRequest, KeyRecord, RewrapKeyRequest } from '@coffer/contracts';
+import type { PutRecoveryKitRequest, RecoveryKitRecord, RewrapAllKeysRequest } from '../../api/keys-recovery';
 import type { KeysPort } from '../encryption-session';
 
 /** An error shaped like `ApiRequestError` (status and code), without the HTTP layer. */
@@ -72,6 +73,35 @@ export class FakeKeysServer implements KeysPort {
     record.encryptedPrivateKey = body.encryptedPrivateKey;
     if (body.encryptedSigningKey !== undefined) record.encryptedSigningKey = body.encryptedSigningKey;
     return Promise.resolve(record);
+  }
+
+  rewrapAll(body: RewrapAllKeysRequest): Promise<KeyRecord[]> {
+    this.calls.push('PUT /users/keys');
+    const ids = body.keys.map((entry) => entry.keyId).sort();
+    const own = this.records.map((record) => record.keyId).sort();
+    if (ids.join('\n') !== own.join('\n')) return Promise.reject(new FakeApiError(409, 'CONFLICT'));
+    for (const entry of body.keys) {
+      const record = this.records.find((candidate) => candidate.keyId === entry.keyId);
+      if (record === undefined) continue;
+      record.encryptedPrivateKey = entry.encryptedPrivateKey;
+      if (entry.encryptedSigningKey !== undefined) record.encryptedSigningKey = entry.encryptedSigningKey;
+    }
+    return Promise.resolve([...this.records].reverse());
+  }
+
+  /** The recovery kit held, as the server keeps it. */
+  recovery: RecoveryKitRecord | null = null;
+
+  recoveryKit(): Promise<RecoveryKitRecord | null> {
+    this.calls.push('GET /users/keys/recovery');
+    return Promise.resolve(this.recovery === null ? null : structuredClone(this.recovery));
+  }
+
+  putRecoveryKit(body: PutRecoveryKitRequest): Promise<unknown> {
+    this.calls.push('PUT /users/keys/recovery');
+    this.clock += 1000;
+    this.recovery = { ...structuredClone(body), createdAt: new Date(this.clock).toISOString() };
+    return Promise.resolve({ ok: true });
   }
 
   addSigningKey(keyId: string, body: AddSigningKeyRequest): Promise<KeyRecord> {
