@@ -51,7 +51,7 @@ export async function fillSignIn(page: Page, person: Pick<TestPerson, 'email' | 
   await expect(page).toHaveURL(IDP_PAGE);
   await page.getByLabel('Email').fill(person.email);
   await page.getByLabel('Password', { exact: true }).fill(person.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** The provider's "Check your inbox" page, shown after sign-up, a resend or a reset request. */

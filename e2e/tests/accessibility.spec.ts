@@ -62,7 +62,7 @@ test('public screens and the identity provider pages', async () => {
     .getByRole('link', { name: /Log in/ })
     .first()
     .click();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await expectNoA11yViolations(page, 'identity provider: sign in');
   await page.goto('/landing');
   await page.getByRole('link', { name: 'Create account' }).first().click();
