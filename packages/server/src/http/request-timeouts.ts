@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface RequestTimeoutOptions {
   /** Headers, and the body of any request but a streamed upload, must arrive within this. */
@@ -7,9 +7,11 @@ export interface RequestTimeoutOptions {
   upload: { windowMs: number; minBytes: number };
 }
 
-/** Routes whose body is a long transfer mark themselves with this route config. */
-export interface StreamingBodyConfig {
-  streamingBody?: boolean;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's body is a long transfer (an upload): it is held to a pace, not to a deadline. */
+    streamingBody?: boolean;
+  }
 }
 
 function cut(request: FastifyRequest, reply: FastifyReply, code: string, message: string): void {
@@ -41,7 +43,7 @@ export function registerRequestTimeouts(app: FastifyInstance, options: RequestTi
   app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
     const streaming =
-      (request.routeOptions.config as StreamingBodyConfig | undefined)?.streamingBody === true;
+      (request.routeOptions.config as FastifyContextConfig | undefined)?.streamingBody === true;
     let timer: NodeJS.Timeout;
     if (!streaming) {
       timer = setTimeout(() => {

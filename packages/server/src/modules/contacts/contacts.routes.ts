@@ -3,70 +3,49 @@ import {
   ContactSchema,
   ContactsResponseSchema,
   EmailParamsSchema,
-  OkResponseSchema,
   UpdateContactRequestSchema,
 } from '@coffer/contracts';
-import { currentUser } from '../../http/current-user.js';
+import { apiRoutes } from '../../http/api-route.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import type { ContactsService } from './contacts.service.js';
 
-const tags = ['contacts'];
-
 export function contactsRoutes(app: FastifyTypeBox, deps: { contacts: ContactsService }): void {
   const { contacts } = deps;
+  const route = apiRoutes(app, ['contacts']);
 
-  app.get(
+  route.get(
     '/users/contacts',
     {
-      config: { recentUser: true },
-      schema: { tags, summary: "The caller's contacts", response: { 200: ContactsResponseSchema } },
+      summary: "The caller's contacts",
+      answer: ContactsResponseSchema,
+      options: { config: { recentUser: true } },
     },
-    async (request) => ({ contacts: await contacts.list(currentUser(request).id) }),
+    async ({ user }) => ({ contacts: await contacts.list(user.id) }),
   );
 
-  app.post(
+  route.post(
     '/users/contacts',
-    {
-      schema: {
-        tags,
-        summary: 'Add a contact',
-        body: AddContactRequestSchema,
-        response: { 201: ContactSchema },
-      },
-    },
-    async (request, reply) => reply.status(201).send(await contacts.add(currentUser(request), request.body)),
+    { summary: 'Add a contact', body: AddContactRequestSchema, created: ContactSchema },
+    async ({ user, body }) => contacts.add(user, body),
   );
 
   // The spec leaves PATCH or PUT open; both rename.
-  for (const method of ['PATCH', 'PUT'] as const) {
-    app.route({
-      method,
-      url: '/users/contacts/:email',
-      schema: {
-        tags,
+  for (const define of [route.patch, route.put]) {
+    define(
+      '/users/contacts/:email',
+      {
         summary: 'Rename a contact (the email cannot change)',
         params: EmailParamsSchema,
         body: UpdateContactRequestSchema,
-        response: { 200: ContactSchema },
+        answer: ContactSchema,
       },
-      handler: async (request) =>
-        contacts.rename(currentUser(request).id, request.params.email, request.body.name),
-    });
+      async ({ user, params, body }) => contacts.rename(user.id, params.email, body.name),
+    );
   }
 
-  app.delete(
+  route.delete(
     '/users/contacts/:email',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a contact',
-        params: EmailParamsSchema,
-        response: { 200: OkResponseSchema },
-      },
-    },
-    async (request) => {
-      await contacts.delete(currentUser(request).id, request.params.email);
-      return { ok: true as const };
-    },
+    { summary: 'Delete a contact', params: EmailParamsSchema, answer: 'ok' },
+    async ({ user, params }) => contacts.delete(user.id, params.email),
   );
 }

@@ -2,32 +2,28 @@ import {
   FeedbackListResponseSchema,
   FeedbackRequestSchema,
   IdParamsSchema,
-  OkResponseSchema,
   validateFeedback,
 } from '@coffer/contracts';
+import { apiRoutes } from '../../http/api-route.js';
 import { ValidationError } from '../../http/errors.js';
-import { currentUser } from '../../http/current-user.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import type { FeedbackService } from './feedback.service.js';
 
-const tags = ['feedback'];
-
 export function feedbackRoutes(app: FastifyTypeBox, deps: { feedback: FeedbackService }): void {
   const { feedback } = deps;
+  const route = apiRoutes(app, ['feedback']);
 
-  app.post(
+  route.post(
     '/feedback',
     {
-      schema: {
-        tags,
-        summary: 'Send feedback',
-        body: FeedbackRequestSchema,
-        response: { 201: OkResponseSchema },
-      },
+      summary: 'Send feedback',
+      body: FeedbackRequestSchema,
+      created: 'ok',
       // Validation failures are answered with the spec's own feedback messages by the service.
-      attachValidation: true,
+      options: { attachValidation: true },
     },
-    async (request, reply) => {
+    async ({ user, request }) => {
+      // Read as sent: with the validation attached, the body may not match its schema.
       const body: unknown = request.body;
       const message =
         typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
@@ -36,30 +32,19 @@ export function feedbackRoutes(app: FastifyTypeBox, deps: { feedback: FeedbackSe
         // Valid by the spec's rules but not by the schema (e.g. extra properties): still refuse.
         throw problem === null ? request.validationError : new ValidationError(problem);
       }
-      await feedback.submit(currentUser(request), message);
-      return reply.status(201).send({ ok: true as const });
+      await feedback.submit(user, message);
     },
   );
 
-  app.get(
+  route.get(
     '/admin/feedback',
-    { schema: { tags, summary: 'All feedback (admins)', response: { 200: FeedbackListResponseSchema } } },
-    async (request) => ({ feedback: await feedback.list(currentUser(request)) }),
+    { summary: 'All feedback (admins)', answer: FeedbackListResponseSchema },
+    async ({ user }) => ({ feedback: await feedback.list(user) }),
   );
 
-  app.delete(
+  route.delete(
     '/admin/feedback/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete feedback (admins)',
-        params: IdParamsSchema,
-        response: { 200: OkResponseSchema },
-      },
-    },
-    async (request) => {
-      await feedback.delete(currentUser(request), request.params.id);
-      return { ok: true as const };
-    },
+    { summary: 'Delete feedback (admins)', params: IdParamsSchema, answer: 'ok' },
+    async ({ user, params }) => feedback.delete(user, params.id),
   );
 }

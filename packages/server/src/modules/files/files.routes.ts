@@ -2,87 +2,62 @@ import {
   FileListResponseSchema,
   FileMetadataSchema,
   IdParamsSchema,
-  OkResponseSchema,
   PageQuerySchema,
 } from '@coffer/contracts';
+import { apiRoutes } from '../../http/api-route.js';
+import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { sendListAnswer } from '../../http/list-answer.js';
 import { pageOf } from '../../http/page-cursor.js';
-import { currentUser } from '../../http/current-user.js';
-import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { openOrAnswerRange, sendDownload } from './download-reply.js';
 import type { FilesService } from './files.service.js';
 
-const tags = ['files'];
-
 export function filesRoutes(app: FastifyTypeBox, deps: { files: FilesService }): void {
   const { files } = deps;
+  const route = apiRoutes(app, ['files']);
 
-  app.get(
+  route.get(
     '/users/files',
     {
-      config: { recentUser: true },
-      schema: {
-        tags,
-        summary: "The caller's files, newest first; all of them, or a page with limit (and cursor)",
-        querystring: PageQuerySchema,
-        response: { 200: FileListResponseSchema },
-      },
+      summary: "The caller's files, newest first; all of them, or a page with limit (and cursor)",
+      querystring: PageQuerySchema,
+      answer: FileListResponseSchema,
+      options: { config: { recentUser: true } },
     },
-    async (request, reply) => {
-      const answer = await files.list(
-        currentUser(request).id,
-        pageOf(request.query),
-        () => request.raw.socket.destroyed,
-      );
+    async ({ user, query, request, reply }) => {
+      const answer = await files.list(user.id, pageOf(query), () => request.raw.socket.destroyed);
       return sendListAnswer(reply, answer);
     },
   );
 
-  app.get(
+  route.get(
     '/users/files/:id',
     {
-      schema: {
-        tags,
-        summary: 'Metadata of one of my files, with its encryption info',
-        params: IdParamsSchema,
-        response: { 200: FileMetadataSchema },
-      },
+      summary: 'Metadata of one of my files, with its encryption info',
+      params: IdParamsSchema,
+      answer: FileMetadataSchema,
     },
-    async (request) => files.get(currentUser(request).id, request.params.id),
+    async ({ user, params }) => files.get(user.id, params.id),
   );
 
-  app.get(
+  route.get(
     '/users/files/:id/download',
     {
+      summary: 'Stream the encrypted content (HTTP Range supported, for resuming)',
+      params: IdParamsSchema,
       // A HEAD would run the handler and count a download.
-      exposeHeadRoute: false,
-      schema: {
-        tags,
-        summary: 'Stream the encrypted content (HTTP Range supported, for resuming)',
-        params: IdParamsSchema,
-      },
+      options: { exposeHeadRoute: false },
     },
-    async (request, reply) => {
+    async ({ user, params, request, reply }) => {
       const download = await openOrAnswerRange(reply, () =>
-        files.download(currentUser(request), request.params.id, request.headers.range),
+        files.download(user, params.id, request.headers.range),
       );
       return sendDownload(reply, download);
     },
   );
 
-  app.delete(
+  route.delete(
     '/users/files/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a file, its shares and its stored content',
-        params: IdParamsSchema,
-        response: { 200: OkResponseSchema },
-      },
-    },
-    async (request) => {
-      await files.delete(currentUser(request).id, request.params.id);
-      return { ok: true as const };
-    },
+    { summary: 'Delete a file, its shares and its stored content', params: IdParamsSchema, answer: 'ok' },
+    async ({ user, params }) => files.delete(user.id, params.id),
   );
 }

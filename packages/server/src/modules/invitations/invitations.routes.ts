@@ -1,38 +1,29 @@
-import {
-  InvitationRequestSchema,
-  OkResponseSchema,
-  ReceivedInvitationsResponseSchema,
-} from '@coffer/contracts';
-import { verifiedUser } from '../../http/current-user.js';
+import { InvitationRequestSchema, ReceivedInvitationsResponseSchema } from '@coffer/contracts';
+import { apiRoutes } from '../../http/api-route.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import type { InvitationsService } from './invitations.service.js';
 
 export function invitationsRoutes(app: FastifyTypeBox, deps: { invitations: InvitationsService }): void {
-  app.post(
+  const route = apiRoutes(app, ['contacts']);
+
+  route.post(
     '/users/invitations',
     {
-      schema: {
-        tags: ['contacts'],
-        summary: 'Email an invitation to someone who has no keys yet',
-        body: InvitationRequestSchema,
-        response: { 200: OkResponseSchema },
-      },
+      summary: 'Email an invitation to someone who has no keys yet',
+      caller: 'verified',
+      body: InvitationRequestSchema,
+      answer: 'ok',
     },
-    async (request) => {
-      await deps.invitations.invite(verifiedUser(request), request.body.to);
-      return { ok: true as const };
-    },
+    async ({ user, body }) => deps.invitations.invite(user, body.to),
   );
 
-  app.get(
+  route.get(
     '/users/invitations/received',
     {
-      schema: {
-        tags: ['contacts'],
-        summary: 'Who invited me (name and email), newest first',
-        response: { 200: ReceivedInvitationsResponseSchema },
-      },
+      summary: 'Who invited me (name and email), newest first',
+      caller: 'verified',
+      answer: ReceivedInvitationsResponseSchema,
     },
-    async (request) => ({ invitations: await deps.invitations.received(verifiedUser(request)) }),
+    async ({ user }) => ({ invitations: await deps.invitations.received(user) }),
   );
 }

@@ -5,117 +5,82 @@ import {
   KeyIdParamsSchema,
   KeyRecordSchema,
   KeysResponseSchema,
-  OkResponseSchema,
   PublicKeyResponseSchema,
   RewrapKeyRequestSchema,
 } from '@coffer/contracts';
+import { apiRoutes } from '../../http/api-route.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
-import type { FastifyRequest } from 'fastify';
-import { verifiedUser } from '../../http/current-user.js';
-
-/** The verified caller's id and address (a key binding must name the address). */
-function idAndEmail(request: FastifyRequest): [string, string] {
-  const user = verifiedUser(request);
-  return [user.id, user.email ?? ''];
-}
 import type { KeysService } from './keys.service.js';
 
-const tags = ['keys'];
-
+/**
+ * Key records. Storing, listing and changing them needs a verified address, so nobody finds a key
+ * under an address its holder has not proved; a key binding names that address.
+ */
 export function keysRoutes(app: FastifyTypeBox, deps: { keys: KeysService }): void {
   const { keys } = deps;
+  const route = apiRoutes(app, ['keys']);
 
-  app.post(
+  route.post(
     '/users/keys',
     {
-      schema: {
-        tags,
-        summary: 'Store a new key pair (private key wrapped in the browser)',
-        body: CreateKeyRequestSchema,
-        response: { 201: KeyRecordSchema },
-      },
+      summary: 'Store a new key pair (private key wrapped in the browser)',
+      caller: 'verified',
+      body: CreateKeyRequestSchema,
+      created: KeyRecordSchema,
     },
-    async (request, reply) => reply.status(201).send(await keys.create(...idAndEmail(request), request.body)),
+    async ({ user, body }) => keys.create(user.id, user.email ?? '', body),
   );
 
-  app.get(
+  route.get(
     '/users/keys',
-    {
-      schema: {
-        tags,
-        summary: "The caller's key records, newest first",
-        response: { 200: KeysResponseSchema },
-      },
-    },
-    async (request) => ({ keys: await keys.list(verifiedUser(request).id) }),
+    { summary: "The caller's key records, newest first", caller: 'verified', answer: KeysResponseSchema },
+    async ({ user }) => ({ keys: await keys.list(user.id) }),
   );
 
-  app.get(
+  route.get(
     '/users/keys/active',
-    { schema: { tags, summary: 'The newest key record', response: { 200: KeyRecordSchema } } },
-    async (request) => keys.active(verifiedUser(request).id),
+    { summary: 'The newest key record', caller: 'verified', answer: KeyRecordSchema },
+    async ({ user }) => keys.active(user.id),
   );
 
-  app.get(
+  route.get(
     '/users/keys/public/:email',
     {
-      schema: {
-        tags,
-        summary: "A user's active public key, looked up by email",
-        params: EmailParamsSchema,
-        response: { 200: PublicKeyResponseSchema },
-      },
+      summary: "A user's active public key, looked up by email",
+      params: EmailParamsSchema,
+      answer: PublicKeyResponseSchema,
     },
-    async (request) => keys.publicKeyOf(request.params.email),
+    async ({ params }) => keys.publicKeyOf(params.email),
   );
 
-  app.put(
+  route.put(
     '/users/keys/:keyId',
     {
-      schema: {
-        tags,
-        summary: 'Replace the wrapped private key after an unlock-password change',
-        params: KeyIdParamsSchema,
-        body: RewrapKeyRequestSchema,
-        response: { 200: KeyRecordSchema },
-      },
+      summary: 'Replace the wrapped private key after an unlock-password change',
+      caller: 'verified',
+      params: KeyIdParamsSchema,
+      body: RewrapKeyRequestSchema,
+      answer: KeyRecordSchema,
     },
-    async (request) =>
-      keys.rewrap(
-        verifiedUser(request).id,
-        request.params.keyId,
-        request.body.encryptedPrivateKey,
-        request.body.encryptedSigningKey,
-      ),
+    async ({ user, params, body }) =>
+      keys.rewrap(user.id, params.keyId, body.encryptedPrivateKey, body.encryptedSigningKey),
   );
 
-  app.put(
+  route.put(
     '/users/keys/:keyId/signing',
     {
-      schema: {
-        tags,
-        summary: 'Give a key record made before signing keys its signing key (once)',
-        params: KeyIdParamsSchema,
-        body: AddSigningKeyRequestSchema,
-        response: { 200: KeyRecordSchema },
-      },
+      summary: 'Give a key record made before signing keys its signing key (once)',
+      caller: 'verified',
+      params: KeyIdParamsSchema,
+      body: AddSigningKeyRequestSchema,
+      answer: KeyRecordSchema,
     },
-    async (request) => keys.addSigningKey(...idAndEmail(request), request.params.keyId, request.body),
+    async ({ user, params, body }) => keys.addSigningKey(user.id, user.email ?? '', params.keyId, body),
   );
 
-  app.delete(
+  route.delete(
     '/users/keys/:keyId',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a key record',
-        params: KeyIdParamsSchema,
-        response: { 200: OkResponseSchema },
-      },
-    },
-    async (request) => {
-      await keys.delete(verifiedUser(request).id, request.params.keyId);
-      return { ok: true as const };
-    },
+    { summary: 'Delete a key record', caller: 'verified', params: KeyIdParamsSchema, answer: 'ok' },
+    async ({ user, params }) => keys.delete(user.id, params.keyId),
   );
 }

@@ -59,34 +59,47 @@ export async function demoBillingRoutes(
     );
     const hide = { schema: { hide: true } };
 
-    scope.get(checkoutPath, hide, async (request, reply) => {
-      const token = text((request.query as SessionQuery)?.session);
-      const view = await demo.checkoutView(token);
-      return view === null ? gone(reply) : html(reply, 200, checkoutPage(appUrl, checkoutPath, token, view));
-    });
+    /** A page for the session in the query; the link is gone once the session is. */
+    const page = <V>(
+      path: string,
+      viewOf: (token: string) => Promise<V | null>,
+      render: (token: string, view: V) => string,
+    ) => {
+      scope.get(path, hide, async (request, reply) => {
+        const token = text((request.query as SessionQuery)?.session);
+        const view = await viewOf(token);
+        return view === null ? gone(reply) : html(reply, 200, render(token, view));
+      });
+    };
+    /** The page's form: each button names an action, which answers where the browser goes next. */
+    const form = (path: string, actions: Record<string, (token: string) => Promise<string | null>>) => {
+      scope.post(path, hide, async (request, reply) => {
+        const body = request.body as ActionForm;
+        const action = text(body?.action);
+        // Own keys only: an action named "toString" is no action.
+        const act = Object.hasOwn(actions, action) ? actions[action] : undefined;
+        if (act === undefined) return html(reply, 400, gonePage(appUrl));
+        return redirect(reply, await act(text(body?.session)));
+      });
+    };
 
-    scope.post(checkoutPath, hide, async (request, reply) => {
-      const form = request.body as ActionForm;
-      const token = text(form?.session);
-      const action = text(form?.action);
-      if (action === 'confirm') return redirect(reply, await demo.confirmCheckout(token));
-      if (action === 'cancel') return redirect(reply, await demo.abandonCheckout(token));
-      return html(reply, 400, gonePage(appUrl));
+    page(
+      checkoutPath,
+      (token) => demo.checkoutView(token),
+      (token, view) => checkoutPage(appUrl, checkoutPath, token, view),
+    );
+    form(checkoutPath, {
+      confirm: (token) => demo.confirmCheckout(token),
+      cancel: (token) => demo.abandonCheckout(token),
     });
-
-    scope.get(portalPath, hide, async (request, reply) => {
-      const token = text((request.query as SessionQuery)?.session);
-      const view = await demo.portalView(token);
-      return view === null ? gone(reply) : html(reply, 200, portalPage(appUrl, portalPath, token, view));
-    });
-
-    scope.post(portalPath, hide, async (request, reply) => {
-      const form = request.body as ActionForm;
-      const token = text(form?.session);
-      const action = text(form?.action);
-      if (action === 'cancel') return redirect(reply, await demo.cancelSubscription(token));
-      if (action === 'resume') return redirect(reply, await demo.resumeSubscription(token));
-      return html(reply, 400, gonePage(appUrl));
+    page(
+      portalPath,
+      (token) => demo.portalView(token),
+      (token, view) => portalPage(appUrl, portalPath, token, view),
+    );
+    form(portalPath, {
+      cancel: (token) => demo.cancelSubscription(token),
+      resume: (token) => demo.resumeSubscription(token),
     });
 
     done();

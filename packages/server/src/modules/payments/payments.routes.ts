@@ -6,7 +6,7 @@ import {
 } from '@coffer/contracts';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { currentUser } from '../../http/current-user.js';
+import { apiRoutes } from '../../http/api-route.js';
 import { ApiError } from '../../http/errors.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { WebhookSignatureError } from '../../infra/payments/payment-provider.js';
@@ -20,31 +20,26 @@ const WEBHOOK_BODY_LIMIT = 512 * 1024;
 /** Checkout and portal, for signed-in users (register inside the authenticated `/api` scope). */
 export function paymentsRoutes(scope: FastifyTypeBox, deps: { payments: PaymentsService }): void {
   const { payments } = deps;
+  const route = apiRoutes(scope, tags);
 
-  scope.post(
+  route.post(
     '/payments/checkout',
     {
-      schema: {
-        tags,
-        summary: 'Start an upgrade checkout; the browser goes to the returned URL',
-        body: CheckoutRequestSchema,
-        response: { 200: RedirectUrlResponseSchema },
-      },
+      summary: 'Start an upgrade checkout; the browser goes to the returned URL',
+      body: CheckoutRequestSchema,
+      answer: RedirectUrlResponseSchema,
     },
-    async (request) => payments.startCheckout(currentUser(request).row, request.body),
+    async ({ user, body }) => payments.startCheckout(user.row, body),
   );
 
-  scope.post(
+  route.post(
     '/payments/portal',
     {
-      schema: {
-        tags,
-        summary: 'Open the billing portal; the browser goes to the returned URL',
-        body: PortalRequestSchema,
-        response: { 200: RedirectUrlResponseSchema },
-      },
+      summary: 'Open the billing portal; the browser goes to the returned URL',
+      body: PortalRequestSchema,
+      answer: RedirectUrlResponseSchema,
     },
-    async (request) => payments.openPortal(currentUser(request).row, request.body),
+    async ({ user, body }) => payments.openPortal(user.row, body),
   );
 }
 

@@ -1,17 +1,14 @@
 import {
   ErrorCode,
-  OkResponseSchema,
   PinSetEnvelopeSchema,
   PinSetResponseSchema,
   PutPinSetRequestSchema,
 } from '@coffer/contracts';
 import { Value } from 'typebox/value';
-import { verifiedUser } from '../../http/current-user.js';
+import { apiRoutes } from '../../http/api-route.js';
 import { ApiError, ValidationError } from '../../http/errors.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import type { PinsRepo } from './pins.repo.js';
-
-const tags = ['keys'];
 
 /** The envelope's own version: the only part of a sealed pin set the server reads. */
 function versionOf(pinSetJson: string): number {
@@ -33,31 +30,23 @@ function versionOf(pinSetJson: string): number {
  * which remember the highest version they saw.)
  */
 export function pinsRoutes(app: FastifyTypeBox, deps: { pins: PinsRepo; now: () => Date }): void {
-  app.get(
+  const route = apiRoutes(app, ['keys']);
+
+  route.get(
     '/users/pins',
     {
-      schema: {
-        tags,
-        summary: "The caller's sealed pin set (contact key fingerprints)",
-        response: { 200: PinSetResponseSchema },
-      },
+      summary: "The caller's sealed pin set (contact key fingerprints)",
+      caller: 'verified',
+      answer: PinSetResponseSchema,
     },
-    async (request) => ({ pinSet: (await deps.pins.find(verifiedUser(request).id))?.pinSet ?? null }),
+    async ({ user }) => ({ pinSet: (await deps.pins.find(user.id))?.pinSet ?? null }),
   );
 
-  app.put(
+  route.put(
     '/users/pins',
-    {
-      schema: {
-        tags,
-        summary: 'Replace the sealed pin set',
-        body: PutPinSetRequestSchema,
-        response: { 200: OkResponseSchema },
-      },
-    },
-    async (request) => {
-      const user = verifiedUser(request);
-      const { pinSet, previousVersion } = request.body;
+    { summary: 'Replace the sealed pin set', caller: 'verified', body: PutPinSetRequestSchema, answer: 'ok' },
+    async ({ user, body }) => {
+      const { pinSet, previousVersion } = body;
       const version = versionOf(pinSet);
       if (version <= (previousVersion ?? 0)) {
         throw new ValidationError('A new pin set must have a higher version than the one it replaces');
@@ -69,7 +58,6 @@ export function pinsRoutes(app: FastifyTypeBox, deps: { pins: PinsRepo; now: () 
           'Your contact keys changed on another device. Reload them and try again.',
         );
       }
-      return { ok: true as const };
     },
   );
 }

@@ -1,137 +1,99 @@
 import {
   FileSharesResponseSchema,
   IdParamsSchema,
-  OkResponseSchema,
+  PageQuerySchema,
   ShareFileRequestSchema,
   ShareFilesRequestSchema,
   SharedFileMetadataSchema,
-  PageQuerySchema,
   SharedFilesResponseSchema,
   ShareParamsSchema,
 } from '@coffer/contracts';
+import { apiRoutes } from '../../http/api-route.js';
+import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { sendListAnswer } from '../../http/list-answer.js';
 import { pageOf } from '../../http/page-cursor.js';
-import { currentUser, verifiedUser } from '../../http/current-user.js';
-import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { openOrAnswerRange, sendDownload } from '../files/download-reply.js';
 import type { SharesService } from './shares.service.js';
 
-const tags = ['shares'];
-
 export function sharesRoutes(app: FastifyTypeBox, deps: { shares: SharesService }): void {
   const { shares } = deps;
+  const route = apiRoutes(app, ['shares']);
 
-  app.post(
+  route.post(
     '/users/files/:id/share',
     {
-      schema: {
-        tags,
-        summary: "Share one of my files: its key wrapped with the recipient's public key",
-        params: IdParamsSchema,
-        body: ShareFileRequestSchema,
-        response: { 201: OkResponseSchema },
-      },
+      summary: "Share one of my files: its key wrapped with the recipient's public key",
+      caller: 'verified',
+      params: IdParamsSchema,
+      body: ShareFileRequestSchema,
+      created: 'ok',
     },
-    async (request, reply) => {
-      await shares.share(verifiedUser(request), request.params.id, request.body);
-      return reply.status(201).send({ ok: true as const });
-    },
+    async ({ user, params, body }) => shares.share(user, params.id, body),
   );
 
-  app.post(
+  route.post(
     '/users/shares',
     {
-      schema: {
-        tags,
-        summary:
-          'Share several of my files with one person in one action: all or none, and one notification mail',
-        body: ShareFilesRequestSchema,
-        response: { 201: OkResponseSchema },
-      },
+      summary:
+        'Share several of my files with one person in one action: all or none, and one notification mail',
+      caller: 'verified',
+      body: ShareFilesRequestSchema,
+      created: 'ok',
     },
-    async (request, reply) => {
-      await shares.shareFiles(verifiedUser(request), request.body);
-      return reply.status(201).send({ ok: true as const });
-    },
+    async ({ user, body }) => shares.shareFiles(user, body),
   );
 
-  app.get(
+  route.get(
     '/users/files/:id/shares',
     {
-      schema: {
-        tags,
-        summary: 'Who one of my files is shared with',
-        params: IdParamsSchema,
-        response: { 200: FileSharesResponseSchema },
-      },
+      summary: 'Who one of my files is shared with',
+      params: IdParamsSchema,
+      answer: FileSharesResponseSchema,
     },
-    async (request) => ({ shares: await shares.recipients(currentUser(request).id, request.params.id) }),
+    async ({ user, params }) => ({ shares: await shares.recipients(user.id, params.id) }),
   );
 
-  app.delete(
+  route.delete(
     '/users/files/:id/share/:email',
-    {
-      schema: {
-        tags,
-        summary: 'Revoke a share',
-        params: ShareParamsSchema,
-        response: { 200: OkResponseSchema },
-      },
-    },
-    async (request) => {
-      await shares.revoke(currentUser(request).id, request.params.id, request.params.email);
-      return { ok: true as const };
-    },
+    { summary: 'Revoke a share', params: ShareParamsSchema, answer: 'ok' },
+    async ({ user, params }) => shares.revoke(user.id, params.id, params.email),
   );
 
-  app.get(
+  route.get(
     '/users/files/shared',
     {
-      config: { recentUser: true },
-      schema: {
-        tags,
-        summary: 'Files shared with me, newest share first; all of them, or a page with limit (and cursor)',
-        querystring: PageQuerySchema,
-        response: { 200: SharedFilesResponseSchema },
-      },
+      summary: 'Files shared with me, newest share first; all of them, or a page with limit (and cursor)',
+      querystring: PageQuerySchema,
+      answer: SharedFilesResponseSchema,
+      options: { config: { recentUser: true } },
     },
-    async (request, reply) => {
-      const answer = await shares.received(
-        currentUser(request).id,
-        pageOf(request.query),
-        () => request.raw.socket.destroyed,
-      );
+    async ({ user, query, request, reply }) => {
+      const answer = await shares.received(user.id, pageOf(query), () => request.raw.socket.destroyed);
       return sendListAnswer(reply, answer);
     },
   );
 
-  app.get(
+  route.get(
     '/users/files/shared/:id',
     {
-      schema: {
-        tags,
-        summary: 'Metadata of a file shared with me, with my copy of its key',
-        params: IdParamsSchema,
-        response: { 200: SharedFileMetadataSchema },
-      },
+      summary: 'Metadata of a file shared with me, with my copy of its key',
+      params: IdParamsSchema,
+      answer: SharedFileMetadataSchema,
     },
-    async (request) => shares.receivedFile(currentUser(request).id, request.params.id),
+    async ({ user, params }) => shares.receivedFile(user.id, params.id),
   );
 
-  app.get(
+  route.get(
     '/users/files/shared/:id/download',
     {
+      summary: 'Stream the encrypted content of a file shared with me (HTTP Range supported)',
+      params: IdParamsSchema,
       // A HEAD would run the handler and count a download.
-      exposeHeadRoute: false,
-      schema: {
-        tags,
-        summary: 'Stream the encrypted content of a file shared with me (HTTP Range supported)',
-        params: IdParamsSchema,
-      },
+      options: { exposeHeadRoute: false },
     },
-    async (request, reply) => {
+    async ({ user, params, request, reply }) => {
       const download = await openOrAnswerRange(reply, () =>
-        shares.download(currentUser(request), request.params.id, request.headers.range),
+        shares.download(user, params.id, request.headers.range),
       );
       return sendDownload(reply, download);
     },

@@ -8,7 +8,6 @@ import {
   FileListItemSchema,
   LimitQuerySchema,
   MultipartUploadStateSchema,
-  OkResponseSchema,
   RECENT_UPLOADS_LIMIT,
   UploadIdParamsSchema,
   UploadPartParamsSchema,
@@ -16,14 +15,13 @@ import {
   UploadPartResponseSchema,
   UploadsResponseSchema,
 } from '@coffer/contracts';
-import { currentUser } from '../../http/current-user.js';
+import { apiRoutes } from '../../http/api-route.js';
 import { ApiError } from '../../http/errors.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { clientBody } from '../../http/request-body.js';
 import { DIRECT_UPLOAD_LIMITS, receiveDirectUpload } from './direct-upload-form.js';
 import type { UploadsService } from './uploads.service.js';
 
-const tags = ['uploads'];
 const OCTET_STREAM = 'application/octet-stream';
 /** The largest part (one encrypted chunk) plus room for nothing else: parts are checked to the byte. */
 const PART_BODY_LIMIT = CHUNK_SIZE + CHUNK_OVERHEAD_BYTES + 1024;
@@ -58,140 +56,113 @@ export function uploadsRoutes(app: FastifyTypeBox, deps: { uploads: UploadsServi
       done();
     });
 
-    scope.get(
+    const route = apiRoutes(scope, ['uploads']);
+
+    route.get(
       '/users/uploads',
       {
-        config: { recentUser: true },
-        schema: {
-          tags,
-          summary: 'My recent uploads, newest first, with their status',
-          querystring: LimitQuerySchema,
-          response: { 200: UploadsResponseSchema },
-        },
+        summary: 'My recent uploads, newest first, with their status',
+        querystring: LimitQuerySchema,
+        answer: UploadsResponseSchema,
+        options: { config: { recentUser: true } },
       },
-      async (request) => {
-        const list = await uploads.list(currentUser(request).id, request.query.limit ?? RECENT_UPLOADS_LIMIT);
+      async ({ user, query }) => {
+        const list = await uploads.list(user.id, query.limit ?? RECENT_UPLOADS_LIMIT);
         return { uploads: list, count: list.length };
       },
     );
 
-    scope.post(
+    route.post(
       '/users/uploads/multipart',
       {
-        schema: {
-          tags,
-          summary: 'Start a multipart upload (part n is encrypted chunk n-1)',
-          body: CreateMultipartUploadRequestSchema,
-          response: { 201: CreateMultipartUploadResponseSchema },
-        },
+        summary: 'Start a multipart upload (part n is encrypted chunk n-1)',
+        body: CreateMultipartUploadRequestSchema,
+        created: CreateMultipartUploadResponseSchema,
       },
-      async (request, reply) =>
-        reply.status(201).send(await uploads.createMultipart(currentUser(request), request.body)),
+      async ({ user, body }) => uploads.createMultipart(user, body),
     );
 
-    scope.get(
+    route.get(
       '/users/uploads/multipart/:uploadId',
       {
-        schema: {
-          tags,
-          summary:
-            'One of my unfinished multipart uploads: the parts held (number, size, ETag) and its ' +
-            "encryptionInfo, to resume it. Complete, aborted, expired and other users' uploads: 404",
-          params: UploadIdParamsSchema,
-          response: { 200: MultipartUploadStateSchema },
-        },
+        summary:
+          'One of my unfinished multipart uploads: the parts held (number, size, ETag) and its ' +
+          "encryptionInfo, to resume it. Complete, aborted, expired and other users' uploads: 404",
+        params: UploadIdParamsSchema,
+        answer: MultipartUploadStateSchema,
       },
-      async (request) => uploads.multipartState(currentUser(request).id, request.params.uploadId),
+      async ({ user, params }) => uploads.multipartState(user.id, params.uploadId),
     );
 
-    scope.put(
+    route.put(
       '/users/uploads/multipart/:uploadId/part/:n',
       {
-        bodyLimit: PART_BODY_LIMIT,
-        config: { streamingBody: true },
-        // Refuse other bodies before anything parses them.
-        preParsing: (request, _reply, payload, done) => {
-          const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-          if (type !== OCTET_STREAM) {
-            done(new ApiError(415, 'VALIDATION_FAILED', `A part must be sent as ${OCTET_STREAM}`));
-            return;
-          }
-          done(null, payload);
-        },
-        schema: {
-          tags,
-          summary: 'Upload one part: the exact bytes of one encrypted chunk',
-          params: UploadPartParamsSchema,
-          querystring: UploadPartQuerySchema,
-          response: { 200: UploadPartResponseSchema },
+        summary: 'Upload one part: the exact bytes of one encrypted chunk',
+        params: UploadPartParamsSchema,
+        querystring: UploadPartQuerySchema,
+        answer: UploadPartResponseSchema,
+        options: {
+          bodyLimit: PART_BODY_LIMIT,
+          config: { streamingBody: true },
+          // Refuse other bodies before anything parses them.
+          preParsing: (request, _reply, payload, done) => {
+            const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+            if (type !== OCTET_STREAM) {
+              done(new ApiError(415, 'VALIDATION_FAILED', `A part must be sent as ${OCTET_STREAM}`));
+              return;
+            }
+            done(null, payload);
+          },
         },
       },
-      async (request) =>
-        uploads.uploadPart(currentUser(request), {
-          uploadId: request.params.uploadId,
-          partNumber: request.params.n,
-          objectKey: request.query.objectKey,
+      async ({ user, params, query, request }) =>
+        uploads.uploadPart(user, {
+          uploadId: params.uploadId,
+          partNumber: params.n,
+          objectKey: query.objectKey,
           contentLength: contentLengthOf(request.headers['content-length']),
           // Stopping early (a body too long) must not destroy the request: the client still gets its 400.
           body: clientBody(request.raw.iterator({ destroyOnReturn: false }) as AsyncIterableIterator<Buffer>),
         }),
     );
 
-    scope.post(
+    route.post(
       '/users/uploads/multipart/:uploadId/complete',
       {
-        schema: {
-          tags,
-          summary: 'Complete a multipart upload; answers the new file',
-          params: UploadIdParamsSchema,
-          body: CompleteMultipartUploadRequestSchema,
-          response: { 201: FileListItemSchema },
-        },
+        summary: 'Complete a multipart upload; answers the new file',
+        params: UploadIdParamsSchema,
+        body: CompleteMultipartUploadRequestSchema,
+        created: FileListItemSchema,
       },
-      async (request, reply) =>
-        reply
-          .status(201)
-          .send(await uploads.completeMultipart(currentUser(request), request.params.uploadId, request.body)),
+      async ({ user, params, body }) => uploads.completeMultipart(user, params.uploadId, body),
     );
 
-    scope.delete(
+    route.delete(
       '/users/uploads/multipart/:uploadId',
       {
-        schema: {
-          tags,
-          summary: 'Abort a multipart upload and discard its parts',
-          params: UploadIdParamsSchema,
-          response: { 200: OkResponseSchema },
-        },
+        summary: 'Abort a multipart upload and discard its parts',
+        params: UploadIdParamsSchema,
+        answer: 'ok',
       },
-      async (request) => {
-        await uploads.abortMultipart(currentUser(request), request.params.uploadId);
-        return { ok: true as const };
-      },
+      async ({ user, params }) => uploads.abortMultipart(user, params.uploadId),
     );
 
-    scope.post(
+    route.post(
       '/users/uploads/direct',
       {
-        config: { streamingBody: true },
-        schema: {
-          tags,
-          summary:
-            'Upload a file of up to 100 MB in one multipart/form-data request (fields first, then file)',
-          consumes: ['multipart/form-data'],
-          response: { 201: FileListItemSchema },
-        },
+        summary: 'Upload a file of up to 100 MB in one multipart/form-data request (fields first, then file)',
+        consumes: ['multipart/form-data'],
+        created: FileListItemSchema,
+        options: { config: { streamingBody: true } },
       },
-      async (request, reply) => {
+      async ({ user, request }) => {
         if (!request.isMultipart()) {
           throw new ApiError(415, 'VALIDATION_FAILED', 'A direct upload must be sent as multipart/form-data');
         }
-        const user = currentUser(request);
-        const item = await receiveDirectUpload(
+        return receiveDirectUpload(
           clientBody(() => request.parts()),
           (metadata, file, afterFile) => uploads.direct(user, metadata, file, afterFile),
         );
-        return reply.status(201).send(item);
       },
     );
   });

@@ -1,6 +1,6 @@
-import { ErrorCode, MeResponseSchema, OkResponseSchema, StatsResponseSchema } from '@coffer/contracts';
+import { ErrorCode, MeResponseSchema, StatsResponseSchema } from '@coffer/contracts';
+import { apiRoutes } from '../../http/api-route.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
-import { currentUser } from '../../http/current-user.js';
 import { ApiError } from '../../http/errors.js';
 import type { AccountMail } from '../../infra/idp/idp.account-mail.js';
 import type { UsersService } from './users.service.js';
@@ -12,30 +12,22 @@ export interface UsersRoutesDeps {
 }
 
 export function usersRoutes(app: FastifyTypeBox, deps: UsersRoutesDeps): void {
-  app.get(
+  const route = apiRoutes(app, ['users']);
+
+  route.get(
     '/users/stats',
-    {
-      schema: {
-        tags: ['users'],
-        summary: 'Usage against the plan limits',
-        response: { 200: StatsResponseSchema },
-      },
-    },
-    async (request) => deps.users.stats(currentUser(request).row),
+    { summary: 'Usage against the plan limits', answer: StatsResponseSchema },
+    async ({ user }) => deps.users.stats(user.row),
   );
 
-  app.get(
+  route.get(
     '/users/me',
     {
-      config: { recentUser: true },
-      schema: {
-        tags: ['users'],
-        summary: 'Who the caller is: address, whether it is verified, admin',
-        response: { 200: MeResponseSchema },
-      },
+      summary: 'Who the caller is: address, whether it is verified, admin',
+      answer: MeResponseSchema,
+      options: { config: { recentUser: true } },
     },
-    (request) => {
-      const user = currentUser(request);
+    ({ user, request }) => {
       const identity = request.auth?.identity;
       return {
         email: user.claimedEmail,
@@ -46,17 +38,10 @@ export function usersRoutes(app: FastifyTypeBox, deps: UsersRoutesDeps): void {
     },
   );
 
-  app.post(
+  route.post(
     '/users/me/verification-email',
-    {
-      schema: {
-        tags: ['users'],
-        summary: 'Send the address confirmation mail again (embedded identity provider)',
-        response: { 200: OkResponseSchema },
-      },
-    },
-    async (request) => {
-      const user = currentUser(request);
+    { summary: 'Send the address confirmation mail again (embedded identity provider)', answer: 'ok' },
+    async ({ user, request }) => {
       const identity = request.auth?.identity;
       if (deps.verification === null || identity?.issuer !== deps.verification.issuer) {
         throw new ApiError(
@@ -65,7 +50,7 @@ export function usersRoutes(app: FastifyTypeBox, deps: UsersRoutesDeps): void {
           'Your identity provider confirms addresses itself. Confirm your email there, then sign in again.',
         );
       }
-      if (user.emailVerified) return { ok: true as const };
+      if (user.emailVerified) return;
       const result = await deps.verification.accountMail.resendFor(identity.subject);
       if (result === 'rate-limited') {
         throw new ApiError(
@@ -74,7 +59,6 @@ export function usersRoutes(app: FastifyTypeBox, deps: UsersRoutesDeps): void {
           'We sent several emails already. Please wait an hour and try again.',
         );
       }
-      return { ok: true as const };
     },
   );
 }
