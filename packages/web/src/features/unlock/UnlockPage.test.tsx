@@ -89,10 +89,34 @@ describe('unlock screen: set-up', () => {
     await u.type(screen.getByLabelText(/^Confirm master unlock key/), 'New-Master-Key-9');
     await u.click(screen.getByRole('button', { name: 'Set up encryption' }));
     expect(await screen.findByText('Encryption set up successfully')).toBeTruthy();
+    // Then the recovery kit is offered (issue 29); skipping goes on.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Save your recovery kit' })).toBeTruthy();
+    expect(rendered.router.state.location.pathname).toBe('/unlock');
+    await u.click(screen.getByRole('button', { name: 'Skip for now' }));
     await waitFor(() => {
       expect(rendered.router.state.location.pathname).toBe('/contacts');
     });
     expect(session.keysServer.records).toHaveLength(1);
+    expect(session.keysServer.recovery).toBeNull();
+  });
+
+  it('makes the recovery kit right after set-up and leaves only once it is saved', async () => {
+    const { session, rendered } = await openUnlock({});
+    const u = user();
+    await u.type(await keyField(), 'New-Master-Key-9');
+    await u.type(screen.getByLabelText(/^Confirm master unlock key/), 'New-Master-Key-9');
+    await u.click(screen.getByRole('button', { name: 'Set up encryption' }));
+    await u.click(await screen.findByRole('button', { name: 'Create recovery kit' }));
+    const words = await screen.findAllByTestId('recovery-word');
+    expect(words).toHaveLength(24);
+    expect(session.keysServer.recovery?.wraps).toHaveLength(1);
+    const proceed = screen.getByRole('button', { name: 'Continue' });
+    expect(proceed).toHaveProperty('disabled', true);
+    await u.click(screen.getByRole('checkbox', { name: 'I have saved my recovery kit' }));
+    await u.click(proceed);
+    await waitFor(() => {
+      expect(rendered.router.state.location.pathname).toBe('/new');
+    });
   });
 });
 
@@ -156,6 +180,74 @@ describe('unlock screen: forgotten key', () => {
     expect(sessionStorage.getItem('coffer.flash')).toContain(
       'Encryption state reset. Please set up new encryption with a new password.',
     );
+  });
+});
+
+describe('unlock screen: recovery kit (issue 29)', () => {
+  async function withKit() {
+    const opened = await openUnlock({ hasKeys: true });
+    const kit = await opened.session.encryption.createRecoveryKit(TEST_MASTER_KEY);
+    return { ...opened, kit };
+  }
+
+  it('offers the kit before the reset, checks the words, then asks for a new key and unlocks', async () => {
+    const { session, rendered, kit } = await withKit();
+    const u = user();
+    await u.click(await screen.findByText('Forgot your master unlock key?'));
+    expect(screen.getByRole('button', { name: 'Delete keys and reset' })).toBeTruthy();
+    await u.click(await screen.findByRole('button', { name: 'Use your recovery kit' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Recover Encryption' })).toBeTruthy();
+
+    const field = screen.getByLabelText(/^Recovery kit words/);
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('Enter the 24 words of your recovery kit.')).toBeTruthy();
+    await u.type(field, kit.words.slice(0, 23).join(' '));
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('A recovery kit has 24 words. You entered 23.')).toBeTruthy();
+    await u.clear(field);
+    await u.type(field, kit.words.join(' '));
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+
+    expect(await screen.findByText('Recovery kit accepted. Choose a new master unlock key.')).toBeTruthy();
+    await u.click(screen.getByRole('button', { name: 'Set new key and unlock' }));
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(screen.getByText('Please confirm your password')).toBeTruthy();
+    const newKey = screen.getByLabelText(/^New master unlock key/);
+    await u.type(newKey, 'abcdefg1!');
+    expect(screen.getByText('Password must contain at least one uppercase letter')).toBeTruthy();
+    await u.clear(newKey);
+    await u.type(newKey, 'Recovered-Key-7');
+    await u.type(screen.getByLabelText(/^Confirm new master unlock key/), 'Recovered-Key-8');
+    expect(screen.getByText('Passwords do not match')).toBeTruthy();
+    await u.clear(screen.getByLabelText(/^Confirm new master unlock key/));
+    await u.type(screen.getByLabelText(/^Confirm new master unlock key/), 'Recovered-Key-7');
+    await u.click(screen.getByRole('button', { name: 'Set new key and unlock' }));
+
+    expect(await screen.findByText('Encryption recovered. Your new master unlock key is set.')).toBeTruthy();
+    await waitFor(() => {
+      expect(rendered.router.state.location.pathname).toBe('/new');
+    });
+    expect(session.encryption.isUnlocked()).toBe(true);
+  });
+
+  it('says so when the words belong to a kit replaced since', async () => {
+    const { session, kit } = await withKit();
+    await session.encryption.createRecoveryKit(TEST_MASTER_KEY);
+    const u = user();
+    await u.click(await screen.findByText('Forgot your master unlock key?'));
+    await u.click(await screen.findByRole('button', { name: 'Use your recovery kit' }));
+    await u.type(screen.getByLabelText(/^Recovery kit words/), kit.words.join(' '));
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('This recovery kit has been replaced by a newer one')).toBeTruthy();
+    expect(screen.queryByLabelText(/^New master unlock key/)).toBeNull();
+  });
+
+  it('does not offer a kit to an account without one', async () => {
+    await openUnlock({ hasKeys: true });
+    const u = user();
+    await u.click(await screen.findByText('Forgot your master unlock key?'));
+    expect(await screen.findByRole('button', { name: 'Delete keys and reset' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Use your recovery kit' })).toBeNull();
   });
 });
 

@@ -2,7 +2,9 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { sessionStorageKeys, unlockMessages } from '@coffer/contracts';
 import { Button, Center, Divider, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import {
+  IconFileCertificate,
   IconKey,
+  IconLifebuoy,
   IconLock,
   IconLogout,
   IconMailCheck,
@@ -17,6 +19,7 @@ import { afterUnlockPath } from '../../lib/navigation/navigation-rules';
 import { useAppSession, useAuthSnapshot, useEncryptionState } from '../../session/session-context';
 import { useLogout } from '../../session/use-logout';
 import {
+  EncryptionSessionError,
   InvalidPasswordError,
   KeysAlreadyExistError,
   KeysNotFoundError,
@@ -30,7 +33,10 @@ import {
   needsVerification,
   verifyEmailMessages,
 } from '../../lib/auth/email-verification';
+import { RecoveryForm } from './RecoveryForm';
+import { RecoveryOffer } from './RecoveryOffer';
 import { ResetConfirmation } from './ResetConfirmation';
+import { SaveRecoveryKitStep } from './SaveRecoveryKitStep';
 import { useMe } from './use-email-verification';
 import { VerifyEmailPanel } from './VerifyEmailPanel';
 import { UnlockForm } from './UnlockForm';
@@ -41,6 +47,10 @@ import type { StateLook } from '../../ui/state-look';
 
 /** Ours: the spec quotes no text for a set-up that fails for another reason than the password. */
 export const SET_UP_FAILED_MESSAGE = 'Encryption set-up failed. Please try again.';
+/** Ours: a recovery with a kit succeeded (the screen then goes where unlocking goes). */
+export const RECOVERED_MESSAGE = 'Encryption recovered. Your new master unlock key is set.';
+/** Ours: checking the words or recovering failed for another reason than the words. */
+export const RECOVERY_FAILED_MESSAGE = 'Recovery failed. Check your connection and try again.';
 
 export const setupStatusQueryKey = ['encryption', 'setup-status'] as const;
 
@@ -49,12 +59,23 @@ const INTRO: Record<UnlockView, string> = {
     'Choose a master unlock key. It encrypts your keys in this browser before anything reaches the server, so nobody else can read your files.',
   unlock: 'Enter your master unlock key to unlock your encryption keys in this browser.',
   reset: 'Set up encryption again with a new master unlock key.',
+  'save-kit':
+    'If you forget your master unlock key, a recovery kit is the only way to open your files again: 24 words to print or write down.',
+  recover:
+    'Enter the words of your recovery kit, then choose a new master unlock key. Your files stay as they are.',
 };
 
 const CHECK_FAILED: StateLook = { label: 'Your encryption keys could not be checked', color: 'red' };
 const TAMPERED: StateLook = { label: 'Coffer refused to unlock', color: 'red', icon: IconShieldX };
 
-const ICONS = { 'set-up': IconShieldLock, unlock: IconLock, reset: IconKey, verify: IconMailCheck } as const;
+const ICONS = {
+  'set-up': IconShieldLock,
+  unlock: IconLock,
+  reset: IconKey,
+  'save-kit': IconFileCertificate,
+  recover: IconLifebuoy,
+  verify: IconMailCheck,
+} as const;
 
 /**
  * Unlock Encryption (/unlock): set up, unlock, or reset a forgotten master unlock key (spec section 2).
@@ -70,6 +91,10 @@ export function UnlockPage(): ReactElement {
   const encryptionState = useEncryptionState();
   const logout = useLogout();
   const [confirmingReset, setConfirmingReset] = useState(false);
+  /** After set-up the recovery kit is offered; from the forgotten-key warning, a recovery. */
+  const [stage, setStage] = useState<'form' | 'save-kit' | 'recover'>('form');
+  /** The key just set up, kept only while the recovery kit is offered (making a kit needs it). */
+  const setUpKey = useRef<string | null>(null);
   const [finishing, setFinishing] = useState(false);
   /** Why the last unlock was refused because the served keys were tampered with (issue 13). */
   const [tampered, setTampered] = useState<string | null>(null);
@@ -96,7 +121,13 @@ export function UnlockPage(): ReactElement {
   // Spec: if encryption is already initialised, the screen redirects on.
   if (encryptionState.status === 'unlocked' && !finishing) return <Navigate to={nextPath()} replace />;
 
-  const view: UnlockView | null = verifying ? null : confirmingReset ? 'reset' : (status.data ?? null);
+  const view: UnlockView | null = verifying
+    ? null
+    : stage !== 'form'
+      ? stage
+      : confirmingReset
+        ? 'reset'
+        : (status.data ?? null);
   const title = verifying
     ? verifyEmailMessages.title
     : view === null
@@ -125,6 +156,10 @@ export function UnlockPage(): ReactElement {
         await encryption.setUp(password);
         snackbar.success(unlockMessages.setUpSuccess);
         track('encryption_set_up');
+        // Before moving on: the recovery kit (issue 29), while the key just typed is at hand.
+        setUpKey.current = password;
+        setStage('save-kit');
+        return null;
       } else {
         await encryption.unlock(password);
         snackbar.success(unlockMessages.unlockSuccess);
@@ -152,6 +187,53 @@ export function UnlockPage(): ReactElement {
       const message = mode === 'set-up' ? SET_UP_FAILED_MESSAGE : unlockMessages.unlockFailed;
       snackbar.danger(message);
       return null;
+    }
+  };
+
+  const finishSetUp = (): void => {
+    setUpKey.current = null;
+    void navigate(nextPath(), { replace: true });
+  };
+
+  const createKitAfterSetUp = async (): Promise<string[]> => {
+    const kit = await encryption.createRecoveryKit(setUpKey.current ?? '');
+    setUpKey.current = null;
+    return kit.words;
+  };
+
+  /** Recovery messages the person can act on; anything else is logged and said in general. */
+  const recoveryProblem = (error: unknown): string => {
+    if (error instanceof EncryptionSessionError && !(error instanceof KeysNotFoundError)) {
+      return error.message;
+    }
+    console.error('Recovery with a recovery kit failed', error);
+    return RECOVERY_FAILED_MESSAGE;
+  };
+
+  const checkWords = async (words: string): Promise<string | null> => {
+    try {
+      await encryption.checkRecoveryWords(words);
+      return null;
+    } catch (error) {
+      return recoveryProblem(error);
+    }
+  };
+
+  const recover = async (words: string, newPassword: string): Promise<string | null> => {
+    setFinishing(true);
+    setTampered(null);
+    try {
+      await encryption.recover(words, newPassword);
+      snackbar.success(RECOVERED_MESSAGE);
+      await navigate(nextPath(), { replace: true });
+      return null;
+    } catch (error) {
+      setFinishing(false);
+      if (error instanceof KeysTamperedError) {
+        setTampered(error.message);
+        return null;
+      }
+      return recoveryProblem(error);
     }
   };
 
@@ -214,6 +296,29 @@ export function UnlockPage(): ReactElement {
               />
             )}
             {tampered !== null && <StateCallout look={TAMPERED} reason={tampered} />}
+            {view === 'reset' && (
+              <RecoveryOffer
+                onUseKit={() => {
+                  setStage('recover');
+                }}
+              />
+            )}
+            {view === 'save-kit' && (
+              <SaveRecoveryKitStep
+                createKit={createKitAfterSetUp}
+                email={user?.email ?? null}
+                onFinish={finishSetUp}
+              />
+            )}
+            {view === 'recover' && (
+              <RecoveryForm
+                onCheckWords={checkWords}
+                onRecover={recover}
+                onBack={() => {
+                  setStage('form');
+                }}
+              />
+            )}
             {view === 'reset' && (
               <ResetConfirmation
                 onCancel={() => {

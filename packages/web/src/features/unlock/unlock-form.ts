@@ -6,10 +6,17 @@ import {
 } from '@coffer/contracts';
 import type { SetupStatus } from '../../lib/encryption/encryption-session';
 
-/** What the unlock screen shows: the form for set-up or unlock, or the reset confirmation. */
-export type UnlockView = SetupStatus | 'reset';
+/**
+ * What the unlock screen shows: the form for set-up or unlock, the reset confirmation, the recovery
+ * kit offered right after set-up, or a recovery with a kit.
+ */
+export type UnlockView = SetupStatus | 'reset' | 'save-kit' | 'recover';
 
-/** Spec section 2: the three titles. */
+/** Ours: titles of the two views the spec does not have. */
+export const SAVE_KIT_TITLE = 'Save your recovery kit';
+export const RECOVER_TITLE = 'Recover Encryption';
+
+/** Spec section 2: the three titles; and ours for the recovery kit's two views. */
 export function unlockTitle(view: UnlockView): string {
   switch (view) {
     case 'set-up':
@@ -18,6 +25,10 @@ export function unlockTitle(view: UnlockView): string {
       return unlockMessages.unlockTitle;
     case 'reset':
       return unlockMessages.resetTitle;
+    case 'save-kit':
+      return SAVE_KIT_TITLE;
+    case 'recover':
+      return RECOVER_TITLE;
   }
 }
 
