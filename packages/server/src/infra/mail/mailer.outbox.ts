@@ -3,7 +3,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { ClosableMailer, MailLogger, MailMessage, MailReceipt } from './mailer.js';
-import { MailDeliveryError, assertSingleRecipient, redactMailError } from './mailer.js';
+import { MailDeliveryError, outgoingMail, redactMailError } from './mailer.js';
 
 export interface OutboxMailerOptions {
   /** Folder the `.eml` files go to; created on first send. */
@@ -61,15 +61,9 @@ export function createOutboxMailer(options: OutboxMailerOptions): ClosableMailer
 
   return {
     async send(message: MailMessage): Promise<MailReceipt> {
-      assertSingleRecipient(message.to);
+      const mail = outgoingMail(options.from, message);
       try {
-        const info = await composer.sendMail({
-          from: options.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-        });
+        const info = await composer.sendMail(mail);
         if (!(info.message instanceof Uint8Array)) throw new Error('the composer returned a stream');
         const file = `${fileTimestamp(new Date())}-${idFromMessageId(info.messageId)}.eml`;
         await mkdir(options.dir, { recursive: true });

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import { ConfigError } from '../../config.js';
 import type { ClosableMailer, MailFailureReason, MailLogger, MailMessage, MailReceipt } from './mailer.js';
-import { MailDeliveryError, assertSingleRecipient, recipientDomain, redactMailError } from './mailer.js';
+import { MailDeliveryError, outgoingMail, recipientDomain, redactMailError } from './mailer.js';
 
 export interface SmtpMailerOptions {
   /**
@@ -105,17 +105,10 @@ export function createSmtpMailer(options: SmtpMailerOptions): SmtpMailer {
 
   return {
     async send(message: MailMessage): Promise<MailReceipt> {
-      assertSingleRecipient(message.to);
+      const mail = outgoingMail(options.from, message);
       const domain = recipientDomain(message.to);
       try {
-        const info = await transport.sendMail({
-          from: options.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          signal: AbortSignal.timeout(sendTimeoutMs),
-        });
+        const info = await transport.sendMail({ ...mail, signal: AbortSignal.timeout(sendTimeoutMs) });
         // Servers may accept the session yet refuse this recipient: nodemailer then resolves.
         if (info.rejected.length > 0 || info.accepted.length === 0) {
           const reply = redactMailError(info.response);

@@ -61,6 +61,15 @@ export function assertSingleRecipient(to: string): void {
   }
 }
 
+/**
+ * What a nodemailer transport sends for `message`: its own fields only, from `from`. Throws first unless
+ * the recipient is a single address (see {@link assertSingleRecipient}).
+ */
+export function outgoingMail(from: string, message: MailMessage): MailMessage & { from: string } {
+  assertSingleRecipient(message.to);
+  return { from, to: message.to, subject: message.subject, text: message.text, html: message.html };
+}
+
 /** The part after the last `@`, lower-cased: what the mailers may log about a recipient. */
 export function recipientDomain(to: string): string {
   return to.slice(to.lastIndexOf('@') + 1).toLowerCase();

@@ -86,6 +86,25 @@ export function createDemoBillingService(deps: DemoBillingDeps): DemoBillingServ
     await payments.apply({ id: sessionEventId(session), providerType, created: now(), kind: 'ignored' });
   }
 
+  /** Spends a portal session on the subscription update a real provider would send for its button. */
+  async function updateSubscription(
+    session: Extract<DemoSession, { kind: 'portal' }>,
+    user: UserRow,
+    change: { subscriptionId: string; cancelAtPeriodEnd: boolean },
+  ): Promise<void> {
+    await payments.apply({
+      id: sessionEventId(session),
+      providerType: 'customer.subscription.updated',
+      kind: 'subscription.updated',
+      created: now(),
+      customerId: session.customerId,
+      subscriptionId: change.subscriptionId,
+      active: true,
+      cancelAtPeriodEnd: change.cancelAtPeriodEnd,
+      period: periodOf(user),
+    });
+  }
+
   return {
     async checkoutView(token) {
       const opened = await open(token, 'checkout');
@@ -155,17 +174,7 @@ export function createDemoBillingService(deps: DemoBillingDeps): DemoBillingServ
         await spend(session, 'billing_portal.session.closed');
         return session.returnUrl;
       }
-      await payments.apply({
-        id: sessionEventId(session),
-        providerType: 'customer.subscription.updated',
-        kind: 'subscription.updated',
-        created: now(),
-        customerId: session.customerId,
-        subscriptionId,
-        active: true,
-        cancelAtPeriodEnd: true,
-        period: periodOf(user),
-      });
+      await updateSubscription(session, user, { subscriptionId, cancelAtPeriodEnd: true });
       return session.returnUrl;
     },
 
@@ -177,16 +186,9 @@ export function createDemoBillingService(deps: DemoBillingDeps): DemoBillingServ
         await spend(session, 'billing_portal.session.closed');
         return session.returnUrl;
       }
-      await payments.apply({
-        id: sessionEventId(session),
-        providerType: 'customer.subscription.updated',
-        kind: 'subscription.updated',
-        created: now(),
-        customerId: session.customerId,
+      await updateSubscription(session, user, {
         subscriptionId: demoId('subscription'),
-        active: true,
         cancelAtPeriodEnd: false,
-        period: periodOf(user),
       });
       return session.returnUrl;
     },
