@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { LOGOUT_ASSET, LOGOUT_SCRIPT } from './idp.logout.js';
 import { ASSET_FILES } from './idp.passkey-button.js';
 
 /**
@@ -59,11 +60,12 @@ function webauthnBundle(): string {
   return readFileSync(join(dirname(main), '..', 'dist', 'bundle', 'index.umd.min.js'), 'utf8');
 }
 
-/** Serves the two scripts at `${basePath}/assets/…`, cacheable for a day. */
+/** Serves the scripts (passkeys, the app's logout) at `${basePath}/assets/…`, cacheable for a day. */
 export function idpAssetRoutes(app: FastifyInstance, basePath: string): void {
   const files: Record<string, string> = {
     [ASSET_FILES.webauthn]: webauthnBundle(),
     [ASSET_FILES.passkeys]: PASSKEYS_SCRIPT,
+    [LOGOUT_ASSET]: LOGOUT_SCRIPT,
   };
   for (const [name, body] of Object.entries(files)) {
     app.get(`${basePath}/assets/${name}`, (_request, reply) =>

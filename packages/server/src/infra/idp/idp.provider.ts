@@ -11,6 +11,7 @@ import type {
 } from 'oidc-provider';
 import type { IdpAccount, IdpAccountsRepo } from './idp.accounts.repo.js';
 import type { IdpKeys } from './idp.keys.js';
+import { isAppLogout, renderAppLogoutPage } from './idp.logout.js';
 import { renderLogoutPage, renderMessagePage } from './idp.pages.js';
 import type { PageContext } from './idp.pages.js';
 import { GOOGLE_IDP } from './google.federation.js';
@@ -189,7 +190,11 @@ export function createIdpProvider(options: IdpProviderOptions): Provider {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) => {
-          pageHtml(ctx, renderLogoutPage(options.pages, form));
+          // The web app's own Logout is the person's intent: no second question (see isAppLogout).
+          const page = isAppLogout(ctx, options.clientId)
+            ? renderAppLogoutPage(options.pages, form, `${new URL(options.issuer).pathname}/assets`)
+            : renderLogoutPage(options.pages, form);
+          pageHtml(ctx, page);
         },
         postLogoutSuccessSource: (ctx) => {
           pageHtml(
