@@ -31,7 +31,7 @@ test('the API health check answers through the same server', async ({ request })
   expect(await res.json()).toMatchObject({ status: 'ok' });
 });
 
-test('the footer leads to the built-in Terms, Privacy, FAQ and About pages; no company link by default', async ({
+test('the footer leads to the built-in Terms, Privacy, FAQ and About pages; the company name to About by default', async ({
   page,
 }) => {
   await page.goto('/landing');
@@ -51,9 +51,13 @@ test('the footer leads to the built-in Terms, Privacy, FAQ and About pages; no c
   await page.goto('/privacy');
   await expect(page.getByRole('heading', { name: 'What the server stores' })).toBeVisible();
   await expect(page.getByText('The contents of your files, their encryption keys')).toBeVisible();
-  // VITE_COMPANY_URL is not set for this build: the company name is plain text, not a link.
+  // VITE_COMPANY_URL is not set for this build: the company name links to the built-in About page.
   await expect(page.locator('footer').getByText(/© \d{4} Coffer/)).toBeVisible();
-  await expect(page.locator('footer').getByRole('link', { name: 'Coffer' })).toHaveCount(0);
+  const company = page.locator('footer').getByRole('link', { name: 'Coffer', exact: true });
+  await expect(company).toHaveAttribute('href', '/about');
+  await company.click();
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'About Coffer' })).toBeVisible();
 });
 
 test('the first page (landing, signed out) loads no analytics library and stays under its JavaScript ceiling', async ({

@@ -7,8 +7,8 @@ export interface AppConfig {
     readonly privacy: string;
     readonly faq: string;
     readonly about: string;
-    /** null unless VITE_COMPANY_URL is set: the footer then shows the name without a link. */
-    readonly company: string | null;
+    /** VITE_COMPANY_URL, else the About page (the built-in one says who runs Coffer). */
+    readonly company: string;
   };
 }
 
@@ -18,13 +18,16 @@ function pick(value: string | undefined, fallback: string): string {
   return trimmed === undefined || trimmed === '' ? fallback : trimmed;
 }
 
+const about = pick(import.meta.env.VITE_ABOUT_URL, '/about');
+
 export const appConfig: AppConfig = {
   companyName: pick(import.meta.env.VITE_COMPANY_NAME, 'Coffer'),
   links: {
     terms: pick(import.meta.env.VITE_TERMS_URL, '/terms'),
     privacy: pick(import.meta.env.VITE_PRIVACY_URL, '/privacy'),
     faq: pick(import.meta.env.VITE_FAQ_URL, '/faq'),
-    about: pick(import.meta.env.VITE_ABOUT_URL, '/about'),
-    company: pick(import.meta.env.VITE_COMPANY_URL, '') || null,
+    about,
+    // The spec's footer links to a company site: with none configured, the About page stands in.
+    company: pick(import.meta.env.VITE_COMPANY_URL, about),
   },
 };

@@ -25,34 +25,49 @@ interface FooterProps {
   width?: 'app' | 'page';
 }
 
-/** Footer links (spec): terms, privacy, FAQ, about and the company site (only when configured). */
+/**
+ * An external link opens a new tab; a built-in page is an in-app navigation, no reload. `inText`:
+ * a link within a line of text of the same colour is underlined, so it shows as a link.
+ */
+function FooterLink({
+  href,
+  children,
+  inText = false,
+}: {
+  href: string;
+  children: string;
+  inText?: boolean;
+}): ReactElement {
+  const look = { size: 'sm', c: 'dimmed', underline: inText ? 'always' : 'hover' } as const;
+  return isExternal(href) ? (
+    <Anchor href={href} {...look} {...externalProps(href)}>
+      {children}
+    </Anchor>
+  ) : (
+    <Anchor component={Link} to={href} {...look}>
+      {children}
+    </Anchor>
+  );
+}
+
+/**
+ * Footer links (spec): terms, privacy, FAQ, about and the company site (`VITE_COMPANY_URL`, else
+ * the About page).
+ */
 export function Footer({ width = 'app' }: FooterProps): ReactElement {
   const content = (
     <Group justify="space-between" gap="sm">
       <Text size="sm" c="dimmed">
         © {new Date().getFullYear()}{' '}
-        {appConfig.links.company === null ? (
-          appConfig.companyName
-        ) : (
-          <Anchor href={appConfig.links.company} c="dimmed" {...externalProps(appConfig.links.company)}>
-            {appConfig.companyName}
-          </Anchor>
-        )}
+        <FooterLink href={appConfig.links.company} inText>
+          {appConfig.companyName}
+        </FooterLink>
       </Text>
       <nav aria-label="Footer">
         <Group gap="lg" component="ul" className={classes.links}>
           {LINKS.map((link) => (
             <li key={link.label}>
-              {isExternal(link.href) ? (
-                <Anchor href={link.href} size="sm" c="dimmed" {...externalProps(link.href)}>
-                  {link.label}
-                </Anchor>
-              ) : (
-                // The built-in pages: an in-app navigation, no reload.
-                <Anchor component={Link} to={link.href} size="sm" c="dimmed">
-                  {link.label}
-                </Anchor>
-              )}
+              <FooterLink href={link.href}>{link.label}</FooterLink>
             </li>
           ))}
         </Group>

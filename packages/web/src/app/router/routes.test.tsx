@@ -241,5 +241,7 @@ describe('public pages', () => {
       expect(within(footer).getByRole('link', { name: label }).getAttribute('href')).toBe(href);
     }
     expect(screen.getByRole('link', { name: 'Coffer home' }).getAttribute('href')).toBe('/landing');
+    // No VITE_COMPANY_URL in tests: the company name leads to the About page.
+    expect(screen.getByRole('link', { name: 'Coffer' }).getAttribute('href')).toBe('/about');
   });
 });
