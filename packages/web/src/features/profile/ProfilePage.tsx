@@ -6,6 +6,7 @@ import { PersonAvatar } from '../contacts/PersonAvatar';
 import { ProvideFeedbackCard } from '../feedback/ProvideFeedbackCard';
 import { LimitsCard } from './LimitsCard';
 import { PersonalDetailsCard } from './PersonalDetailsCard';
+import { SecurityCard } from './SecurityCard';
 import { SignInSecurityCard } from './SignInSecurityCard';
 import { useStats } from './use-stats';
 
@@ -60,6 +61,7 @@ export function ProfilePage({ redirect = assignLocation }: ProfilePageProps): Re
         />
       </SimpleGrid>
       <SignInSecurityCard />
+      <SecurityCard email={email} />
       <AnalyticsConsentSwitch />
       <ProvideFeedbackCard />
     </Stack>
