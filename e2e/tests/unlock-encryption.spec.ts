@@ -7,6 +7,7 @@ import {
   signIn,
   signUp,
   signUpReady,
+  skipRecoveryKit,
 } from '../helpers/auth.js';
 
 /** The API as the signed-in page calls it, with the access token the app holds. */
@@ -49,6 +50,7 @@ test('set-up checks the master key rules and the confirmation before creating ke
   await confirmation.fill(person.masterKey);
   await page.getByRole('button', { name: 'Set up encryption' }).click();
   await expect(page.getByText('Encryption set up successfully')).toBeVisible({ timeout: 30_000 });
+  await skipRecoveryKit(page);
   await expect(page).toHaveURL(/\/new$/);
 });
 
