@@ -10,39 +10,6 @@
 
 export const BACKUP_FORMAT = 'coffer-backup-v1';
 
-/**
- * Every table Coffer's migrations create, in the order they were created, so every row's parent is
- * inserted before it. A table a later migration adds goes at the end of this list (a test checks the
- * list against the migrations); only these are backed up and restored.
- */
-export const TABLE_ORDER = [
-  'users',
-  'user_keys',
-  'contacts',
-  'invitations',
-  'feedback',
-  'transfer_events',
-  'files',
-  'uploads',
-  'upload_parts',
-  'shares',
-  'payment_events',
-  'idp_accounts',
-  'idp_payloads',
-  'idp_keys',
-  'idp_federated_identities',
-  'idp_email_tokens',
-  'rate_limits',
-  'user_pin_sets',
-  'server_secrets',
-  'idp_totp',
-  'idp_recovery_codes',
-  'idp_passkeys',
-  'idp_webauthn_challenges',
-  'idp_sign_ins',
-  'idp_session_cutoffs',
-] as const;
-
 export interface BackupBlob {
   key: string;
   /** Name of its file under `blobs/`: keys hold slashes and may be long. */

@@ -23,9 +23,8 @@ import type { TestApp } from '../test/app-harness.js';
 import { dialectsUnderTest } from '../test/db.js';
 import type { TestDatabase } from '../test/db.js';
 import { backup } from './backup.js';
-import { TABLE_ORDER } from './backup-format.js';
 import type { BackupManifest } from './backup-format.js';
-import { currentSchemaTables } from './coffer-tables.js';
+import { TABLE_ORDER, currentSchemaTables } from '../infra/db/coffer-tables.js';
 import { restore } from './restore.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -12,7 +12,7 @@ import { BlobNotFoundError } from '../infra/storage/blob-store.js';
 import type { BlobStore } from '../infra/storage/blob-store.js';
 import { BACKUP_FORMAT } from './backup-format.js';
 import type { BackupBlob, BackupManifest } from './backup-format.js';
-import { appliedMigrations, cofferTables } from './coffer-tables.js';
+import { appliedMigrations, cofferTables } from '../infra/db/coffer-tables.js';
 
 export interface BackupOptions {
   db: Kysely<DB>;

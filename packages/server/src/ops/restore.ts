@@ -11,9 +11,9 @@ import { migrations as knownMigrations } from '../infra/db/migrations/index.js';
 import type { DB } from '../infra/db/schema.js';
 import { nowIso } from '../infra/db/values.js';
 import type { BlobStore } from '../infra/storage/blob-store.js';
-import { BACKUP_FORMAT, TABLE_ORDER } from './backup-format.js';
+import { BACKUP_FORMAT } from './backup-format.js';
 import type { BackupBlob, BackupManifest } from './backup-format.js';
-import { appliedMigrations, cofferTables } from './coffer-tables.js';
+import { TABLE_ORDER, appliedMigrations, cofferTables } from '../infra/db/coffer-tables.js';
 
 export interface RestoreOptions {
   /** A new database, or one of an instance started once and stopped without use (see GENERATED_TABLES). */

@@ -1,4 +1,3 @@
-import { currentSchemaTables } from '../../ops/coffer-tables.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caught, dialectsUnderTest } from '../../test/db.js';
 import type { TestDatabase } from '../../test/db.js';
 import { insertContact, insertFile, insertUser, insertUserKey } from '../../test/db-factories.js';
+import { currentSchemaTables } from './coffer-tables.js';
 import { createDatabase } from './database.js';
 import { DatabaseError, isForeignKeyViolation, isUniqueViolation } from './errors.js';
 import { knownMigrations, migrateToLatest, withoutTransaction } from './migrate.js';
