@@ -27,6 +27,8 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   /** The caller's email address is not verified yet (keys, sharing and admin need a verified one). */
   EMAIL_NOT_VERIFIED: 'EMAIL_NOT_VERIFIED',
+  /** PUT /users/keys or /users/keys/recovery named other key records than the caller holds now. */
+  KEY_SET_CHANGED: 'KEY_SET_CHANGED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -60,6 +62,7 @@ export const errorHttpStatus = {
   FORBIDDEN: 403,
   RATE_LIMITED: 429,
   EMAIL_NOT_VERIFIED: 403,
+  KEY_SET_CHANGED: 409,
 } as const satisfies Record<ErrorCode, number>;
 
 /** Server message of UPLOAD_FAILED when the monthly upload count is used up. */

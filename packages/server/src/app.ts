@@ -41,6 +41,9 @@ import { createInvitationsService } from './modules/invitations/invitations.serv
 import { createKeysRepo } from './modules/keys/keys.repo.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import { createKeysService } from './modules/keys/keys.service.js';
+import { createRecoveryKitsRepo } from './modules/keys/recovery.repo.js';
+import { recoveryRoutes } from './modules/keys/recovery.routes.js';
+import { createRecoveryService } from './modules/keys/recovery.service.js';
 import { createSharesRepo } from './modules/shares/shares.repo.js';
 import { sharesRoutes } from './modules/shares/shares.routes.js';
 import { createSharesService } from './modules/shares/shares.service.js';
@@ -217,6 +220,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const keysRepo = createKeysRepo(db);
   const pinsRepo = createPinsRepo(db);
   const keys = createKeysService({ repo: keysRepo, users: usersRepo, pins: pinsRepo, now });
+  const recovery = createRecoveryService({ keys: keysRepo, kits: createRecoveryKitsRepo(db), now });
   const contactsRepo = createContactsRepo(db);
   const contacts = createContactsService({
     repo: contactsRepo,
@@ -347,6 +351,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
               : { issuer: embeddedIdp.issuer, accountMail: embeddedIdp.accountMail },
         });
         keysRoutes(scope, { keys });
+        recoveryRoutes(scope, { recovery });
         pinsRoutes(scope, { pins: pinsRepo, now });
         contactsRoutes(scope, { contacts });
         invitationsRoutes(scope, { invitations });

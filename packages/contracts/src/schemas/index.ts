@@ -10,3 +10,4 @@ export * from './stats.js';
 export * from './uploads.js';
 export * from './me.js';
 export * from './signatures.js';
+export * from './recovery.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { apiObject, base64String, DateTimeSchema, IdSchema, jsonObjectText } from './common.js';
-import { passwordWrapFields, Pbkdf2ParamsSchema } from './password-wrap.js';
+import { KeyRecordRevSchema, KeyWrapKdfSchema, passwordWrapFields } from './password-wrap.js';
 import { EncryptedSigningKeyJsonSchema, KeyBindingJsonSchema, SigningPublicKeySchema } from './signatures.js';
 
 /** The signing key of a key record; absent on records made before signing keys. */
@@ -22,12 +22,16 @@ export const EncryptedPrivateKeyJsonSchema = jsonObjectText(
   16_384,
 );
 
-/** What `encryptedPrivateKey` holds once parsed. A record without `kdf` means 100000 iterations. */
+/**
+ * What `encryptedPrivateKey` holds once parsed. A record without `kdf` means PBKDF2 with 100000
+ * iterations; an Argon2id record has `rev` (and PBKDF2 records none: the server checks that).
+ */
 export const EncryptedPrivateKeyEnvelopeSchema = apiObject(
   'EncryptedPrivateKeyEnvelope',
   {
-    ...passwordWrapFields('AES-256-GCM(wrapKey, iv, PKCS#8 DER).', 12_000),
-    kdf: Type.Optional(Pbkdf2ParamsSchema),
+    ...passwordWrapFields('AES-256-GCM(wrapKey, iv, aad, PKCS#8 DER).', 12_000),
+    kdf: Type.Optional(KeyWrapKdfSchema),
+    rev: Type.Optional(KeyRecordRevSchema),
   },
   'The parsed content of encryptedPrivateKey.',
 );
@@ -112,3 +116,28 @@ export const PublicKeyResponseSchema = apiObject(
   "A contact's active public key; KEYS_NOT_FOUND (404) when the contact has none.",
 );
 export type PublicKeyResponse = Static<typeof PublicKeyResponseSchema>;
+
+/** One key record re-wrapped: its id and its new password-wrapped keys. */
+export const RewrappedKeySchema = apiObject(
+  'RewrappedKey',
+  {
+    keyId: IdSchema,
+    encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
+    /** Required when the record has a signing key (re-wrapped with the same new salt). */
+    encryptedSigningKey: Type.Optional(EncryptedSigningKeyJsonSchema),
+  },
+  'A key record re-wrapped under a new master unlock key.',
+);
+export type RewrappedKey = Static<typeof RewrappedKeySchema>;
+
+/**
+ * PUT /users/keys — a change of master unlock key or a recovery: every key record of the caller,
+ * re-wrapped, replaced in one transaction. KEY_SET_CHANGED (409) unless the list names exactly the
+ * caller's key records; then nothing changes.
+ */
+export const RewrapAllKeysRequestSchema = apiObject(
+  'RewrapAllKeysRequest',
+  { keys: Type.Array(RewrappedKeySchema, { minItems: 1, maxItems: 100 }) },
+  "Replace every key record's wrapped keys at once.",
+);
+export type RewrapAllKeysRequest = Static<typeof RewrapAllKeysRequestSchema>;

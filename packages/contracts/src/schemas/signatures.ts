@@ -6,7 +6,7 @@
  */
 import { Type, type Static, type TProperties } from 'typebox';
 import { apiObject, base64String, EmailSchema, IdSchema, jsonObjectText } from './common.js';
-import { passwordWrapFields, Pbkdf2ParamsSchema } from './password-wrap.js';
+import { KeyRecordRevSchema, KeyWrapKdfSchema, passwordWrapFields } from './password-wrap.js';
 
 const SHA256_HEX_PATTERN = '^[0-9a-f]{64}$';
 const ISO_MS_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$';
@@ -53,8 +53,9 @@ export const EncryptedSigningKeyEnvelopeSchema = apiObject(
   'EncryptedSigningKeyEnvelope',
   {
     ...passwordWrapFields('AES-256-GCM(wrapKey, iv, aad, PKCS#8 DER).', 1024),
-    kdf: Pbkdf2ParamsSchema,
+    kdf: KeyWrapKdfSchema,
     alg: SigningAlgorithmSchema,
+    rev: Type.Optional(KeyRecordRevSchema),
   },
   'The parsed encryptedSigningKey.',
 );

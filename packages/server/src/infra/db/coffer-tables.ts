@@ -33,6 +33,7 @@ export const TABLE_ORDER = [
   'idp_webauthn_challenges',
   'idp_sign_ins',
   'idp_session_cutoffs',
+  'user_recovery_kits',
 ] as const;
 
 /**

@@ -48,6 +48,17 @@ export interface UsersTable {
   updated_at: IsoTimestamp;
 }
 
+/** A user's recovery kit (migration 0008): one row per user, replaced whole. */
+export interface UserRecoveryKitsTable {
+  user_id: string;
+  /** The kit's public id (32 hex). */
+  kit_id: string;
+  /** JSON text of the wraps: `[{keyId, encryptedPrivateKey, encryptedSigningKey?}]`, opaque. */
+  wraps: JsonText;
+  created_at: IsoTimestamp;
+}
+export type UserRecoveryKitRow = Selectable<UserRecoveryKitsTable>;
+
 /** A user's key pair; the newest by `created_at` is the active one. */
 export interface UserKeysTable {
   /** The keyId the client shows and files reference as `encryptionInfo.version`. */
@@ -279,6 +290,7 @@ export interface DB {
   idp_keys: IdpKeysTable;
   idp_email_tokens: IdpEmailTokensTable;
   user_pin_sets: UserPinSetsTable;
+  user_recovery_kits: UserRecoveryKitsTable;
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;
 }

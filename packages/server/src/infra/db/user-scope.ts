@@ -20,6 +20,7 @@ export const OWNER_COLUMN = {
   uploads: 'user_id',
   user_keys: 'user_id',
   user_pin_sets: 'user_id',
+  user_recovery_kits: 'user_id',
 } as const satisfies Partial<Record<keyof DB, string>>;
 
 export type UserTable = keyof typeof OWNER_COLUMN;

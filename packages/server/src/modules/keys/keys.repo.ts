@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, NewUserKeyRow, UserKeyRow } from '../../infra/db/schema.js';
 import { scopedTo } from '../../infra/db/user-scope.js';
+import { dropKitIn } from './recovery.repo.js';
 
 export interface KeysRepo {
   insert(row: NewUserKeyRow): Promise<UserKeyRow>;
@@ -37,8 +38,18 @@ export function createKeysRepo(db: Kysely<DB>): KeysRepo {
       .orderBy('id', 'desc');
 
   return {
+    // Adding or deleting a key record drops the recovery kit in the same transaction: it no longer
+    // covers the keys, and a kit that opens only some of them would recover a partial key set.
     async insert(row) {
-      return db.insertInto('user_keys').values(row).returningAll().executeTakeFirstOrThrow();
+      return db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('user_keys')
+          .values(row)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await dropKitIn(trx, row.user_id);
+        return inserted;
+      });
     },
     listFor(userId) {
       return byUser(userId).execute();
@@ -50,8 +61,15 @@ export function createKeysRepo(db: Kysely<DB>): KeysRepo {
       return own(userId).selectFrom('user_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
     },
     async deleteFor(userId, keyId) {
-      const result = await own(userId).deleteFrom('user_keys').where('id', '=', keyId).executeTakeFirst();
-      return result.numDeletedRows > 0n;
+      return db.transaction().execute(async (trx) => {
+        const result = await scopedTo(trx, userId)
+          .deleteFrom('user_keys')
+          .where('id', '=', keyId)
+          .executeTakeFirst();
+        if (result.numDeletedRows === 0n) return false;
+        await dropKitIn(trx, userId);
+        return true;
+      });
     },
     addSigningKey(userId, keyId, signing) {
       return own(userId)

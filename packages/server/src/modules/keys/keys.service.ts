@@ -62,7 +62,7 @@ function signingOf(
   };
 }
 
-function parsedJson(text: string, what: string): unknown {
+export function parsedJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -89,13 +89,7 @@ function assertSigningFields(
   if (signingPublicKey === undefined || encryptedSigningKey === undefined || keyBinding === undefined) {
     throw new ValidationError('signingPublicKey, encryptedSigningKey and keyBinding go together');
   }
-  if (
-    !Value.Check(EncryptedSigningKeyEnvelopeSchema, parsedJson(encryptedSigningKey, 'encryptedSigningKey'))
-  ) {
-    throw new ValidationError(
-      'encryptedSigningKey must be {"iv","salt","data","kdf","alg"} with base64 values',
-    );
-  }
+  assertSigningEnvelope(encryptedSigningKey);
   const binding = parsedJson(keyBinding, 'keyBinding');
   if (!Value.Check(KeyBindingSchema, binding)) throw new ValidationError('keyBinding is not a key binding');
   if (
@@ -111,18 +105,30 @@ function assertSigningFields(
 
 /**
  * The server keeps key records opaque, but it refuses anything that is not a well-formed wrapped key, so
- * a client bug cannot store a record no one could ever unlock (or a private key in clear).
+ * a client bug cannot store a record no one could ever unlock (or a private key in clear). An Argon2id
+ * record carries its `rev`; a PBKDF2 record has none.
  */
-function assertWrappedKey(encryptedPrivateKey: string): void {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(encryptedPrivateKey);
-  } catch {
-    throw new ValidationError('encryptedPrivateKey must be JSON text');
+export function assertWrappedKey(encryptedPrivateKey: string): void {
+  const parsed = parsedJson(encryptedPrivateKey, 'encryptedPrivateKey');
+  if (!Value.Check(EncryptedPrivateKeyEnvelopeSchema, parsed) || !revMatchesKdf(parsed)) {
+    throw new ValidationError(
+      'encryptedPrivateKey must be {"iv","salt","data","kdf"} (PBKDF2) or {"iv","salt","data","kdf","rev"} (Argon2id) with base64 values',
+    );
   }
-  if (!Value.Check(EncryptedPrivateKeyEnvelopeSchema, parsed)) {
-    throw new ValidationError('encryptedPrivateKey must be {"iv","salt","data","kdf"} with base64 values');
+}
+
+/** The same check for a wrapped signing key. */
+export function assertSigningEnvelope(encryptedSigningKey: string): void {
+  const parsed = parsedJson(encryptedSigningKey, 'encryptedSigningKey');
+  if (!Value.Check(EncryptedSigningKeyEnvelopeSchema, parsed) || !revMatchesKdf(parsed)) {
+    throw new ValidationError(
+      'encryptedSigningKey must be {"iv","salt","data","kdf","alg"} (PBKDF2) or {"iv","salt","data","kdf","alg","rev"} (Argon2id) with base64 values',
+    );
   }
+}
+
+function revMatchesKdf(envelope: { kdf?: { name: string }; rev?: number }): boolean {
+  return (envelope.kdf?.name === 'Argon2id') === (envelope.rev !== undefined);
 }
 
 function assertSpki(publicKeyB64: string): void {
@@ -199,17 +205,7 @@ export function createKeysService(deps: {
 
     async rewrap(userId, keyId, encryptedPrivateKey, encryptedSigningKey) {
       assertWrappedKey(encryptedPrivateKey);
-      if (
-        encryptedSigningKey !== undefined &&
-        !Value.Check(
-          EncryptedSigningKeyEnvelopeSchema,
-          parsedJson(encryptedSigningKey, 'encryptedSigningKey'),
-        )
-      ) {
-        throw new ValidationError(
-          'encryptedSigningKey must be {"iv","salt","data","kdf","alg"} with base64 values',
-        );
-      }
+      if (encryptedSigningKey !== undefined) assertSigningEnvelope(encryptedSigningKey);
       const row = await repo.updateWrappedKey(userId, keyId, encryptedPrivateKey, encryptedSigningKey);
       if (!row) throw new NotFoundError('Key not found', ErrorCode.KEYS_NOT_FOUND);
       return toKeyRecord(row);

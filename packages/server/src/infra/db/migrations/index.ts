@@ -6,6 +6,7 @@ import { m0004SignedRecords } from './0004-signed-records.js';
 import { m0005ServerSecrets } from './0005-server-secrets.js';
 import { m0006ListIndexes } from './0006-list-indexes.js';
 import { m0007IdpFactors } from './0007-idp-factors.js';
+import { m0008RecoveryKits } from './0008-recovery-kits.js';
 
 /**
  * Every migration, by name. Kysely applies them in name order and records each name once applied, so
@@ -21,4 +22,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0005_server_secrets': m0005ServerSecrets,
   '0006_list_indexes': m0006ListIndexes,
   '0007_idp_factors': m0007IdpFactors,
+  '0008_recovery_kits': m0008RecoveryKits,
 };
