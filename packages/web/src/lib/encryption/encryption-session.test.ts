@@ -124,11 +124,13 @@ describe('encryption session', () => {
       await expect(session.getSetupStatus()).resolves.toBe('unlock');
     });
 
-    it('defaults to 600000 PBKDF2 iterations for new records', async () => {
-      // Only the iteration count is checked: wrapping at 600000 takes a moment but proves the default.
+    it('wraps new records with Argon2id (64 MiB, 3 passes), rev 1, by default (issue 29)', async () => {
       const session = h.open({ pbkdf2Iterations: undefined });
       await session.setUp(PASSWORD);
-      expect(parsePrivateKeyRecord(h.server.records[0]?.encryptedPrivateKey ?? '').iterations).toBe(600_000);
+      expect(parsePrivateKeyRecord(h.server.records[0]?.encryptedPrivateKey ?? '')).toMatchObject({
+        kdf: { name: 'Argon2id', memoryKiB: 65_536, passes: 3 },
+        rev: 1,
+      });
     }, 20_000);
 
     it('keeps no password and no key bytes in session storage, only a handle', async () => {

@@ -1,5 +1,4 @@
 import {
-  PBKDF2_ITERATIONS,
   POST_UNLOCK_WAIT_MS,
   sessionStorageKeys,
   validateMasterKey,
@@ -17,6 +16,9 @@ import {
   importPublicKeyB64,
   KdfDowngradeError,
   KeyMismatchError,
+  keyRecordRev,
+  KeyRollbackError,
+  recordNeedsUpgrade,
   parsePrivateKeyRecord,
   recoverUserKeys,
   RecoveryKitMismatchError,
@@ -26,6 +28,7 @@ import {
   rewrapUserKeys,
   unlockUserKeys,
   WrongPasswordError,
+  type UserKeyWrapOptions,
 } from '@coffer/crypto';
 import type {
   PutRecoveryKitRequest,
@@ -52,6 +55,7 @@ import {
   WrongOldPasswordError,
 } from './encryption.errors';
 import { assertOwnKeyRecord, trustErrorMessage } from '../trust/own-keys';
+import { defaultKeyRevStore, type KeyRevStore } from './key-rev.store';
 import { realSleep, withRetry, type Sleep } from './retry';
 import type { UnlockedKeys } from './unlocked-keys';
 
@@ -95,8 +99,13 @@ export interface EncryptionSessionDeps {
   owner?: () => string | null;
   /** Email of the signed-in user (ID token): what the key binding names and the unlock check expects. */
   email?: () => string | null;
-  /** PBKDF2 iterations for new and re-wrapped records; default 600000. Lower only in tests. */
+  /**
+   * Tests only: new and re-wrapped records are PBKDF2 with these iterations instead of Argon2id
+   * (64 MiB, 3 passes), which costs ~0.5 s per derivation.
+   */
   pbkdf2Iterations?: number;
+  /** The rollback guard's marks (issue 29); default localStorage. */
+  keyRevs?: KeyRevStore;
   sleep?: Sleep;
   now?: () => number;
   randomHandle?: () => string;
@@ -124,7 +133,7 @@ export interface EncryptionSession {
   /** The spec's "initialise": set-up or unlock, whichever the server's keys call for. */
   initialise(password: string): Promise<'created' | 'unlocked'>;
   /**
-   * A new key pair wrapped with `password` (PBKDF2, 600000 iterations), stored with POST /users/keys.
+   * A new key pair wrapped with `password` (Argon2id, 64 MiB, 3 passes), stored with POST /users/keys.
    * @throws {InvalidPasswordError} the password breaks a rule of spec section 5.
    * @throws {KeysAlreadyExistError} keys exist and no reset asked for new ones.
    */
@@ -192,7 +201,11 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /** The encryption session of spec section 4, outside React (subscribe/getSnapshot for `useSyncExternalStore`). */
 export function createEncryptionSession(deps: EncryptionSessionDeps): EncryptionSession {
-  const iterations = deps.pbkdf2Iterations ?? PBKDF2_ITERATIONS;
+  const legacyIterations = deps.pbkdf2Iterations;
+  /** How records are wrapped: Argon2id (what Coffer writes), or PBKDF2 in tests that ask for it. */
+  const wrapOptions: UserKeyWrapOptions =
+    legacyIterations === undefined ? {} : { iterations: legacyIterations };
+  const keyRevs = deps.keyRevs ?? defaultKeyRevStore();
   const sleep = deps.sleep ?? realSleep;
   const now = deps.now ?? Date.now;
   const newHandle = deps.randomHandle ?? defaultRandomHandle;
@@ -268,12 +281,18 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
   async function keysFromRecord(record: KeyRecord, password: string): Promise<UnlockedKeys> {
     const userEmail = email();
     let opened;
+    let rev;
     try {
+      // The rollback guard first (issue 29): an older copy than this browser has seen is refused
+      // before the password is tried on it.
+      rev = keyRecordRev(record.encryptedPrivateKey);
+      keyRevs.assertNotRolledBack(owner() ?? '', record.keyId, rev);
       opened = await unlockUserKeys(password, record.encryptedPrivateKey, record.encryptedSigningKey);
       await assertOwnKeyRecord(record, userEmail ?? '', opened);
     } catch (error) {
       throw tamperedOr(error);
     }
+    keyRevs.remember(owner() ?? '', record.keyId, rev);
     return {
       privateKey: opened.privateKey,
       publicKey: await importPublicKeyB64(record.publicKey),
@@ -315,17 +334,35 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
     }
   }
 
-  /** Records wrapped with fewer iterations than today's (the spec's 100000) are re-wrapped once opened. */
+  /**
+   * Records wrapped with an older derivation than today's are re-wrapped once opened: PBKDF2 records
+   * (with or without `kdf`) become Argon2id records with rev 1 (issue 29); with `pbkdf2Iterations`
+   * (tests), records with fewer iterations. The new revision is remembered at once, so from then on
+   * this browser refuses the PBKDF2 copy if the server serves it again.
+   */
   async function upgradeRecord(record: KeyRecord, password: string): Promise<void> {
-    if (parsePrivateKeyRecord(record.encryptedPrivateKey).iterations >= iterations) return;
+    const parsed = parsePrivateKeyRecord(record.encryptedPrivateKey);
+    const outdated =
+      legacyIterations === undefined
+        ? recordNeedsUpgrade(record.encryptedPrivateKey)
+        : parsed.kdf.name === 'PBKDF2' && parsed.iterations < legacyIterations;
+    if (!outdated) return;
     const upgraded = await rewrapUserKeys(
       password,
       password,
       record.encryptedPrivateKey,
       record.encryptedSigningKey,
-      { iterations },
+      wrapOptions,
     );
     await deps.keys.rewrap(record.keyId, rewrapBody(upgraded));
+    rememberRevs([{ keyId: record.keyId, encryptedPrivateKey: upgraded.encryptedPrivateKeyJson }]);
+  }
+
+  /** Raises the rollback guard's marks to the revisions just written. */
+  function rememberRevs(entries: readonly { keyId: string; encryptedPrivateKey: string }[]): void {
+    for (const entry of entries) {
+      keyRevs.remember(owner() ?? '', entry.keyId, keyRecordRev(entry.encryptedPrivateKey));
+    }
   }
 
   const session: EncryptionSession = {
@@ -378,7 +415,7 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
       if (!flags.isSet(sessionStorageKeys.needsNewEncryption) && (await deps.keys.list()).length > 0) {
         throw new KeysAlreadyExistError();
       }
-      const created = await createUserKeys(password, { iterations });
+      const created = await createUserKeys(password, wrapOptions);
       const userEmail = email();
       let body: CreateKeyRequest = {
         publicKey: created.publicKeyB64,
@@ -550,7 +587,7 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
             newPassword,
             record.encryptedPrivateKey,
             record.encryptedSigningKey,
-            { iterations },
+            wrapOptions,
           );
           entries.push({ keyId: record.keyId, ...rewrapBody(rewrapped) });
         } catch (error) {
@@ -562,6 +599,7 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
         }
       }
       await deps.keys.rewrapAll({ keys: entries });
+      rememberRevs(entries);
     },
 
     async recoveryKitStatus() {
@@ -596,7 +634,7 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
       if (records.length === 0) throw new KeysNotFoundError();
       let recovered;
       try {
-        recovered = await recoverUserKeys(secretBytes, records, kit, newPassword, { iterations });
+        recovered = await recoverUserKeys(secretBytes, records, kit, newPassword, wrapOptions);
       } catch (error) {
         // The kit id matched, so the words are right: a wrap that does not open was altered.
         if (error instanceof RecoveryKitMismatchError) {
@@ -605,6 +643,7 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
         throw error;
       }
       await deps.keys.rewrapAll({ keys: recovered.map(entryOf) });
+      rememberRevs(recovered);
       flags.remove(sessionStorageKeys.needsNewEncryption);
       // Unlocking with the new key runs the usual checks of the served keys (issue 13).
       await session.unlock(newPassword);
@@ -680,7 +719,11 @@ function rewrapBody(rewrapped: {
 /** Wrong password → the spec's unlock failure; a tampered record → KeysTamperedError saying why. */
 function tamperedOr(error: unknown): unknown {
   if (error instanceof WrongPasswordError) return new UnlockFailedError({ cause: error });
-  if (error instanceof KdfDowngradeError || error instanceof KeyMismatchError) {
+  if (
+    error instanceof KdfDowngradeError ||
+    error instanceof KeyMismatchError ||
+    error instanceof KeyRollbackError
+  ) {
     return new KeysTamperedError(trustErrorMessage(error) ?? error.message, { cause: error });
   }
   return error;

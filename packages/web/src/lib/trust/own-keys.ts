@@ -2,6 +2,7 @@ import {
   assertOwnKeys,
   KdfDowngradeError,
   KeyMismatchError,
+  KeyRollbackError,
   PinSetInvalidError,
   PinSetRollbackError,
 } from '@coffer/crypto';
@@ -56,6 +57,9 @@ export function trustErrorMessage(error: unknown): string | null {
   }
   if (error instanceof KdfDowngradeError) {
     return 'Your key record asks for weaker password protection than Coffer allows. Coffer refused to use it.';
+  }
+  if (error instanceof KeyRollbackError) {
+    return 'The server returned an older copy of your keys, from before a change of your master unlock key. Coffer refused to use it.';
   }
   if (error instanceof PinSetRollbackError) {
     return 'The server returned an older copy of your verified contacts. Coffer refused to use it.';
