@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { registerJsonCompression } from './http/json-compression.js';
 import { refuseNul } from './http/nul-guard.js';
 import { registerRequestTimeouts } from './http/request-timeouts.js';
 import type { FastifyTypeBox } from './http/fastify-typebox.js';
@@ -304,6 +305,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     done();
   });
   registerErrorHandling(app);
+  registerJsonCompression(app);
   registerRequestTimeouts(app, {
     requestTimeoutMs: config.requestTimeoutSeconds * 1000,
     upload: {

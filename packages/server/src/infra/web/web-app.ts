@@ -20,8 +20,9 @@ export async function registerWebApp(
   webDistDir: string,
   options: { serveSourceMaps: boolean } = { serveSourceMaps: false },
 ): Promise<void> {
-  // Source maps are built (for debugging a release) but not published unless SERVE_SOURCE_MAPS says so.
-  const hidden = (path: string) => !options.serveSourceMaps && path.endsWith('.map');
+  // Source maps are built (for debugging a release) but not published unless SERVE_SOURCE_MAPS says so,
+  // neither as is nor as the build's compressed copies (`x.js.map.br` asked for by name).
+  const hidden = (path: string) => !options.serveSourceMaps && /\.map(?:\.br|\.gz)?$/.test(path);
   const indexHtml = join(webDistDir, 'index.html');
   const hasBuild = existsSync(indexHtml);
   if (hasBuild) {
@@ -30,6 +31,11 @@ export async function registerWebApp(
       wildcard: false,
       index: false,
       allowedPath: (pathName: string) => !hidden(pathName),
+      // `npm run build` writes `x.br` and `x.gz` beside each text file: sent as `x` with its type and
+      // `Content-Encoding` to a browser that accepts one (br first), the file as is otherwise; every answer
+      // says `Vary: Accept-Encoding`. index.html (deep links, via sendFile below) and the download
+      // service worker's script go the same way.
+      preCompressed: true,
       // Vite fingerprints everything under /assets, so those can be cached for good.
       setHeaders: (reply: FastifyReply, path: string) => {
         if (path.includes('/assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
