@@ -9,6 +9,7 @@ import {
   type KeyVectors,
   type SignatureVectors,
 } from './test-vectors.build.js';
+import { buildArgon2idVectors } from './argon2id-vectors.build.js';
 
 const directory = new URL('../../test-vectors/', import.meta.url);
 const write = async (name: string, value: unknown): Promise<void> => {
@@ -28,4 +29,6 @@ const existingSignatures = await readFile(new URL('signatures-v1.json', director
   (text) => JSON.parse(text) as SignatureVectors,
   () => undefined,
 );
-await write('signatures-v1.json', await buildSignatureVectors(keys, existingSignatures));
+const signatures = await buildSignatureVectors(keys, existingSignatures);
+await write('signatures-v1.json', signatures);
+await write('argon2id-v1.json', await buildArgon2idVectors(keys, signatures));
