@@ -14,7 +14,9 @@ export type CryptoErrorCode =
   | 'PIN_SET_ROLLBACK'
   | 'KEY_ROLLBACK'
   | 'RECOVERY_WORDS_INVALID'
-  | 'RECOVERY_KIT_MISMATCH';
+  | 'RECOVERY_KIT_MISMATCH'
+  | 'NODE_KEY_UNWRAP_FAILED'
+  | 'METADATA_INVALID';
 
 /** Base class of every typed error thrown by `@coffer/crypto`. */
 export abstract class CofferCryptoError extends CodedError<CryptoErrorCode> {}
@@ -97,3 +99,15 @@ export class RecoveryWordsError extends withCode(CofferCryptoError, 'RECOVERY_WO
  * the words are another account's, or a wrap was altered or moved to another key.
  */
 export class RecoveryKitMismatchError extends withCode(CofferCryptoError, 'RECOVERY_KIT_MISMATCH') {}
+
+/**
+ * A drive, folder or file key could not be unwrapped: not base64, the wrong length, wrapped under
+ * another parent key, moved to another place (parent or node id: the AAD binds both), or altered.
+ */
+export class NodeKeyUnwrapError extends withCode(CofferCryptoError, 'NODE_KEY_UNWRAP_FAILED') {}
+
+/**
+ * A node's encrypted metadata does not open with its key and node id (altered, or swapped with
+ * another node's), or what it holds is not a name and an optional content type within the limits.
+ */
+export class MetadataInvalidError extends withCode(CofferCryptoError, 'METADATA_INVALID') {}

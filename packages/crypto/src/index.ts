@@ -22,6 +22,8 @@ export {
   KeyMismatchError,
   PinSetInvalidError,
   KeyRollbackError,
+  MetadataInvalidError,
+  NodeKeyUnwrapError,
   PinSetRollbackError,
   RecoveryKitMismatchError,
   RecoveryWordsError,
@@ -174,3 +176,62 @@ export {
 } from './content-size.math.js';
 export { fingerprintFromSha256Hex, fingerprintSpki, publicKeyFingerprint } from './key.fingerprint.js';
 export { assertOwnKeyPair, assertOwnKeys, assertOwnSigningKeyPair, type OwnKeys } from './own-key.check.js';
+export {
+  DRIVE_NODE_ID,
+  isNodeId,
+  isParentNodeId,
+  NODE_KINDS,
+  type NodeKind,
+  type NodePlace,
+} from './drive/node-place.js';
+export { createDriveKey, rewrapDriveKey, unwrapDriveKey, type NewDriveKey } from './drive/drive-key.wrap.js';
+export {
+  createFolderKey,
+  rewrapNodeKey,
+  unwrapNodeKey,
+  wrapFileKeyForParent,
+  wrapNodeKey,
+  WRAPPED_NODE_KEY_LENGTH,
+  type NodeKeyParent,
+} from './drive/node-key.wrap.js';
+export {
+  MAX_CONTENT_TYPE_LENGTH,
+  MAX_NODE_NAME_LENGTH,
+  openMetadata,
+  sealMetadata,
+  type NodeMetadata,
+} from './drive/node-metadata.seal.js';
+export {
+  MAX_DISPLAY_NAME_BYTES,
+  sanitizeDisplayName,
+  UNNAMED,
+  zipEntryPath,
+} from './drive/display-name.sanitize.js';
+export {
+  nodeRecordMessage,
+  parseNodeRecord,
+  signNodeRecord,
+  verifyNodeRecord,
+  type NodeRecord,
+  type NodeRecordFields,
+} from './drive/node.record.js';
+export {
+  folderGrantMessage,
+  parseFolderGrant,
+  signFolderGrant,
+  verifyFolderGrant,
+  type FolderGrant,
+  type FolderGrantFields,
+} from './drive/folder-grant.record.js';
+export {
+  unwrapFolderKeyFromGrant,
+  wrapFolderKeyForRecipient,
+  type OwnedFolderKey,
+} from './drive/folder-key.share.js';
+export {
+  OPEN_NODES_CONCURRENCY,
+  openNodesMetadata,
+  type ListedNode,
+  type OpenedNode,
+  type UnopenedNode,
+} from './drive/nodes-metadata.batch.js';

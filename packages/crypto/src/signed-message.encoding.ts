@@ -13,6 +13,8 @@ export const SIGNED_LABELS = {
   fileManifest: 'coffer-v1/file-manifest',
   shareGrant: 'coffer-v1/share-grant',
   pinSet: 'coffer-v1/pin-set',
+  node: 'coffer-v2/node',
+  folderGrant: 'coffer-v2/folder-grant',
 } as const;
 
 export type SignedLabel = (typeof SIGNED_LABELS)[keyof typeof SIGNED_LABELS];
