@@ -99,7 +99,9 @@ function contentSecurityPolicy(config: Config): Record<string, string[] | null> 
   if (config.analytics !== null) connect.push(new URL(config.analytics.host).origin);
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    // Argon2id (hash-wasm) compiles WebAssembly: 'wasm-unsafe-eval' allows that and nothing else
+    // (no eval of JavaScript).
+    scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
     // Mantine sets style attributes at run time.
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:'],
