@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bytesToBase64 } from '../base64.codec.js';
 import { NodeKeyUnwrapError } from '../crypto.errors.js';
 import { importPublicKeyB64 } from '../key-pair.rsa.js';
 import { makeIdentity, type TestIdentity } from '../testing/identities.js';
@@ -55,7 +56,7 @@ describe('drive key', () => {
     const { wrappedDriveKeysB64 } = await createDriveKey([await importPublicKeyB64(alice.publicKeyB64)]);
     const [wrapped = ''] = wrappedDriveKeysB64;
     await expect(unwrapDriveKey(wrapped, mallory.privateKey)).rejects.toBeInstanceOf(NodeKeyUnwrapError);
-    const flipped = `${wrapped[0] === 'A' ? 'B' : 'A'}${wrapped.slice(1)}`;
+    const flipped = `${wrapped.startsWith('A') ? 'B' : 'A'}${wrapped.slice(1)}`;
     await expect(unwrapDriveKey(flipped, alice.privateKey)).rejects.toMatchObject({
       code: 'NODE_KEY_UNWRAP_FAILED',
     });
@@ -66,7 +67,6 @@ describe('drive key', () => {
     const short = crypto.getRandomValues(new Uint8Array(16));
     const publicKey = await importPublicKeyB64(alice.publicKeyB64);
     const wrapped = new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, publicKey, short));
-    const { bytesToBase64 } = await import('../base64.codec.js');
     await expect(unwrapDriveKey(bytesToBase64(wrapped), alice.privateKey)).rejects.toBeInstanceOf(
       NodeKeyUnwrapError,
     );
