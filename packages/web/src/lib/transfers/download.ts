@@ -95,7 +95,6 @@ export const DEFAULT_RESUME_DELAYS_MS: readonly number[] = [1000, 3000, 6000];
  */
 export async function downloadFile(options: DownloadOptions): Promise<void> {
   const { target, signal } = options;
-  const reporter = createProgressReporter(options.onProgress, downloadMessages.preparing);
   const privateKey = options.privateKey;
   if (privateKey === null || privateKey === undefined) {
     throw new TransferError('PRECONDITION', downloadMessages.notUnlocked);
@@ -135,6 +134,9 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     if (target.verify !== undefined) await guard(target.verify(raw), internal.signal);
     const metadata = toDownloadMetadata(raw, target.fileId, chunkSize);
     const fileKey = await guard(unwrap(metadata.encryptedFileKey, privateKey), internal.signal);
+    // Only now the engine's texts begin (spec section 4): until here, while the metadata is fetched
+    // and checked and the key unwrapped, the card keeps 'Starting download...' with its bar.
+    const reporter = createProgressReporter(options.onProgress, downloadMessages.preparing);
     const job: DownloadJob = {
       fileKey,
       size: metadata.size,
