@@ -16,8 +16,9 @@ export interface Argon2idParams {
 }
 
 /**
- * What Coffer writes: 64 MiB, 3 passes, one lane. Measured here at ~0.3 s in Node 20 and in
- * headless Chromium (hash-wasm's WebAssembly); a phone-class device takes 1-2 s, once per unlock.
+ * What Coffer writes: 64 MiB, 3 passes, one lane (RFC 9106's second recommended option, one lane).
+ * Measured here (docs/benchmarks.md): ~0.3-0.6 s per unlock in Node 20, ~0.8 s in headless Chromium
+ * under load, 2.4-4.3 s with the renderer throttled 4-6x as a phone-class stand-in; once per unlock.
  * One lane, because WebAssembly in a browser runs the lanes one after another anyway.
  */
 export const ARGON2ID_PARAMS: Readonly<Argon2idParams> = Object.freeze({
