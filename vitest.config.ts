@@ -46,7 +46,8 @@ export default defineConfig({
         test: {
           name: 'web',
           root: 'packages/web',
-          include: ['src/**/*.test.{ts,tsx}'],
+          // build/: the build's own helpers (Node code; Node's modules are there under happy-dom too).
+          include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['src/test/setup.ts'],
           // Screen tests type and click through Mantine with user-event: slow on a busy 2-core machine.

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin } from 'vite';
+import { precompressAssets } from './build/precompress-assets.js';
 
 const workspaceSrc = (pkg: string): string =>
   fileURLToPath(new URL(`../${pkg}/src/index.ts`, import.meta.url));
@@ -65,7 +66,8 @@ function downloadServiceWorker(): Plugin {
 const apiTarget = 'http://localhost:8080';
 
 export default defineConfig({
-  plugins: [react(), downloadServiceWorker()],
+  // Brotli and gzip copies beside the built files, which the server sends to browsers that accept them.
+  plugins: [react(), downloadServiceWorker(), precompressAssets()],
   resolve: {
     // Build from the workspace packages' sources, so the web build does not need them prebuilt.
     alias: workspaceAliases,
