@@ -1,0 +1,183 @@
+import { assertBytes, toBufferSource } from '../bytes.util.js';
+import { IntegrityError, InvalidArgumentError } from '../crypto.errors.js';
+import { TAG_LENGTH } from '../format.constants.js';
+import { blockToField, fieldToBlock } from './gf128.field.js';
+import { deriveChunkSecrets, gcmEncrypt, type ChunkSecrets } from './gcm-secrets.derive.js';
+import { GhashChain } from './ghash.chain.js';
+import { incrementCounter, ivForPreCounter, lengthBlock } from './ghash.math.js';
+import { SlicePlan } from './slice.plan.js';
+
+const EMPTY = new Uint8Array(0);
+
+/** Options of {@link createChunkOpener}. */
+export interface ChunkOpenerOptions {
+  /**
+   * True when the decrypt pass reads bytes that cannot differ from those verified: a `Blob`, or a
+   * file this page wrote itself. Otherwise (the default, e.g. a second HTTP Range request) every
+   * slice's SHA-256 is recorded while verifying and compared before its plaintext is released.
+   */
+  immutableSource?: boolean;
+}
+
+/**
+ * Decrypts one AES-256-GCM message in two passes. See {@link createChunkOpener}.
+ *
+ * The rule: plaintext exists only after the whole chunk's tag verified. GCM is malleable until
+ * then (whoever controls the stored bytes can flip chosen plaintext bits), so {@link decryptSlice}
+ * refuses to run before {@link verifyChunk} returned true.
+ */
+export interface ChunkOpener {
+  /**
+   * The verify pass: GMAC over the ciphertext slices (WebCrypto AES-GCM calls with each slice as
+   * additional data, so nothing is decrypted) and a comparison with `tagBytes`. True when the
+   * chunk is authentic for this key, IV and AAD. Runs once.
+   */
+  verifyChunk(
+    ciphertextSlices: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+    tagBytes: Uint8Array,
+  ): Promise<boolean>;
+  /**
+   * The decrypt pass, only after {@link verifyChunk} returned true: the same slices again, in the
+   * same order, each returned as its plaintext (a view: use its `byteOffset` and `length`).
+   * @throws {IntegrityError} a slice differs from the one verified (unless `immutableSource`).
+   * @throws {InvalidArgumentError} called before a successful verification, or slices out of order.
+   */
+  decryptSlice(ciphertextSlice: Uint8Array): Promise<Uint8Array<ArrayBuffer>>;
+}
+
+/**
+ * An opener for a chunk of `cipherLength` ciphertext bytes (without its tag), sealed with `key`,
+ * `ivBytes` and `aadBytes`. Slices follow the sealer's rules (in order, every one but the last a
+ * positive multiple of 16 bytes); the decrypt pass must use the slices the verify pass used.
+ *
+ * Verify first, decrypt after, and never release plaintext of a chunk whose tag did not verify:
+ * the caller keeps the ciphertext readable twice (a Blob, a file in the origin private file
+ * system, or a Range re-fetch) and hands plaintext on only from {@link ChunkOpener.decryptSlice}.
+ * Use it only where {@link selfTestStreamingGcm} returned true; elsewhere call `decryptChunk`.
+ */
+export async function createChunkOpener(
+  key: CryptoKey,
+  ivBytes: Uint8Array,
+  aadBytes: Uint8Array,
+  cipherLength: number,
+  options: ChunkOpenerOptions = {},
+): Promise<ChunkOpener> {
+  assertBytes(ivBytes, 'iv');
+  assertBytes(aadBytes, 'aad');
+  const plan = new SlicePlan(cipherLength);
+  const secrets = await deriveChunkSecrets(key, ivBytes);
+  return new TwoPassOpener(key, secrets, new Uint8Array(ivBytes), new Uint8Array(aadBytes), plan, options);
+}
+
+type OpenerState = 'new' | 'verifying' | 'verified' | 'rejected' | 'decrypting';
+
+class TwoPassOpener implements ChunkOpener {
+  #state: OpenerState = 'new';
+  /** Slice lengths seen while verifying, and their SHA-256 unless the source is immutable. */
+  readonly #verified: { length: number; sha256: Promise<ArrayBuffer> | undefined }[] = [];
+  readonly #decryptPlan: SlicePlan;
+  #decryptIndex = 0;
+  #decryptBusy = false;
+
+  constructor(
+    private readonly key: CryptoKey,
+    private readonly secrets: ChunkSecrets,
+    private readonly iv: Uint8Array,
+    private readonly aad: Uint8Array,
+    private readonly plan: SlicePlan,
+    private readonly options: ChunkOpenerOptions,
+  ) {
+    this.#decryptPlan = new SlicePlan(plan.total);
+  }
+
+  async verifyChunk(
+    ciphertextSlices: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+    tagBytes: Uint8Array,
+  ): Promise<boolean> {
+    assertBytes(tagBytes, 'tag');
+    if (this.#state !== 'new') throw new InvalidArgumentError('a chunk is verified once');
+    this.#state = 'verifying';
+    try {
+      const chain = new GhashChain(this.secrets.h, this.aad);
+      for await (const slice of ciphertextSlices) {
+        assertBytes(slice, 'ciphertext slice');
+        this.plan.take(slice.length);
+        const sha256 =
+          this.options.immutableSource === true
+            ? undefined
+            : crypto.subtle.digest('SHA-256', toBufferSource(slice));
+        // Swallowed here, awaited in the decrypt pass: a verify pass that throws must not leave it unhandled.
+        sha256?.catch(() => undefined);
+        this.#verified.push({ length: slice.length, sha256 });
+        // GMAC: the slice as additional data, nothing encrypted. The tag is E_K(J0) ⊕ GHASH(C_k ‖ [len]_64 ‖ 0^64).
+        const gmac = await gcmEncrypt(this.key, this.iv, EMPTY, slice);
+        const lengths = lengthBlock(slice.length, 0);
+        chain.append(chain.sliceHashFromTag(blockToField(gmac), this.secrets.tagMask, lengths), slice.length);
+      }
+      if (this.plan.offset !== this.plan.total) {
+        throw new InvalidArgumentError(`the slices hold ${this.plan.offset} of ${this.plan.total} bytes`);
+      }
+      const expected = fieldToBlock(this.secrets.tagMask ^ chain.finish(this.aad.length, this.plan.total));
+      const authentic = tagBytes.length === TAG_LENGTH && sameBytes(expected, tagBytes);
+      this.#state = authentic ? 'verified' : 'rejected';
+      return authentic;
+    } catch (error) {
+      this.#state = 'rejected';
+      throw error;
+    }
+  }
+
+  async decryptSlice(ciphertextSlice: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+    assertBytes(ciphertextSlice, 'ciphertext slice');
+    if (this.#state !== 'verified' && this.#state !== 'decrypting') {
+      throw new InvalidArgumentError('decrypt only after verifyChunk returned true');
+    }
+    if (this.#decryptBusy) throw new InvalidArgumentError('decrypt one slice at a time');
+    this.#state = 'decrypting';
+    const index = this.#decryptIndex;
+    const seen = this.#verified[index];
+    const expectedLength = seen?.length ?? 0;
+    if (ciphertextSlice.length !== expectedLength) {
+      throw new InvalidArgumentError(
+        `decrypt the slices that were verified: slice ${index} had ${expectedLength} bytes`,
+      );
+    }
+    const { byteOffset } = this.#decryptPlan.take(ciphertextSlice.length);
+    this.#decryptIndex++;
+    const { h, hInverseSquared, j0 } = this.secrets;
+    const iv = fieldToBlock(ivForPreCounter(h, hInverseSquared, incrementCounter(j0, byteOffset / 16)));
+    this.#decryptBusy = true;
+    try {
+      // Counter mode is its own inverse: "encrypting" the ciphertext from its first counter block
+      // gives the plaintext. Started before the digest check so both run at once; the plaintext
+      // is returned only once the check passed.
+      const [output, sameAsVerified] = await Promise.all([
+        gcmEncrypt(this.key, iv, ciphertextSlice),
+        seen?.sha256 === undefined ? true : sameDigest(seen.sha256, ciphertextSlice),
+      ]);
+      // The tag of that call hashes plaintext under a known mask: wipe it (see the sealer).
+      output.fill(0, ciphertextSlice.length);
+      if (!sameAsVerified) {
+        output.fill(0);
+        this.#state = 'rejected';
+        throw new IntegrityError();
+      }
+      return output.subarray(0, ciphertextSlice.length);
+    } finally {
+      this.#decryptBusy = false;
+    }
+  }
+}
+
+async function sameDigest(expected: Promise<ArrayBuffer>, slice: Uint8Array): Promise<boolean> {
+  const [a, b] = await Promise.all([expected, crypto.subtle.digest('SHA-256', toBufferSource(slice))]);
+  return sameBytes(new Uint8Array(a), new Uint8Array(b));
+}
+
+/** Compares without an early exit, so the time taken does not say where two tags differ. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return difference === 0;
+}
