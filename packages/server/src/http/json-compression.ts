@@ -1,8 +1,7 @@
 import { promisify } from 'node:util';
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /** Below this a JSON answer goes as is: its compressed form would save less than a round of work costs. */
@@ -21,30 +20,23 @@ const UNCOMPRESSED_ROUTES = new Set([
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json(?:;|$)/i;
 
-type Encoding = 'br' | 'gzip';
-
-/** The q value a client gives one coding in `Accept-Encoding` (RFC 9110 §12.5.3): 0 when refused or absent. */
-function qualityOf(header: string, coding: Encoding): number {
+/** The q value a client gives gzip in `Accept-Encoding` (RFC 9110 §12.5.3): 0 when refused or absent. */
+function gzipQuality(header: string): number {
   let star: number | undefined;
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
     const qParam = params.find((p) => p.startsWith('q='));
     const q = qParam === undefined ? 1 : Number(qParam.slice(2));
     const value = Number.isFinite(q) ? q : 0;
-    if (name === coding) return value;
+    if (name === 'gzip' || name === 'x-gzip') return value;
     if (name === '*') star = value;
   }
   return star ?? 0;
 }
 
-/** Brotli when the client takes it at least as gladly as gzip (smaller, and as fast at this level). */
-export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
-  if (acceptEncoding === undefined || acceptEncoding === '') return undefined;
-  const br = qualityOf(acceptEncoding, 'br');
-  const gz = qualityOf(acceptEncoding, 'gzip');
-  if (br > 0 && br >= gz) return 'br';
-  if (gz > 0) return 'gzip';
-  return undefined;
+/** Whether a request's `Accept-Encoding` takes gzip (every browser's does). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  return acceptEncoding !== undefined && gzipQuality(acceptEncoding) > 0;
 }
 
 function compressible(
@@ -69,31 +61,21 @@ function addVary(reply: FastifyReply): void {
 }
 
 /**
- * Compresses JSON answers of at least {@link JSON_COMPRESSION_MIN_BYTES} (file lists, the OpenAPI
- * document) with brotli or gzip, as the request's `Accept-Encoding` allows; every such answer says
- * `Vary: Accept-Encoding`, compressed or not. Streams (downloads) and the upload answers are left alone,
- * so their `Content-Length` and ranges stay exact; Fastify sets the compressed body's length.
+ * Gzips JSON answers of at least {@link JSON_COMPRESSION_MIN_BYTES} (file lists, the OpenAPI document)
+ * for clients that accept gzip; every such answer says `Vary: Accept-Encoding`, compressed or not. Not
+ * brotli: these answers are mostly base64 keys and signatures, where brotli at a per-request setting saved
+ * 1–3 % over gzip level 6 and, at quality 5, cost 2.5–9× its CPU (docs/benchmarks.md). Streams
+ * (downloads) and the upload answers are left alone, so their `Content-Length` and ranges stay exact;
+ * Fastify sets the gzipped body's length.
  */
 export function registerJsonCompression(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (!compressible(request, reply, payload)) return payload;
     addVary(reply);
-    const encoding = chooseEncoding(request.headers['accept-encoding']);
-    if (encoding === undefined) return payload;
-    const plain = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    const compressed =
-      encoding === 'br'
-        ? await brotli(plain, {
-            params: {
-              // Quality 5: most of brotli's gain over gzip at about gzip's speed (11 is for build time).
-              [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
-              [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: plain.length,
-            },
-          })
-        : await gzipAsync(plain);
+    if (!acceptsGzip(request.headers['accept-encoding'])) return payload;
+    const compressed = await gzipAsync(typeof payload === 'string' ? Buffer.from(payload) : payload);
     reply.removeHeader('content-length');
-    reply.header('content-encoding', encoding);
+    reply.header('content-encoding', 'gzip');
     return compressed;
   });
 }
