@@ -44,8 +44,9 @@ describe('apiRoutes', () => {
     // The spec's calls, health, the password change, /users/me and its resend, pins, signing keys and
     // the invitations I received, sharing several files with one person in one action, and the state
     // of an unfinished multipart upload (resuming it); re-wrapping all keys at once and the recovery
-    // kit (get, put, delete).
-    expect(apiRoutes).toHaveLength(47);
+    // kit (get, put, delete); the encrypted drive of issue 31 (drive key, file nodes, folders and
+    // folder shares: 13).
+    expect(apiRoutes).toHaveLength(60);
     expect(apiRouteById('uploadPart').path).toBe('/users/uploads/multipart/:uploadId/part/:n');
   });
 

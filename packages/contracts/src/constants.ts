@@ -62,6 +62,23 @@ export const SHARE_DELAY_MS = 1000;
 
 /** Most files one share action (`POST /users/shares`) may share with one person. */
 export const SHARE_BATCH_MAX_FILES = 100;
+
+// --- Encrypted drive (issue 31, docs/key-hierarchy.md) ----------------------------------------------
+
+/** What `name` carries for a file whose name is encrypted (its metadata is in `encryptedMetadata`). */
+export const ENCRYPTED_FILE_NAME = 'encrypted';
+/** Longest `encryptedMetadata` (base64 characters): iv, sealed `{name, contentType}` JSON and tag. */
+export const NODE_METADATA_MAX_LENGTH = 4096;
+/** Longest wrapped key of a node or a drive key (base64 characters). */
+export const NODE_WRAPPED_KEY_MAX_LENGTH = 1024;
+/** Longest signed node record (JSON text). */
+export const NODE_RECORD_MAX_LENGTH = 4096;
+/** Deepest folder: a folder at the top is at depth 1. */
+export const FOLDER_DEPTH_MAX = 64;
+/** Most folders one user may have. */
+export const FOLDERS_PER_USER_MAX = 10_000;
+/** Most files one `POST /users/files/nodes` call may place. */
+export const NODE_BATCH_MAX_FILES = 500;
 export const SNACKBAR_AUTOHIDE_MS = 8000;
 /** Progress is reported in steps of at least this many percent. */
 export const PROGRESS_STEP_PERCENT = 0.5;

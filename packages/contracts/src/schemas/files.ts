@@ -14,6 +14,7 @@ import {
   CountSchema,
   CursorSchema,
 } from './common.js';
+import { fileNodeAnswerFields } from './drive.js';
 import { FileManifestJsonSchema, ShareGrantJsonSchema } from './signatures.js';
 
 /**
@@ -78,6 +79,8 @@ export const FileListItemSchema = apiObject(
     size: FileSizeSchema,
     uploadedAt: DateTimeSchema,
     ownerId: Type.String({ minLength: 1, maxLength: 255 }),
+    /** A file with encrypted metadata: `name` is 'encrypted', its real name is sealed in `encryptedMetadata`. */
+    ...fileNodeAnswerFields,
   },
   'One of my files.',
 );
@@ -109,6 +112,11 @@ export const FileMetadataSchema = apiObject(
     uploadedAt: DateTimeSchema,
     /** The owner's signed manifest; absent for files uploaded before signing keys. */
     manifest: Type.Optional(FileManifestJsonSchema),
+    /**
+     * Node members (issue 31) when the file has them; a recipient of a file share gets only `nodeId`,
+     * `encryptedMetadata` and `nodeRecord` (it opens the metadata with the file key).
+     */
+    ...fileNodeAnswerFields,
   },
   'Metadata of a file, with the encryption info needed to decrypt it.',
 );

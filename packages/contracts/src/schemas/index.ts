@@ -11,3 +11,4 @@ export * from './uploads.js';
 export * from './me.js';
 export * from './signatures.js';
 export * from './recovery.js';
+export * from './drive.js';

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { NODE_WRAPPED_KEY_MAX_LENGTH } from '../constants.js';
 import { apiObject, base64String, DateTimeSchema, IdSchema, jsonObjectText } from './common.js';
 import { KeyRecordRevSchema, KeyWrapKdfSchema, passwordWrapFields } from './password-wrap.js';
 import { EncryptedSigningKeyJsonSchema, KeyBindingJsonSchema, SigningPublicKeySchema } from './signatures.js';
@@ -50,6 +51,10 @@ export const KeyRecordSchema = apiObject(
     ...keyPairFields,
     createdAt: DateTimeSchema,
     ...signingFields,
+    /** base64 RSA-OAEP of the drive key to this key pair (issue 31); absent until set. */
+    wrappedDriveKey: Type.Optional(
+      base64String('base64(RSA-OAEP(publicKey, drive key)).', NODE_WRAPPED_KEY_MAX_LENGTH),
+    ),
   },
   "One of the user's key pairs.",
 );

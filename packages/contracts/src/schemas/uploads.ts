@@ -12,6 +12,7 @@ import {
   PartNumberSchema,
   UploadIdSchema,
 } from './common.js';
+import { FileNodeSchema } from './drive.js';
 import { EncryptionInfoSchema, NewEncryptionInfoSchema } from './files.js';
 import { FileManifestJsonSchema } from './signatures.js';
 
@@ -32,6 +33,8 @@ const newEncryptedUploadFields = {
   encryptionInfo: NewEncryptionInfoSchema,
   /** The owner's signed manifest of this file (optional for older clients). */
   manifest: Type.Optional(FileManifestJsonSchema),
+  /** The file's node (issue 31): with it, the server stores the name 'encrypted' and no content type. */
+  node: Type.Optional(FileNodeSchema),
 };
 
 export const UploadItemSchema = apiObject(
@@ -185,6 +188,9 @@ export const DirectUploadFieldsSchema = apiObject(
     isEncrypted: Type.Literal('true'),
     encryptionInfo: Type.String({ minLength: 2, maxLength: 4096, description: 'NewEncryptionInfo as JSON.' }),
     manifest: Type.Optional(FileManifestJsonSchema),
+    node: Type.Optional(
+      Type.String({ minLength: 2, maxLength: 12_288, description: 'FileNode as JSON (issue 31).' }),
+    ),
   },
   'Form fields of a direct upload (files up to 100 MB).',
 );
