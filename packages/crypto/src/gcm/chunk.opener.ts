@@ -1,4 +1,4 @@
-import { assertBytes, toBufferSource } from '../bytes.util.js';
+import { assertBytes } from '../bytes.util.js';
 import { IntegrityError, InvalidArgumentError } from '../crypto.errors.js';
 import { TAG_LENGTH } from '../format.constants.js';
 import { blockToField, fieldToBlock } from './gf128.field.js';
@@ -14,7 +14,10 @@ export interface ChunkOpenerOptions {
   /**
    * True when the decrypt pass reads bytes that cannot differ from those verified: a `Blob`, or a
    * file this page wrote itself. Otherwise (the default, e.g. a second HTTP Range request) every
-   * slice's SHA-256 is recorded while verifying and compared before its plaintext is released.
+   * slice's GMAC from the verify pass is kept, and the decrypt pass computes it again and releases
+   * a slice's plaintext only when the two match. A source that changed between the passes is thus
+   * caught with the GCM tag's own forgery bound (GHASH under the secret H; the per-slice values
+   * never leave the opener), for one more GMAC call per slice.
    */
   immutableSource?: boolean;
 }
@@ -73,8 +76,8 @@ type OpenerState = 'new' | 'verifying' | 'verified' | 'rejected' | 'decrypting';
 
 class TwoPassOpener implements ChunkOpener {
   #state: OpenerState = 'new';
-  /** Slice lengths seen while verifying, and their SHA-256 unless the source is immutable. */
-  readonly #verified: { length: number; sha256: Promise<ArrayBuffer> | undefined }[] = [];
+  /** Slice lengths seen while verifying, and their GMAC tags unless the source is immutable. */
+  readonly #verified: { length: number; gmac: Uint8Array | undefined }[] = [];
   readonly #decryptPlan: SlicePlan;
   #decryptIndex = 0;
   #decryptBusy = false;
@@ -102,15 +105,10 @@ class TwoPassOpener implements ChunkOpener {
       for await (const slice of ciphertextSlices) {
         assertBytes(slice, 'ciphertext slice');
         this.plan.take(slice.length);
-        const sha256 =
-          this.options.immutableSource === true
-            ? undefined
-            : crypto.subtle.digest('SHA-256', toBufferSource(slice));
-        // Swallowed here, awaited in the decrypt pass: a verify pass that throws must not leave it unhandled.
-        sha256?.catch(() => undefined);
-        this.#verified.push({ length: slice.length, sha256 });
         // GMAC: the slice as additional data, nothing encrypted. The tag is E_K(J0) ⊕ GHASH(C_k ‖ [len]_64 ‖ 0^64).
-        const gmac = await gcmEncrypt(this.key, this.iv, EMPTY, slice);
+        const gmac = await this.#gmac(slice);
+        const kept = this.options.immutableSource === true ? undefined : gmac;
+        this.#verified.push({ length: slice.length, gmac: kept });
         const lengths = lengthBlock(slice.length, 0);
         chain.append(chain.sliceHashFromTag(blockToField(gmac), this.secrets.tagMask, lengths), slice.length);
       }
@@ -125,6 +123,10 @@ class TwoPassOpener implements ChunkOpener {
       this.#state = 'rejected';
       throw error;
     }
+  }
+
+  #gmac(slice: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+    return gcmEncrypt(this.key, this.iv, EMPTY, slice);
   }
 
   async decryptSlice(ciphertextSlice: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
@@ -149,12 +151,15 @@ class TwoPassOpener implements ChunkOpener {
     this.#decryptBusy = true;
     try {
       // Counter mode is its own inverse: "encrypting" the ciphertext from its first counter block
-      // gives the plaintext. Started before the digest check so both run at once; the plaintext
-      // is returned only once the check passed.
-      const [output, sameAsVerified] = await Promise.all([
+      // gives the plaintext. Both calls run at once; the plaintext is returned only once the
+      // slice's GMAC matched the verified one.
+      const verifiedGmac = seen?.gmac;
+      const [output, gmac] = await Promise.all([
         gcmEncrypt(this.key, iv, ciphertextSlice),
-        seen?.sha256 === undefined ? true : sameDigest(seen.sha256, ciphertextSlice),
+        verifiedGmac === undefined ? undefined : this.#gmac(ciphertextSlice),
       ]);
+      const sameAsVerified =
+        verifiedGmac === undefined || (gmac !== undefined && sameBytes(gmac, verifiedGmac));
       // The tag of that call hashes plaintext under a known mask: wipe it (see the sealer).
       output.fill(0, ciphertextSlice.length);
       if (!sameAsVerified) {
@@ -167,11 +172,6 @@ class TwoPassOpener implements ChunkOpener {
       this.#decryptBusy = false;
     }
   }
-}
-
-async function sameDigest(expected: Promise<ArrayBuffer>, slice: Uint8Array): Promise<boolean> {
-  const [a, b] = await Promise.all([expected, crypto.subtle.digest('SHA-256', toBufferSource(slice))]);
-  return sameBytes(new Uint8Array(a), new Uint8Array(b));
 }
 
 /** Compares without an early exit, so the time taken does not say where two tags differ. */
