@@ -189,6 +189,14 @@ export {
 } from './drive/node-place.js';
 export { createDriveKey, rewrapDriveKey, unwrapDriveKey, type NewDriveKey } from './drive/drive-key.wrap.js';
 export {
+  driveKeyRecordMessage,
+  parseDriveKeyRecord,
+  signDriveKeyRecord,
+  verifyDriveKeyRecord,
+  type DriveKeyRecord,
+  type DriveKeyRecordFields,
+} from './drive/drive-key.record.js';
+export {
   createFolderKey,
   rewrapNodeKey,
   unwrapNodeKey,

@@ -15,6 +15,7 @@ export const SIGNED_LABELS = {
   pinSet: 'coffer-v1/pin-set',
   node: 'coffer-v2/node',
   folderGrant: 'coffer-v2/folder-grant',
+  driveKey: 'coffer-v2/drive-key',
 } as const;
 
 export type SignedLabel = (typeof SIGNED_LABELS)[keyof typeof SIGNED_LABELS];

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { base64ToBytes, bytesToBase64 } from '../base64.codec.js';
 import { hexToBytes } from '../bytes.util.js';
 import { importPrivateKeyPkcs8 } from '../key-pair.rsa.js';
+import { signDriveKeyRecord, verifyDriveKeyRecord } from './drive-key.record.js';
 import { unwrapDriveKey } from './drive-key.wrap.js';
 import { unwrapFolderKeyFromGrant } from './folder-key.share.js';
 import { signFolderGrant, verifyFolderGrant } from './folder-grant.record.js';
@@ -39,6 +40,7 @@ interface NodeVector {
 interface DriveVectors {
   driveKeyHex: string;
   wrappedDriveKeyB64: string;
+  driveKeyRecord: { keyId: string; signedAt: string; json: string; messageHex: string; signatureHex: string };
   folder: NodeVector;
   file: NodeVector;
   folderGrant: {
@@ -146,6 +148,24 @@ describe('key hierarchy vectors (drive-v2.json)', () => {
     await expect(
       unwrapNodeKey(bytesToBase64(hexToBytes(folder.wrap.wrappedKeyHex)), driveKey, place, 'folder'),
     ).resolves.toBeDefined();
+  });
+
+  it('drive key record: exact message, signature and JSON', async () => {
+    const r = v.driveKeyRecord;
+    expect(r.messageHex).toBe(
+      reference('coffer-v2/drive-key', [
+        OWNER,
+        r.keyId,
+        sha256(Buffer.from(v.wrappedDriveKeyB64, 'base64')),
+        ms(r.signedAt),
+      ]),
+    );
+    expect(verify(null, hex(r.messageHex), edPublic, hex(r.signatureHex))).toBe(true);
+    const fields = { ownerEmail: OWNER, keyId: r.keyId, wrappedDriveKeyB64: v.wrappedDriveKeyB64 };
+    expect(await signDriveKeyRecord(fields, await signingKey(), new Date(r.signedAt))).toBe(r.json);
+    expect(await verifyDriveKeyRecord(r.json, fields, sigs.signingKey.signingPublicKeyB64)).toEqual({
+      status: 'valid',
+    });
   });
 
   for (const [name, parentKeyHex, kind] of [
