@@ -132,6 +132,7 @@ describe('requireAuth hook', () => {
           name: 'Admin',
           country: 'NL',
           idp: 'local',
+          issuedAt: expect.any(Number) as number,
         },
         user: {
           id: 'user-admin-sub',

@@ -50,6 +50,7 @@ describe('createJoseTokenVerifier', () => {
       name: 'Alice',
       country: 'NL',
       idp: 'local',
+      issuedAt: expect.any(Number) as number,
     });
   });
 
@@ -150,6 +151,7 @@ describe('createJoseTokenVerifier', () => {
         name: 'Dana Scully',
         country: null,
         idp: new URL(idp.issuer).host,
+        issuedAt: expect.any(Number) as number,
       });
     });
 
