@@ -58,8 +58,6 @@ test.beforeAll(async ({ browser }) => {
   b = await bContext.newPage();
   await forceServiceWorkerSave(a);
   await forceServiceWorkerSave(b);
-  a.on('console', (m) => { console.log('[a]', m.type(), m.text()); });
-  a.on('response', (r) => { if (r.status() >= 400) console.log('[a] HTTP', r.status(), r.url()); });
   // The print dialog would wait for a person: count the calls instead.
   await a.addInitScript(() => {
     (window as unknown as { printCalls: number }).printCalls = 0;
@@ -164,7 +162,7 @@ test('set-up offers the recovery kit: 24 words, copy, print with a QR code, save
   await expect(print.getByRole('img', { name: 'QR code of the recovery words' })).toBeVisible();
   await expect(print.getByTestId('recovery-word')).toHaveText(firstWords);
   await expect(print.getByText(`Account: ${alice.email}`)).toBeVisible();
-  await screenshots(a, 'kit-print');
+  await screenshots(a, 'kit-print', print);
   await a.emulateMedia({ media: 'print' });
   await a.screenshot({ path: test.info().outputPath('kit-print-media-print.png'), fullPage: true });
   await a.emulateMedia({ media: 'screen' });
@@ -304,17 +302,17 @@ test('a new kit from Profile revokes the old one: its words are refused, the new
   await card.getByRole('button', { name: 'Create a new recovery kit' }).click();
   const confirm = a.getByRole('dialog', { name: 'Create a new recovery kit?' });
   await expect(confirm.getByText(/Your current recovery kit stops working/)).toBeVisible();
-  await screenshots(a, 'kit-replace-confirm');
+  await screenshots(a, 'kit-replace-confirm', confirm);
   await confirm.getByRole('button', { name: 'Replace recovery kit' }).click();
 
   const create = a.getByRole('dialog', { name: 'Create recovery kit' });
   await create.getByLabel(/^Master unlock key/).fill(currentKey);
-  await screenshots(a, 'kit-create-dialog');
+  await screenshots(a, 'kit-create-dialog', create);
   await create.getByRole('button', { name: 'Create recovery kit' }).click();
   const sheet = a.getByRole('dialog', { name: 'Your recovery kit' });
   secondWords = await wordsOnScreen(a);
   expect(secondWords).not.toEqual(firstWords);
-  await screenshots(a, 'kit-new-words');
+  await screenshots(a, 'kit-new-words', sheet);
   await sheet.getByRole('checkbox', { name: 'I have saved my recovery kit' }).check();
   await sheet.getByRole('button', { name: 'Done' }).click();
   await expect(sheet).toBeHidden();
