@@ -164,10 +164,13 @@ class TwoPassOpener implements ChunkOpener {
       output.fill(0, ciphertextSlice.length);
       if (!sameAsVerified) {
         output.fill(0);
-        this.#state = 'rejected';
         throw new IntegrityError();
       }
       return output.subarray(0, ciphertextSlice.length);
+    } catch (error) {
+      // No retry of a slice: the decrypt plan has moved past it.
+      this.#state = 'rejected';
+      throw error;
     } finally {
       this.#decryptBusy = false;
     }

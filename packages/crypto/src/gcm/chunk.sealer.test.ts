@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bytesToHex, concatBytes, hexToBytes } from '../bytes.util.js';
 import { InvalidArgumentError } from '../crypto.errors.js';
 import { createChunkSealer } from './chunk.sealer.js';
@@ -92,15 +92,30 @@ describe('createChunkSealer rules', () => {
     await expect(sealer.sealSlice(new Uint8Array(0))).rejects.toThrow(InvalidArgumentError);
   });
 
-  it('refuses a key that is not a 256-bit AES-GCM key and an empty IV', async () => {
+  it('refuses every later slice once a slice failed to seal', async () => {
+    const key = await importKey(randomBytes(32));
+    const sealer = await createChunkSealer(key, randomBytes(12), new Uint8Array(0), 64);
+    const encrypt = crypto.subtle.encrypt.bind(crypto.subtle);
+    const spy = vi
+      .spyOn(crypto.subtle, 'encrypt')
+      .mockRejectedValueOnce(new DOMException('busy', 'OperationError'));
+    await expect(sealer.sealSlice(new Uint8Array(32))).rejects.toThrow('busy');
+    spy.mockImplementation(encrypt);
+    await expect(sealer.sealSlice(new Uint8Array(32))).rejects.toThrow(InvalidArgumentError);
+    spy.mockRestore();
+  });
+
+  it('refuses a key that is not a 256-bit AES-GCM key, an IV under 12 bytes, a negative length', async () => {
     const aes128 = await crypto.subtle.importKey('raw', randomBytes(16), 'AES-GCM', false, ['encrypt']);
     await expect(createChunkSealer(aes128, randomBytes(12), new Uint8Array(0), 1)).rejects.toThrow(
       InvalidArgumentError,
     );
     const key = await importKey(randomBytes(32));
-    await expect(createChunkSealer(key, new Uint8Array(0), new Uint8Array(0), 1)).rejects.toThrow(
-      InvalidArgumentError,
-    );
+    for (const ivLength of [0, 8, 11]) {
+      await expect(createChunkSealer(key, new Uint8Array(ivLength), new Uint8Array(0), 1)).rejects.toThrow(
+        InvalidArgumentError,
+      );
+    }
     await expect(createChunkSealer(key, randomBytes(12), new Uint8Array(0), -1)).rejects.toThrow(
       InvalidArgumentError,
     );

@@ -57,6 +57,7 @@ class StreamingSealer implements ChunkSealer {
   /** E_K(J0′) of the next slice: the keystream block just before its first counter block. */
   #nextMask: FieldElement;
   #busy = false;
+  #failed = false;
 
   constructor(
     private readonly key: CryptoKey,
@@ -75,6 +76,7 @@ class StreamingSealer implements ChunkSealer {
   async sealSlice(plainSlice: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
     assertBytes(plainSlice, 'plaintext slice');
     if (this.#busy) throw new InvalidArgumentError('seal one slice at a time');
+    if (this.#failed) throw new InvalidArgumentError('a slice failed to seal: seal the chunk again');
     const { byteOffset, isLast } = this.plan.take(plainSlice.length);
     const { h, hInverseSquared, j0 } = this.secrets;
     const iv = fieldToBlock(ivForPreCounter(h, hInverseSquared, incrementCounter(j0, byteOffset / 16)));
@@ -84,6 +86,10 @@ class StreamingSealer implements ChunkSealer {
     try {
       const output = await gcmEncrypt(this.key, iv, plainSlice);
       return this.#absorb(output, plainSlice.length, isLast, lastPlainBlock);
+    } catch (error) {
+      // The plan has moved past this slice: retrying it would misplace every later counter.
+      this.#failed = true;
+      throw error;
     } finally {
       this.#busy = false;
     }
