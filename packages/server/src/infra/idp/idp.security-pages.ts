@@ -34,9 +34,9 @@ main:has(h1.wide){max-width:560px}
 .qr svg{width:200px;height:200px}
 .secret{display:block;margin:0 0 16px;padding:10px 12px;background:#f8f9fa;border:1px solid #dee2e6;border-radius:8px;
   font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9375rem;word-break:break-all;text-align:center}
-.codes{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:0 0 20px;padding:14px 8px;background:#f8f9fa;
+.codes{display:grid;grid-template-columns:1fr 1fr;gap:8px 16px;margin:0 0 20px;padding:14px 12px;background:#f8f9fa;
   border:1px solid #dee2e6;border-radius:8px;list-style:none;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.codes li{text-align:center;white-space:nowrap;font-size:.875rem}
+.codes li{text-align:center;white-space:nowrap;font-size:.8125rem}
 details{margin:16px 0 0}
 summary{cursor:pointer;color:#1c4fa0;font-weight:600;font-size:.9375rem}
 details form{margin-top:12px}
