@@ -34,6 +34,8 @@ export const TABLE_ORDER = [
   'idp_sign_ins',
   'idp_session_cutoffs',
   'user_recovery_kits',
+  'folders',
+  'folder_shares',
 ] as const;
 
 /**

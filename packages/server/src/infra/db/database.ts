@@ -143,6 +143,9 @@ function openSqlite(target: { file: string } | { memory: true }): SqliteDatabase
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // Deleted and overwritten content (a file's clear name replaced by 'encrypted', issue 31) is zeroed in
+  // the file instead of lingering in free space. Pages still in the WAL go at its next reset.
+  sqlite.pragma('secure_delete = ON');
   // Another process (a second `npm start`, a backup tool) holding the write lock makes us wait, not fail.
   sqlite.pragma('busy_timeout = 5000');
   // Integers come back as bigint; SafeIntegerPlugin converts them and refuses any beyond 2^53.

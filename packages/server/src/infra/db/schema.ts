@@ -75,6 +75,8 @@ export interface UserKeysTable {
   encrypted_signing_key: Generated<JsonText | null>;
   /** JSON text of the key binding, signed by the signing key. */
   key_binding: Generated<JsonText | null>;
+  /** base64 RSA-OAEP of the user's drive key to this key pair (migration 0009); null until set. */
+  wrapped_drive_key: Generated<string | null>;
 }
 
 export interface ContactsTable {
@@ -132,6 +134,16 @@ export interface FilesTable {
   uploaded_at: IsoTimestamp;
   /** JSON text of the owner's signed file manifest (migration 0004); null for files from before. */
   manifest: Generated<JsonText | null>;
+  /**
+   * The file's node (migration 0009), all five set or none: its client-chosen id (unique per owner), its
+   * folder (null at the top), its key wrapped under the folder, its sealed metadata (then `name` is
+   * `encrypted`) and the owner's signed node record.
+   */
+  node_id: Generated<string | null>;
+  parent_node_id: Generated<string | null>;
+  wrapped_key: Generated<string | null>;
+  encrypted_metadata: Generated<string | null>;
+  node_record: Generated<JsonText | null>;
 }
 
 /** An upload in progress or finished; becomes a `files` row when complete. */
@@ -156,6 +168,34 @@ export interface UploadsTable {
   updated_at: IsoTimestamp;
   /** The owner's signed manifest, handed on to the file (migration 0004). */
   manifest: Generated<JsonText | null>;
+  /** JSON text of the file's node (a FileNode), handed on to the file (migration 0009). */
+  node: Generated<JsonText | null>;
+}
+
+/** A folder of the encrypted drive (migration 0009); the owner and the node id are its key. */
+export interface FoldersTable {
+  owner_id: string;
+  node_id: string;
+  /** Null at the top of the drive. */
+  parent_node_id: string | null;
+  wrapped_key: string;
+  encrypted_metadata: string;
+  node_record: JsonText;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+/** A folder key wrapped for one recipient, with the owner's signed folder grant (migration 0009). */
+export interface FolderSharesTable {
+  owner_id: string;
+  node_id: string;
+  recipient_id: string;
+  /** Lower-cased. */
+  recipient_email: string;
+  encrypted_folder_key: string;
+  key_version: string;
+  grant_json: JsonText;
+  created_at: IsoTimestamp;
 }
 
 export interface UploadPartsTable {
@@ -293,6 +333,8 @@ export interface DB {
   user_recovery_kits: UserRecoveryKitsTable;
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;
+  folders: FoldersTable;
+  folder_shares: FolderSharesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -315,6 +357,10 @@ export type UploadUpdate = Updateable<UploadsTable>;
 export type UploadPartRow = Selectable<UploadPartsTable>;
 export type ShareRow = Selectable<SharesTable>;
 export type NewShareRow = Insertable<SharesTable>;
+export type FolderRow = Selectable<FoldersTable>;
+export type NewFolderRow = Insertable<FoldersTable>;
+export type FolderShareRow = Selectable<FolderSharesTable>;
+export type NewFolderShareRow = Insertable<FolderSharesTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 export type IdpAccountRow = Selectable<IdpAccountsTable>;
 export type NewIdpAccountRow = Insertable<IdpAccountsTable>;

@@ -141,6 +141,7 @@ describe.each(dialectsUnderTest)('tables on $name ($backend)', ({ open }) => {
       created_at: now,
       updated_at: now,
       manifest: null,
+      node: null,
     };
     await t.db.insertInto('uploads').values(upload).execute();
     const part: UploadPartRow = {

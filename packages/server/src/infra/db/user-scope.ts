@@ -14,6 +14,8 @@ import type { DB } from './schema.js';
 export const OWNER_COLUMN = {
   contacts: 'user_id',
   files: 'owner_id',
+  folders: 'owner_id',
+  folder_shares: 'owner_id',
   invitations: 'user_id',
   shares: 'owner_id',
   transfer_events: 'user_id',

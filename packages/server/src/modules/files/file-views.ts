@@ -1,4 +1,5 @@
 import type { EncryptionInfo, FileListItem, FileMetadata } from '@coffer/contracts';
+import { DEFAULT_CONTENT_TYPE, ENCRYPTED_FILE_NAME } from '@coffer/contracts';
 import { EncryptionInfoSchema } from '@coffer/contracts';
 import { Value } from 'typebox/value';
 import type { FileRow } from '../../infra/db/schema.js';
@@ -22,7 +23,32 @@ export function parseEncryptionInfo(json: string | null): EncryptionInfo | null 
   return Value.Check(EncryptionInfoSchema, parsed) ? parsed : null;
 }
 
-export function toFileListItem(row: FileListRow): FileListItem {
+/** The node columns of a file row (migration 0009): all set, or none. */
+export type FileNodeColumns = Pick<
+  FileRow,
+  'node_id' | 'parent_node_id' | 'wrapped_key' | 'encrypted_metadata' | 'node_record'
+>;
+
+/** What a file row stores in place of a clear name and content type once its metadata is sealed. */
+export const SEALED_NAME_COLUMNS = { name: ENCRYPTED_FILE_NAME, content_type: DEFAULT_CONTENT_TYPE } as const;
+
+/**
+ * The node members of a file answer. The owner gets all of them; a recipient of a file share only what
+ * opens and checks the metadata with the file key (not the wrap under a folder of the owner's, nor where
+ * the file sits in the owner's drive).
+ */
+export function fileNodeOf(
+  row: FileNodeColumns,
+  view: 'owner' | 'recipient',
+): Pick<FileListItem, 'nodeId' | 'parentNodeId' | 'wrappedKey' | 'encryptedMetadata' | 'nodeRecord'> {
+  const { node_id, wrapped_key, encrypted_metadata, node_record } = row;
+  if (node_id === null || wrapped_key === null || encrypted_metadata === null || node_record === null)
+    return {};
+  const shared = { nodeId: node_id, encryptedMetadata: encrypted_metadata, nodeRecord: node_record };
+  return view === 'owner' ? { ...shared, parentNodeId: row.parent_node_id, wrappedKey: wrapped_key } : shared;
+}
+
+export function toFileListItem(row: FileListRow & FileNodeColumns): FileListItem {
   return {
     fileId: row.id,
     name: row.name,
@@ -31,12 +57,15 @@ export function toFileListItem(row: FileListRow): FileListItem {
     size: row.size,
     uploadedAt: row.uploaded_at,
     ownerId: row.owner_id,
+    ...fileNodeOf(row, 'owner'),
   };
 }
 
+/** `view` 'recipient' (the default, as the shares module answers) leaves out the owner's wrap and place. */
 export function toFileMetadata(
   row: FileRow,
   encryptionInfo = parseEncryptionInfo(row.encryption_info),
+  view: 'owner' | 'recipient' = 'recipient',
 ): FileMetadata {
   return {
     fileId: row.id,
@@ -48,5 +77,6 @@ export function toFileMetadata(
     encryptionInfo,
     uploadedAt: row.uploaded_at,
     ...(row.manifest === null ? {} : { manifest: row.manifest }),
+    ...fileNodeOf(row, view),
   };
 }

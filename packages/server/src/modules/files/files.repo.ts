@@ -3,6 +3,8 @@ import type { Page } from '../../http/page-cursor.js';
 import type { DB, FileRow } from '../../infra/db/schema.js';
 import { scopedTo, withUserLock } from '../../infra/db/user-scope.js';
 import { newId } from '../../infra/db/values.js';
+import type { FileNodeColumns } from './file-views.js';
+import { SEALED_NAME_COLUMNS } from './file-views.js';
 
 /** What a file list shows of a row (not its key, manifest or object key). */
 export type FileListRow = Pick<
@@ -10,13 +12,42 @@ export type FileListRow = Pick<
   'id' | 'owner_id' | 'name' | 'content_type' | 'size' | 'is_encrypted' | 'uploaded_at'
 >;
 
+/** The columns of the owner's list: the list row and the file's node. */
+export type OwnFileListRow = FileListRow & FileNodeColumns;
+
+/** A file's node as stored (FileNode with the columns' names). */
+export interface FileNodeValues {
+  nodeId: string;
+  parentNodeId: string | null;
+  wrappedKey: string;
+  encryptedMetadata: string;
+  nodeRecord: string;
+}
+
+/** Why a batch of node updates changed nothing (the first refusal found). */
+export type SetNodesRefusal =
+  | { kind: 'file-missing'; fileId: string }
+  | { kind: 'parent-missing'; fileId: string }
+  | { kind: 'node-id-fixed'; fileId: string }
+  | { kind: 'node-id-taken'; fileId: string };
+
 /** Files, always scoped to their owner; shares are in the shares module. */
 export interface FilesRepo {
   /**
    * The columns of the list, newest first (ties by id); at most `page.limit` after `page.after`, or all
    * without a page. One range scan of `files_owner_uploaded_id` per page.
    */
-  listFor(ownerId: string, page?: Page): Promise<FileListRow[]>;
+  listFor(ownerId: string, page?: Page): Promise<OwnFileListRow[]>;
+  /**
+   * Sets the node of each file, all or none, in one transaction under the owner's lock: the file must be
+   * the owner's, keep its node id once it has one, and sit at the top or in a folder of the owner's; no
+   * other file or folder of the owner may have the node id. The clear name and content type are replaced
+   * (in the file row and its upload row). Returns the refusal, or null when every file was set.
+   */
+  setNodes(
+    ownerId: string,
+    items: readonly { fileId: string; node: FileNodeValues }[],
+  ): Promise<SetNodesRefusal | null>;
   findFor(ownerId: string, fileId: string): Promise<FileRow | undefined>;
   /** Removes the file row and its shares in one transaction; returns the removed row. */
   deleteFor(ownerId: string, fileId: string): Promise<FileRow | undefined>;
@@ -40,7 +71,20 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
     listFor(ownerId, page) {
       let query = scopedTo(db, ownerId)
         .selectFrom('files')
-        .select(['id', 'owner_id', 'name', 'content_type', 'size', 'is_encrypted', 'uploaded_at'])
+        .select([
+          'id',
+          'owner_id',
+          'name',
+          'content_type',
+          'size',
+          'is_encrypted',
+          'uploaded_at',
+          'node_id',
+          'parent_node_id',
+          'wrapped_key',
+          'encrypted_metadata',
+          'node_record',
+        ])
         // Ties on the timestamp are broken by id so the order is stable and a cursor is exact.
         .orderBy('uploaded_at', 'desc')
         .orderBy('id', 'desc');
@@ -51,6 +95,59 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
         query = query.where((eb) => eb(eb.refTuple('uploaded_at', 'id'), '<', eb.tuple(after.at, after.id)));
       }
       return query.limit(page.limit).execute();
+    },
+
+    setNodes(ownerId, items) {
+      return withUserLock(db, ownerId, async (own) => {
+        for (const { fileId, node } of items) {
+          const file = await own
+            .selectFrom('files')
+            .select(['node_id'])
+            .where('id', '=', fileId)
+            .executeTakeFirst();
+          if (file === undefined) return { kind: 'file-missing', fileId };
+          if (file.node_id !== null && file.node_id !== node.nodeId) return { kind: 'node-id-fixed', fileId };
+          if (node.parentNodeId !== null) {
+            const parent = await own
+              .selectFrom('folders')
+              .select('node_id')
+              .where('node_id', '=', node.parentNodeId)
+              .executeTakeFirst();
+            if (parent === undefined) return { kind: 'parent-missing', fileId };
+          }
+          const folderTaken = await own
+            .selectFrom('folders')
+            .select('node_id')
+            .where('node_id', '=', node.nodeId)
+            .executeTakeFirst();
+          const fileTaken = await own
+            .selectFrom('files')
+            .select('id')
+            .where('node_id', '=', node.nodeId)
+            .where('id', '!=', fileId)
+            .executeTakeFirst();
+          if (folderTaken !== undefined || fileTaken !== undefined) return { kind: 'node-id-taken', fileId };
+          await own
+            .updateTable('files')
+            .set({
+              ...SEALED_NAME_COLUMNS,
+              node_id: node.nodeId,
+              parent_node_id: node.parentNodeId,
+              wrapped_key: node.wrappedKey,
+              encrypted_metadata: node.encryptedMetadata,
+              node_record: node.nodeRecord,
+            })
+            .where('id', '=', fileId)
+            .execute();
+          // The upload that made the file still names it (GET /users/uploads): that copy goes too.
+          await own
+            .updateTable('uploads')
+            .set({ file_name: SEALED_NAME_COLUMNS.name, content_type: SEALED_NAME_COLUMNS.content_type })
+            .where('file_id', '=', fileId)
+            .execute();
+        }
+        return null;
+      });
     },
 
     findFor(ownerId, fileId) {

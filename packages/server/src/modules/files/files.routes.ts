@@ -1,6 +1,8 @@
 import {
   FileListResponseSchema,
   FileMetadataSchema,
+  FileNodeSchema,
+  FileNodesRequestSchema,
   IdParamsSchema,
   PageQuerySchema,
 } from '@coffer/contracts';
@@ -53,6 +55,27 @@ export function filesRoutes(app: FastifyTypeBox, deps: { files: FilesService }):
       );
       return sendDownload(reply, download);
     },
+  );
+
+  route.put(
+    '/users/files/:id/node',
+    {
+      summary: "Set or change a file's node: its folder, wrapped key, sealed metadata and record (issue 31)",
+      params: IdParamsSchema,
+      body: FileNodeSchema,
+      answer: FileMetadataSchema,
+    },
+    async ({ user, params, body }) => files.setNode(user.id, params.id, body),
+  );
+
+  route.post(
+    '/users/files/nodes',
+    {
+      summary: 'Set the nodes of many files at once, all or none (issue 31: the migration of clear names)',
+      body: FileNodesRequestSchema,
+      answer: 'ok',
+    },
+    async ({ user, body }) => files.setNodes(user.id, body.files),
   );
 
   route.delete(

@@ -1,4 +1,7 @@
-import type { FileMetadata } from '@coffer/contracts';
+import type { FileMetadata, FileNode, FileNodesItem } from '@coffer/contracts';
+import { ErrorCode } from '@coffer/contracts';
+import { ApiError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { FairLane } from '../../http/fair-lane.js';
 import { listLane } from '../../http/fair-lane.js';
 import { listAnswer } from '../../http/list-answer.js';
@@ -8,7 +11,7 @@ import type { CurrentUser } from '../users/users.service.js';
 import type { Download, DownloadsService } from './downloads.service.js';
 import { fileNotFound } from './downloads.service.js';
 import { toFileListItem, toFileMetadata } from './file-views.js';
-import type { FilesRepo } from './files.repo.js';
+import type { FileNodeValues, FilesRepo, SetNodesRefusal } from './files.repo.js';
 
 export interface FilesLogger {
   warn(obj: object, msg: string): void;
@@ -25,7 +28,43 @@ export interface FilesService {
   get(userId: string, fileId: string): Promise<FileMetadata>;
   download(user: CurrentUser, fileId: string, rangeHeader: string | undefined): Promise<Download>;
   delete(userId: string, fileId: string): Promise<void>;
+  /** Sets or changes one file's node (migration, rename, move); answers the file as its owner sees it. */
+  setNode(userId: string, fileId: string, node: FileNode): Promise<FileMetadata>;
+  /** Sets the nodes of many files, all or none (the migration's batches). */
+  setNodes(userId: string, items: readonly FileNodesItem[]): Promise<void>;
 }
+
+/** Refuses a node no client could have signed: one that names itself as its parent. */
+export function assertNodePlace(node: { nodeId: string; parentNodeId: string | null }): void {
+  if (node.nodeId === node.parentNodeId) throw new ValidationError('A node cannot be its own parent');
+}
+
+export const folderNotFound = (): NotFoundError =>
+  new NotFoundError('The folder does not exist', ErrorCode.NOT_FOUND);
+
+function refusalError(refusal: SetNodesRefusal): ApiError {
+  switch (refusal.kind) {
+    case 'file-missing':
+      return fileNotFound();
+    case 'parent-missing':
+      return folderNotFound();
+    case 'node-id-fixed':
+      return new ApiError(409, ErrorCode.INVALID_OPERATION, 'A file keeps the node id it was given');
+    case 'node-id-taken':
+      return nodeIdTaken();
+  }
+}
+
+export const nodeIdTaken = (): ApiError =>
+  new ApiError(409, ErrorCode.INVALID_OPERATION, 'Another file or folder has this node id');
+
+const nodeValues = (node: FileNode): FileNodeValues => ({
+  nodeId: node.nodeId,
+  parentNodeId: node.parentNodeId,
+  wrappedKey: node.wrappedKey,
+  encryptedMetadata: node.encryptedMetadata,
+  nodeRecord: node.nodeRecord,
+});
 
 export interface FilesServiceDeps {
   repo: FilesRepo;
@@ -44,6 +83,28 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
     return row;
   };
 
+  const setNodes = async (userId: string, items: readonly FileNodesItem[]): Promise<void> => {
+    for (const item of items) assertNodePlace(item);
+    if (new Set(items.map((item) => item.fileId)).size !== items.length) {
+      throw new ValidationError('Each file may appear only once');
+    }
+    if (new Set(items.map((item) => item.nodeId)).size !== items.length) {
+      throw new ValidationError('Each node id may appear only once');
+    }
+    let refusal: SetNodesRefusal | null;
+    try {
+      refusal = await repo.setNodes(
+        userId,
+        items.map((item) => ({ fileId: item.fileId, node: nodeValues(item) })),
+      );
+    } catch (err) {
+      // Two calls that gave the same node id to two files at once: the unique index answers.
+      if (isUniqueViolation(err)) throw nodeIdTaken();
+      throw err;
+    }
+    if (refusal !== null) throw refusalError(refusal);
+  };
+
   return {
     list(userId, page, abandoned) {
       return listAnswer({
@@ -59,7 +120,18 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
     },
 
     async get(userId, fileId) {
-      return toFileMetadata(await ownFile(userId, fileId));
+      const row = await ownFile(userId, fileId);
+      return toFileMetadata(row, undefined, 'owner');
+    },
+
+    async setNode(userId, fileId, node) {
+      await setNodes(userId, [{ fileId, ...node }]);
+      const row = await ownFile(userId, fileId);
+      return toFileMetadata(row, undefined, 'owner');
+    },
+
+    setNodes(userId, items) {
+      return setNodes(userId, items);
     },
 
     async download(user, fileId, rangeHeader) {

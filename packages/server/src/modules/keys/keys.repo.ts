@@ -18,6 +18,8 @@ export interface KeysRepo {
   ): Promise<UserKeyRow | undefined>;
   /** Gives a record without a signing key its signing key; undefined when it has one (or is not found). */
   addSigningKey(userId: string, keyId: string, signing: SigningFields): Promise<UserKeyRow | undefined>;
+  /** Sets the record's wrapped drive key; undefined when it has one already (or is not found). */
+  setDriveKey(userId: string, keyId: string, wrappedDriveKey: string): Promise<UserKeyRow | undefined>;
 }
 
 /** The signing key of a key record, as stored (issue 13). */
@@ -81,6 +83,15 @@ export function createKeysRepo(db: Kysely<DB>): KeysRepo {
         })
         .where('id', '=', keyId)
         .where('signing_public_key', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+    },
+    setDriveKey(userId, keyId, wrappedDriveKey) {
+      return own(userId)
+        .updateTable('user_keys')
+        .set({ wrapped_drive_key: wrappedDriveKey })
+        .where('id', '=', keyId)
+        .where('wrapped_drive_key', 'is', null)
         .returningAll()
         .executeTakeFirst();
     },

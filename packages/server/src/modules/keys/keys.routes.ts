@@ -6,6 +6,7 @@ import {
   KeyRecordSchema,
   KeysResponseSchema,
   PublicKeyResponseSchema,
+  PutDriveKeyRequestSchema,
   RewrapKeyRequestSchema,
 } from '@coffer/contracts';
 import { apiRoutes } from '../../http/api-route.js';
@@ -76,6 +77,18 @@ export function keysRoutes(app: FastifyTypeBox, deps: { keys: KeysService }): vo
       answer: KeyRecordSchema,
     },
     async ({ user, params, body }) => keys.addSigningKey(user.id, user.email ?? '', params.keyId, body),
+  );
+
+  route.put(
+    '/users/keys/:keyId/drive-key',
+    {
+      summary: 'Give a key record the drive key wrapped to it (once; issue 31)',
+      caller: 'verified',
+      params: KeyIdParamsSchema,
+      body: PutDriveKeyRequestSchema,
+      answer: KeyRecordSchema,
+    },
+    async ({ user, params, body }) => keys.setDriveKey(user.id, params.keyId, body.wrappedDriveKey),
   );
 
   route.delete(

@@ -36,6 +36,8 @@ export interface KeysService {
     encryptedSigningKey?: string,
   ): Promise<KeyRecord>;
   publicKeyOf(email: string): Promise<PublicKeyResponse>;
+  /** Stores the drive key wrapped to a key record (issue 31): once; 409 when it has one. */
+  setDriveKey(userId: string, keyId: string, wrappedDriveKey: string): Promise<KeyRecord>;
 }
 
 export function toKeyRecord(row: UserKeyRow): KeyRecord {
@@ -45,6 +47,7 @@ export function toKeyRecord(row: UserKeyRow): KeyRecord {
     encryptedPrivateKey: row.encrypted_private_key,
     createdAt: row.created_at,
     ...signingOf(row),
+    ...(row.wrapped_drive_key === null ? {} : { wrappedDriveKey: row.wrapped_drive_key }),
   };
 }
 
@@ -190,6 +193,16 @@ export function createKeysService(deps: {
 
     async list(userId) {
       return (await repo.listFor(userId)).map(toKeyRecord);
+    },
+
+    async setDriveKey(userId, keyId, wrappedDriveKey) {
+      const updated = await repo.setDriveKey(userId, keyId, wrappedDriveKey);
+      if (updated !== undefined) return toKeyRecord(updated);
+      if ((await repo.findFor(userId, keyId)) === undefined) {
+        throw new NotFoundError('Key not found', ErrorCode.KEYS_NOT_FOUND);
+      }
+      // Replacing it would let a stolen session hand the owner's browser a drive key of its choosing.
+      throw new ApiError(409, ErrorCode.INVALID_OPERATION, 'This key record has a drive key already');
     },
 
     async active(userId) {
