@@ -19,6 +19,7 @@ import type {
   OkResponse,
   PortalRequest,
   PublicKeyResponse,
+  PutDriveKeyRequest,
   ReceivedInvitationsResponse,
   RedirectUrlResponse,
   StatsResponse,
@@ -48,6 +49,8 @@ export const keysApi = {
     api.request<KeyRecord>('PUT', `/users/keys/${seg(keyId)}`, { body }),
   addSigningKey: (api: ApiClient, keyId: string, body: AddSigningKeyRequest) =>
     api.request<KeyRecord>('PUT', `/users/keys/${seg(keyId)}/signing`, { body }),
+  putDriveKey: (api: ApiClient, keyId: string, body: PutDriveKeyRequest) =>
+    api.request<KeyRecord>('PUT', `/users/keys/${seg(keyId)}/drive-key`, { body }),
   publicKeyOf: (api: ApiClient, email: string) =>
     api.request<PublicKeyResponse>('GET', `/users/keys/public/${seg(email)}`),
 };

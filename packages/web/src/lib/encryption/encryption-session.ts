@@ -5,6 +5,7 @@ import {
   type AddSigningKeyRequest,
   type CreateKeyRequest,
   type KeyRecord,
+  type PutDriveKeyRequest,
   type RewrapKeyRequest,
 } from '@coffer/contracts';
 import {
@@ -57,6 +58,7 @@ import {
 import { assertOwnKeyRecord, trustErrorMessage } from '../trust/own-keys';
 import { defaultKeyRevStore, type KeyRevStore } from './key-rev.store';
 import { realSleep, withRetry, type Sleep } from './retry';
+import { driveKeyFor } from './drive-key';
 import type { UnlockedKeys } from './unlocked-keys';
 
 export type { UnlockedKeys } from './unlocked-keys';
@@ -82,6 +84,8 @@ export interface KeysPort {
   putRecoveryKit(body: PutRecoveryKitRequest): Promise<unknown>;
   /** Gives a record made before signing keys its signing key, once (409 when it has one). */
   addSigningKey(keyId: string, body: AddSigningKeyRequest): Promise<KeyRecord>;
+  /** Gives a key record its wrapped drive key, once (PUT …/drive-key; 409 when it has one). */
+  putDriveKey(keyId: string, body: PutDriveKeyRequest): Promise<KeyRecord>;
 }
 
 /** Spec section 4: not initialised, then unlocked (keys in memory, key version set). */
@@ -365,6 +369,21 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
     }
   }
 
+  /**
+   * The keys with the drive key (issue 31). A wrap that does not open is refused like any altered
+   * key (KeysTamperedError); any other failure (offline, an older server) leaves the keys without
+   * one, and the next unlock tries again.
+   */
+  async function withDriveKey(record: KeyRecord, keys: UnlockedKeys): Promise<UnlockedKeys> {
+    try {
+      return { ...keys, driveKey: await driveKeyFor(record, keys, deps.keys) };
+    } catch (error) {
+      if (error instanceof KeysTamperedError) throw error;
+      onBackgroundError(error);
+      return keys;
+    }
+  }
+
   const session: EncryptionSession = {
     subscribe(listener) {
       listeners.add(listener);
@@ -443,21 +462,19 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
       }
       const record = await deps.keys.create(body);
       flags.remove(sessionStorageKeys.needsNewEncryption);
-      await becomeUnlocked(
-        {
-          privateKey: created.privateKey,
-          publicKey: created.publicKey,
-          publicKeyB64: created.publicKeyB64,
-          keyVersion: record.keyId,
-          ...(userEmail === null
-            ? {}
-            : {
-                signingPrivateKey: created.signingPrivateKey,
-                signingPublicKeyB64: created.signingPublicKeyB64,
-              }),
-        },
-        startedAt,
-      );
+      const keys = await withDriveKey(record, {
+        privateKey: created.privateKey,
+        publicKey: created.publicKey,
+        publicKeyB64: created.publicKeyB64,
+        keyVersion: record.keyId,
+        ...(userEmail === null
+          ? {}
+          : {
+              signingPrivateKey: created.signingPrivateKey,
+              signingPublicKeyB64: created.signingPublicKeyB64,
+            }),
+      });
+      await becomeUnlocked(keys, startedAt);
     },
 
     async unlock(password) {
@@ -477,7 +494,7 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
         servedKeys.signingPrivateKey === undefined && record.encryptedSigningKey !== undefined
           ? await keysFromRecord(record, password)
           : servedKeys;
-      await becomeUnlocked(keys, startedAt);
+      await becomeUnlocked(await withDriveKey(record, keys), startedAt);
       background(upgradeRecord(record, password));
       // Spec section 4: a wait of 100 ms follows unlock.
       await sleep(POST_UNLOCK_WAIT_MS);
@@ -526,6 +543,19 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
             return forget();
           }
         }
+        // An entry stored before the drive key existed gets it now (one RSA operation).
+        let driveKey = entry.driveKey;
+        if (driveKey === undefined && active?.wrappedDriveKey !== undefined) {
+          try {
+            driveKey = (await withDriveKey(active, entry)).driveKey;
+          } catch {
+            // An altered wrap: unlock again, where the screen says why it refuses.
+            return forget();
+          }
+          if (driveKey !== undefined) {
+            await keyStore.put({ ...entry, driveKey }).catch(onBackgroundError);
+          }
+        }
         if (startedAt !== generation) return false;
         lastTouch = now();
         await keyStore.touch(handle, lastTouch).catch(onBackgroundError);
@@ -543,6 +573,7 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
                   signingPrivateKey: entry.signingPrivateKey,
                   signingPublicKeyB64: entry.signingPublicKeyB64,
                 }),
+            ...(driveKey === undefined ? {} : { driveKey }),
           },
         });
         return true;

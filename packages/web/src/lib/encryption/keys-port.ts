@@ -12,6 +12,7 @@ export function keysPortFrom(api: ApiClient): KeysPort {
     delete: (keyId) => keysApi.delete(api, keyId),
     rewrap: (keyId, body) => keysApi.rewrap(api, keyId, body),
     addSigningKey: (keyId, body) => keysApi.addSigningKey(api, keyId, body),
+    putDriveKey: (keyId, body) => keysApi.putDriveKey(api, keyId, body),
     rewrapAll: (body) => keysRecoveryApi.rewrapAll(api, body),
     recoveryKit: () => keysRecoveryApi.recoveryKit(api),
     putRecoveryKit: (body) => keysRecoveryApi.putRecoveryKit(api, body),

@@ -14,4 +14,9 @@ export interface UnlockedKeys {
   readonly signingPrivateKey?: CryptoKey;
   /** base64 SPKI of the signing public key, as the (checked) key record has it. */
   readonly signingPublicKeyB64?: string;
+  /**
+   * Non-extractable AES-256-GCM drive key (issue 31): the root of the key tree, opens the wraps of
+   * the nodes at the top of My Files. Absent while the server has none and making one failed.
+   */
+  readonly driveKey?: CryptoKey;
 }

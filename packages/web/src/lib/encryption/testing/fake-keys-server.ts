@@ -1,4 +1,10 @@
-import type { AddSigningKeyRequest, CreateKeyRequest, KeyRecord, RewrapKeyRequest } from '@coffer/contracts';
+import type {
+  AddSigningKeyRequest,
+  CreateKeyRequest,
+  KeyRecord,
+  PutDriveKeyRequest,
+  RewrapKeyRequest,
+} from '@coffer/contracts';
 import type { PutRecoveryKitRequest, RecoveryKitRecord, RewrapAllKeysRequest } from '../../api/keys-recovery';
 import type { KeysPort } from '../encryption-session';
 
@@ -114,6 +120,15 @@ export class FakeKeysServer implements KeysPort {
     if (record === undefined) return Promise.reject(new FakeApiError(404, 'KEYS_NOT_FOUND'));
     if (record.signingPublicKey !== undefined) return Promise.reject(new FakeApiError(409, 'CONFLICT'));
     Object.assign(record, body);
+    return Promise.resolve(record);
+  }
+
+  putDriveKey(keyId: string, body: PutDriveKeyRequest): Promise<KeyRecord> {
+    this.calls.push(`PUT /users/keys/${keyId}/drive-key`);
+    const record = this.records.find((candidate) => candidate.keyId === keyId);
+    if (record === undefined) return Promise.reject(new FakeApiError(404, 'KEYS_NOT_FOUND'));
+    if (record.wrappedDriveKey !== undefined) return Promise.reject(new FakeApiError(409, 'CONFLICT'));
+    record.wrappedDriveKey = body.wrappedDriveKey;
     return Promise.resolve(record);
   }
 }
