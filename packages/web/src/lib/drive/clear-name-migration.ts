@@ -1,0 +1,121 @@
+import {
+  DEFAULT_CONTENT_TYPE,
+  type FileListItem,
+  type FileNodesItem,
+  type FileMetadata,
+} from '@coffer/contracts';
+import {
+  DRIVE_NODE_ID,
+  sealMetadata,
+  signNodeRecord,
+  unwrapNodeKey,
+  wrapFileKeyForParent,
+} from '@coffer/crypto';
+import { filesApi } from '../api/files';
+import type { ApiClient } from '../api/http';
+import { driveApi } from './drive-api';
+import { newNodeId } from './node-place';
+
+/** Files per POST /users/files/nodes (the contracts allow up to 500; smaller batches show progress sooner). */
+export const MIGRATION_BATCH_SIZE = 50;
+/** Metadata calls and RSA unwraps in flight while a batch is prepared. */
+const PREPARE_CONCURRENCY = 4;
+
+export interface MigrationKeys {
+  readonly driveKey: CryptoKey;
+  /** Opens each file's RSA owner copy once. */
+  readonly privateKey: CryptoKey;
+  readonly ownerEmail: string;
+  readonly signingPrivateKey: CryptoKey;
+}
+
+export interface MigrationResult {
+  readonly migrated: number;
+  /** Files that could not be prepared or sent; they keep their clear name until the next unlock. */
+  readonly failed: number;
+}
+
+/** The files of a list that still have a clear name on the server. */
+export function filesWithClearNames(files: readonly FileListItem[]): FileListItem[] {
+  return files.filter((file) => file.nodeId === undefined && file.isEncrypted);
+}
+
+/**
+ * Seals the clear names of my older files (issue 31, point 1): for each, the RSA owner copy of its
+ * key is opened once and the key wrapped under the drive key at the top of My Files, its name and
+ * type sealed under the file key and the node record signed; batches go out with
+ * POST /users/files/nodes, after which the server keeps no clear name. A file that fails (its key
+ * does not open, a batch is refused) is left as it is and counted; the next unlock tries again.
+ */
+export async function migrateClearNames(
+  api: ApiClient,
+  files: readonly FileListItem[],
+  keys: MigrationKeys,
+  batchSize = MIGRATION_BATCH_SIZE,
+): Promise<MigrationResult> {
+  let migrated = 0;
+  let failed = 0;
+  for (let start = 0; start < files.length; start += batchSize) {
+    const batch = files.slice(start, start + batchSize);
+    const prepared = await mapLimited(batch, PREPARE_CONCURRENCY, (file) =>
+      prepare(api, file, keys).catch(() => null),
+    );
+    const items = prepared.filter((item): item is FileNodesItem => item !== null);
+    failed += batch.length - items.length;
+    if (items.length === 0) continue;
+    try {
+      await driveApi.putFileNodes(api, items);
+      migrated += items.length;
+    } catch {
+      failed += items.length;
+    }
+  }
+  return { migrated, failed };
+}
+
+async function prepare(api: ApiClient, listed: FileListItem, keys: MigrationKeys): Promise<FileNodesItem> {
+  const file: FileMetadata = await filesApi.get(api, listed.fileId);
+  const encryptedFileKey = file.encryptionInfo?.encryptedFileKey;
+  if (encryptedFileKey === undefined || file.nodeId !== undefined) {
+    throw new Error('not a file to migrate');
+  }
+  const nodeId = newNodeId();
+  const place = { parentNodeId: DRIVE_NODE_ID, nodeId };
+  const wrappedKey = await wrapFileKeyForParent(encryptedFileKey, keys.privateKey, keys.driveKey, place);
+  const fileKey = await unwrapNodeKey(wrappedKey, keys.driveKey, place, 'file');
+  const encryptedMetadata = await sealMetadata(fileKey, nodeId, {
+    name: file.name,
+    contentType: file.contentType === '' ? DEFAULT_CONTENT_TYPE : file.contentType,
+  });
+  const nodeRecord = await signNodeRecord(
+    {
+      ownerEmail: keys.ownerEmail,
+      nodeId,
+      parentNodeId: DRIVE_NODE_ID,
+      kind: 'file',
+      wrappedKeyB64: wrappedKey,
+      encryptedMetadataB64: encryptedMetadata,
+      manifestJson: file.manifest,
+    },
+    keys.signingPrivateKey,
+  );
+  return { fileId: file.fileId, nodeId, parentNodeId: null, wrappedKey, encryptedMetadata, nodeRecord };
+}
+
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  run: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      const item = items[index];
+      if (item !== undefined) results[index] = await run(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

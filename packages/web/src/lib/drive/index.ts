@@ -1,0 +1,43 @@
+/**
+ * lib/drive: my drive with its names decrypted (issue 31, docs/key-hierarchy.md).
+ *
+ * The server lists files and folders with sealed metadata; this room opens them with the drive key
+ * (two AES-GCM operations per node, no RSA), checks every signed node record against my own
+ * signing key, and gives features a tree. Names are `sanitizeDisplayName`d before anything shows
+ * them. A node that does not open is `unreadable` (never a name the server chose); an old file with
+ * a clear name is `clear` until `migrateClearNames` seals it.
+ *
+ * Use:
+ * - `loadDrive(api, { driveKey })` → `DriveTree` (`files`, `folders`, `byParent.get(null | nodeId)`,
+ *   `search(text)` across every folder); then `withCheckedRecords(tree, email, signingPublicKeyB64)`
+ *   fills `records` (file id or folder node id → `valid` | `tampered` | `none`).
+ * - `fileNodeFor({ fileKey, name, contentType, parent, ownerEmail, signingPrivateKey, manifestJson })`
+ *   → the `node` of an upload; `parent` is `{ nodeId: null, key: driveKey }` at the top or a folder's
+ *   `{ nodeId, key: folder.folderKey }`.
+ * - `migrateClearNames(api, filesWithClearNames(items), keys)`: the background migration.
+ * - `openSharedFileName(fileKey, file)`: a recipient's view of a shared file's sealed name.
+ */
+export { driveApi } from './drive-api';
+export { loadDrive, withCheckedRecords, type DriveKeys } from './drive-load';
+export {
+  UNREADABLE_FILE_NAME,
+  UNREADABLE_FOLDER_NAME,
+  type DriveFile,
+  type DriveFolder,
+  type DriveNode,
+  type NodeState,
+  type RecordState,
+} from './drive-nodes';
+export { openDrive } from './drive-open';
+export { checkNodeRecords } from './drive-records';
+export { buildDriveTree, searchForm, type DriveChildren, type DriveTree } from './drive-tree';
+export { fileNodeFor, type FileNodeInput, type NodeParent } from './file-node';
+export {
+  filesWithClearNames,
+  migrateClearNames,
+  MIGRATION_BATCH_SIZE,
+  type MigrationKeys,
+  type MigrationResult,
+} from './clear-name-migration';
+export { cryptoParentId, newNodeId } from './node-place';
+export { openSharedFileName } from './shared-file-name';
