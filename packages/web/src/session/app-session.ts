@@ -9,11 +9,7 @@ import {
   type TrustSession,
 } from '../lib/trust/trust-session';
 import type { PinsPort } from '../lib/trust/pin-book';
-import {
-  createMemoryPinHighWater,
-  pinVersionsOf,
-  type PinHighWaterStore,
-} from '../lib/trust/pin-high-water';
+import { createMemoryPinHighWater, pinVersionsOf, type PinHighWaterStore } from '../lib/trust/pin-high-water';
 import { createIndexedDbPinHighWater } from '../lib/trust/pin-high-water.idb';
 import type { UnlockedKeys } from '../lib/encryption/encryption-session';
 import { createApiClient, type ApiClient } from '../lib/api/http';

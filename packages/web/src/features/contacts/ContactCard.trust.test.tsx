@@ -13,7 +13,11 @@ import {
   generateUserKeyPair,
   publicKeyFingerprint,
 } from '@coffer/crypto';
-import { createTestAppSession, TEST_MASTER_KEY, type TestAppSession } from '../../session/testing/test-session';
+import {
+  createTestAppSession,
+  TEST_MASTER_KEY,
+  type TestAppSession,
+} from '../../session/testing/test-session';
 import type { ContactView } from '../../lib/contacts/contact-status';
 import { makeTrustIdentity, servedKeyOf, type TrustIdentity } from '../../lib/trust/testing/trust-identities';
 import { createFakeApi, renderScreen } from '../../test/render-screen';
