@@ -57,7 +57,7 @@ describe('Profile → Encryption keys: change the master unlock key', () => {
     await u.type(newKey, 'Brand-New-Key-5');
     await u.type(field(/^Confirm new master unlock key/), 'Brand-New-Key-6');
     expect(screen.getByText('Passwords do not match')).toBeTruthy();
-    expect(session.keysServer.calls.filter((call) => call.startsWith('PUT'))).toEqual([]);
+    expect(session.keysServer.calls).not.toContain('PUT /users/keys');
   });
 
   it('changes nothing with a wrong current key and says so; the right one changes it', async () => {
