@@ -125,6 +125,7 @@ export function useUploadList(): UploadList {
             ...(encryption.keys.signingPrivateKey === undefined || ownerEmail === null
               ? {}
               : { signing: { ownerEmail, signingPrivateKey: encryption.keys.signingPrivateKey } }),
+            ...(encryption.keys.driveKey === undefined ? {} : { driveKey: encryption.keys.driveKey }),
           }
         : { publicKey: null, keyVersion: null };
     let tickets;

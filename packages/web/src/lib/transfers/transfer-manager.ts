@@ -245,11 +245,18 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
     },
     getSnapshot: () => snapshot,
 
-    enqueueUploads(files, { api, keys }) {
+    enqueueUploads(files, { api, keys, parent }) {
       assertUploadKeys(keys);
       const created = files.map((file) =>
         createUploadTask(file, isLargeUpload(file.size, deps.testFormat), (current) =>
-          uploadFile({ api, file, keys, ...transport(current), records: uploadRecords }),
+          uploadFile({
+            api,
+            file,
+            keys,
+            ...transport(current),
+            records: uploadRecords,
+            ...(parent === undefined ? {} : { parent }),
+          }),
         ),
       );
       pump();

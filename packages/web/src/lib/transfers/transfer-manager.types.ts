@@ -7,6 +7,7 @@ import type { SaveCapabilities } from './save/save-method';
 import type { SaveMethod, SaveSinkOpener } from './save/save-sink';
 import type { TransferKind, TransferStatus } from './transfer-types';
 import type { UploadKeys } from './upload';
+import type { NodeParent } from '../drive';
 import type { UploadRecord, UploadRecordStore } from './upload-records';
 import type { XhrFactory } from './upload-xhr';
 
@@ -56,6 +57,8 @@ export interface EnqueueUploadsOptions {
   readonly api: ApiClient;
   /** The unlocked session's public key and key id. */
   readonly keys: UploadKeys;
+  /** The folder to upload into (issue 31); default the top of My Files. */
+  readonly parent?: NodeParent;
 }
 
 export interface ResumeUploadOptions {

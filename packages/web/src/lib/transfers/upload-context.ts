@@ -1,4 +1,11 @@
-import { encryptingChunkText, uploadMessages, type NewEncryptionInfo } from '@coffer/contracts';
+import {
+  DEFAULT_CONTENT_TYPE,
+  ENCRYPTED_FILE_NAME,
+  encryptingChunkText,
+  uploadMessages,
+  type FileNode,
+  type NewEncryptionInfo,
+} from '@coffer/contracts';
 import { bytesToHex } from '@coffer/crypto';
 import type { ChunkCipher } from '../crypto-worker';
 import type { EncryptedSlice, EncryptSliceOptions, SealedPart } from '../crypto-worker/chunk-cipher';
@@ -21,6 +28,11 @@ export interface UploadContext {
   readonly encryptionInfo: NewEncryptionInfo;
   /** The owner's signed manifest (JSON text), sent with the upload. */
   readonly manifest?: string;
+  /**
+   * The file's node (issue 31): its key wrapped under its folder, its sealed name and type, its
+   * signed record. With it, the upload sends the name `encrypted` and no content type in clear.
+   */
+  readonly node?: FileNode;
   readonly cipher: ChunkCipher;
   readonly signal: AbortSignal;
   readonly reporter: ProgressReporter;
@@ -35,6 +47,13 @@ export interface UploadContext {
   readonly journal?: UploadJournal;
   /** Multipart: held for the whole upload, so no other tab of this browser resumes it meanwhile. */
   readonly locks?: UploadLocks;
+}
+
+/** The name and type the server is told: `encrypted` and octet-stream when the metadata is sealed. */
+export function sentNameAndType(context: UploadContext): { name: string; contentType: string } {
+  return context.node === undefined
+    ? { name: context.file.name, contentType: context.contentType }
+    : { name: ENCRYPTED_FILE_NAME, contentType: DEFAULT_CONTENT_TYPE };
 }
 
 export function throwIfAborted(signal: AbortSignal): void {

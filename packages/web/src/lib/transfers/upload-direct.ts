@@ -6,6 +6,7 @@ import {
   createUploadWork,
   encryptFileChunk,
   encryptFilePart,
+  sentNameAndType,
   throwIfAborted,
   uploadHeaders,
   type UploadContext,
@@ -26,13 +27,15 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
   // The form's few text fields make the body a little larger than the ciphertext: `total` says how much.
   let sendTotal = expectedBytes;
   const work = createUploadWork(context.reporter, context.file.size, expectedBytes);
+  const sent = sentNameAndType(context);
   const fields: [string, string][] = [
-    ['name', context.file.name],
-    ['contentType', context.contentType],
+    ['name', sent.name],
+    ['contentType', sent.contentType],
     ['size', String(context.file.size)],
     ['isEncrypted', 'true'],
     ['encryptionInfo', JSON.stringify(context.encryptionInfo)],
     ...(context.manifest === undefined ? [] : [['manifest', context.manifest] as [string, string]]),
+    ...(context.node === undefined ? [] : [['node', JSON.stringify(context.node)] as [string, string]]),
   ];
   const request = {
     url: `${context.apiBaseUrl}/users/uploads/direct`,
@@ -60,7 +63,7 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
       const answer = await sendForm(parts, {
         ...request,
         headers: await uploadHeaders(context),
-        form: { fields, field: 'file', fileName: context.file.name },
+        form: { fields, field: 'file', fileName: sent.name },
       });
       return parseJsonAnswer(answer.responseText) as FileListItem;
     } finally {
@@ -78,7 +81,7 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
 
   const form = new FormData();
   for (const [name, value] of fields) form.append(name, value);
-  form.append('file', new Blob(pieces, { type: 'application/octet-stream' }), context.file.name);
+  form.append('file', new Blob(pieces, { type: 'application/octet-stream' }), sent.name);
 
   phase.bytesMoving(true);
   const answer = await sendUploadXhr(

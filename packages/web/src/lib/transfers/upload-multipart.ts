@@ -23,6 +23,7 @@ import {
   createUploadPhase,
   createUploadWork,
   encryptFilePart,
+  sentNameAndType,
   throwIfAborted,
   uploadHeaders,
   type UploadContext,
@@ -38,14 +39,16 @@ import { parseJsonAnswer } from './upload-json';
  * upload is aborted on the server too (DELETE), so no parts are left behind.
  */
 export async function uploadMultipart(context: UploadContext): Promise<FileListItem> {
+  const sent = sentNameAndType(context);
   const created = await callJson<CreateMultipartUploadResponse>(context, 'POST', '/users/uploads/multipart', {
-    name: context.file.name,
-    contentType: context.contentType,
+    name: sent.name,
+    contentType: sent.contentType,
     size: context.file.size,
     parts: context.chunkCount,
     isEncrypted: true,
     encryptionInfo: context.encryptionInfo,
     ...(context.manifest === undefined ? {} : { manifest: context.manifest }),
+    ...(context.node === undefined ? {} : { node: context.node }),
   } satisfies CreateMultipartUploadRequest);
   // A fresh id: no other tab can hold it yet, but one may try to resume it while it runs here. The
   // lock only guards against that; if the browser refuses locks, the upload goes on without one

@@ -1,5 +1,6 @@
 import {
   DEFAULT_CONTENT_TYPE,
+  ENCRYPTED_FILE_NAME,
   uploadMessages,
   type FileListItem,
   type NewEncryptionInfo,
@@ -16,6 +17,7 @@ import { uploadMultipart } from './upload-multipart';
 import { runContext, type UploadRunOptions } from './upload-options';
 import { fileHandleOf, type UploadRecordStore } from './upload-records';
 import { signUploadManifest } from '../trust/signed-files';
+import { fileNodeFor, type NodeParent } from '../drive';
 
 /**
  * The owner's key material an upload needs, from the unlocked encryption session. Either may be
@@ -28,12 +30,19 @@ export interface UploadKeys {
   readonly keyVersion: string | null | undefined;
   /** Signs the file's manifest (issue 13); absent for a key record without a signing key. */
   readonly signing?: { readonly ownerEmail: string; readonly signingPrivateKey: CryptoKey };
+  /**
+   * The drive key (issue 31): a file uploaded with a signing key gets a node under it (at the top
+   * of My Files), or under `parent`. Without either, the name goes in clear (as before issue 31).
+   */
+  readonly driveKey?: CryptoKey;
 }
 
 export interface UploadOptions extends UploadRunOptions {
   readonly keys: UploadKeys;
   /** Where multipart uploads are recorded so they can be resumed; none: not resumable. */
   readonly records?: UploadRecordStore | null;
+  /** The folder to upload into (its node id and key); default the top of My Files (the drive key). */
+  readonly parent?: NodeParent;
 }
 
 /** What a resumed upload checks the re-opened file against. */
@@ -84,15 +93,37 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
     await wrapFileKey(fileKey, publicKey),
   );
   const contentType = options.file.type === '' ? DEFAULT_CONTENT_TYPE : options.file.type;
+  const { signing, driveKey } = options.keys;
+  const parent = options.parent ?? (driveKey === undefined ? undefined : { nodeId: null, key: driveKey });
+  const sealed = signing !== undefined && parent !== undefined;
   // What identifies the file, signed before any byte leaves: the recipient's app checks it later.
+  // With sealed metadata the manifest names what the server is told ('encrypted', octet-stream):
+  // the node record binds it to the sealed name, and no clear name reaches the server.
   const manifest =
-    options.keys.signing === undefined
+    signing === undefined
       ? undefined
       : await signUploadManifest(
-          { name: options.file.name, contentType, size: options.file.size, encryptionInfo },
-          options.keys.signing.ownerEmail,
-          options.keys.signing.signingPrivateKey,
+          {
+            name: sealed ? ENCRYPTED_FILE_NAME : options.file.name,
+            contentType: sealed ? DEFAULT_CONTENT_TYPE : contentType,
+            size: options.file.size,
+            encryptionInfo,
+          },
+          signing.ownerEmail,
+          signing.signingPrivateKey,
         );
+  const node =
+    signing === undefined || parent === undefined
+      ? undefined
+      : await fileNodeFor({
+          fileKey,
+          name: options.file.name,
+          contentType,
+          parent,
+          ownerEmail: signing.ownerEmail,
+          signingPrivateKey: signing.signingPrivateKey,
+          ...(manifest === undefined ? {} : { manifestJson: manifest }),
+        });
   throwIfAborted(options.signal);
 
   const context: UploadContext = {
@@ -101,6 +132,7 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
     fileKey,
     encryptionInfo,
     ...(manifest === undefined ? {} : { manifest }),
+    ...(node === undefined ? {} : { node }),
     locks: options.locks ?? browserUploadLocks(),
   };
   const large = isLargeUpload(options.file.size, options.testFormat);
