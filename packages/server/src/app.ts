@@ -36,6 +36,11 @@ import { createDownloadsService } from './modules/files/downloads.service.js';
 import { createFilesRepo } from './modules/files/files.repo.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { createFilesService } from './modules/files/files.service.js';
+import { createFolderSharesRepo } from './modules/folders/folder-shares.repo.js';
+import { createFolderSharesService } from './modules/folders/folder-shares.service.js';
+import { createFoldersRepo } from './modules/folders/folders.repo.js';
+import { foldersRoutes } from './modules/folders/folders.routes.js';
+import { createFoldersService } from './modules/folders/folders.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.js';
 import { createInvitationsService } from './modules/invitations/invitations.service.js';
@@ -276,6 +281,17 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     logger: app.log,
     now,
   });
+  const foldersRepo = createFoldersRepo(db);
+  const folders = createFoldersService({ repo: foldersRepo, blobStore, logger: app.log, now });
+  const folderShares = createFolderSharesService({
+    repo: createFolderSharesRepo(db),
+    users: usersRepo,
+    keys: keysRepo,
+    downloads,
+    maxSharesOf: (user) => limitsFor(user.row, config.plans, now()).limits.maxShares,
+    ownsFolder: async (userId, nodeId) => (await foldersRepo.findFor(userId, nodeId)) !== undefined,
+    now,
+  });
   const payments = createPayments({
     db,
     provider: overrides.paymentProvider ?? (await createPaymentProvider(config, db, { now })),
@@ -362,6 +378,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         feedbackRoutes(scope, { feedback });
         filesRoutes(scope, { files });
         sharesRoutes(scope, { shares });
+        foldersRoutes(scope, { folders, folderShares });
         uploadsRoutes(scope, { uploads });
         registerPayments(scope, { payments });
         next();

@@ -49,6 +49,12 @@ export interface FilesRepo {
     items: readonly { fileId: string; node: FileNodeValues }[],
   ): Promise<SetNodesRefusal | null>;
   findFor(ownerId: string, fileId: string): Promise<FileRow | undefined>;
+  /** Whether a new file may take this node: its folder exists (or it is at the top) and the id is free. */
+  newNodeRefusal(
+    ownerId: string,
+    nodeId: string,
+    parentNodeId: string | null,
+  ): Promise<'parent-missing' | 'node-id-taken' | null>;
   /** Removes the file row and its shares in one transaction; returns the removed row. */
   deleteFor(ownerId: string, fileId: string): Promise<FileRow | undefined>;
   /**
@@ -148,6 +154,29 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
         }
         return null;
       });
+    },
+
+    async newNodeRefusal(ownerId, nodeId, parentNodeId) {
+      const own = scopedTo(db, ownerId);
+      if (parentNodeId !== null) {
+        const parent = await own
+          .selectFrom('folders')
+          .select('node_id')
+          .where('node_id', '=', parentNodeId)
+          .executeTakeFirst();
+        if (parent === undefined) return 'parent-missing';
+      }
+      const folder = await own
+        .selectFrom('folders')
+        .select('node_id')
+        .where('node_id', '=', nodeId)
+        .executeTakeFirst();
+      const file = await own
+        .selectFrom('files')
+        .select('id')
+        .where('node_id', '=', nodeId)
+        .executeTakeFirst();
+      return folder === undefined && file === undefined ? null : 'node-id-taken';
     },
 
     findFor(ownerId, fileId) {

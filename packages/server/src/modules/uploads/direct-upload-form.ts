@@ -17,7 +17,8 @@ import { clientBody } from '../../http/request-body.js';
  */
 export const DIRECT_UPLOAD_LIMITS = {
   fieldNameSize: 100,
-  fieldSize: 8 * 1024,
+  // The largest field is `node` (issue 31): sealed metadata and a node record of 4 KiB each, and a wrap.
+  fieldSize: 12 * 1024,
   fields: 10,
   files: 1,
   parts: 11,
@@ -48,6 +49,14 @@ export function parseDirectUploadFields(fields: Record<string, string>): DirectU
   } catch {
     throw new ValidationError('Invalid upload form: encryptionInfo must be JSON');
   }
+  let node: unknown;
+  if (fields.node !== undefined) {
+    try {
+      node = JSON.parse(fields.node);
+    } catch {
+      throw new ValidationError('Invalid upload form: node must be JSON');
+    }
+  }
   const metadata = {
     name: fields.name,
     contentType: fields.contentType,
@@ -55,6 +64,7 @@ export function parseDirectUploadFields(fields: Record<string, string>): DirectU
     isEncrypted: true,
     encryptionInfo,
     ...(fields.manifest === undefined ? {} : { manifest: fields.manifest }),
+    ...(node === undefined ? {} : { node }),
   };
   if (!Value.Check(DirectUploadMetadataSchema, metadata)) {
     throw new ValidationError(firstError(DirectUploadMetadataSchema, metadata));

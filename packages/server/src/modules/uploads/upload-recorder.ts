@@ -1,14 +1,27 @@
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import { ErrorCode } from '@coffer/contracts';
-import type { FileListItem } from '@coffer/contracts';
+import type { FileListItem, FileNode } from '@coffer/contracts';
 import { ApiError } from '../../http/errors.js';
-import type { UploadRow } from '../../infra/db/schema.js';
+import type { NewFileRow, UploadRow } from '../../infra/db/schema.js';
 import { nowIso } from '../../infra/db/values.js';
 import type { BlobStore } from '../../infra/storage/blob-store.js';
 import { toFileListItem } from '../files/file-views.js';
 import type { FilesRepo } from '../files/files.repo.js';
 import type { UploadsRepo } from './uploads.repo.js';
 import { UploadNotPendingError } from './uploads.repo.js';
+
+/** The file columns of an upload's node (JSON text of a FileNode, checked when the upload began). */
+function nodeColumnsOf(nodeJson: string | null): Partial<NewFileRow> {
+  if (nodeJson === null) return {};
+  const node = JSON.parse(nodeJson) as FileNode;
+  return {
+    node_id: node.nodeId,
+    parent_node_id: node.parentNodeId,
+    wrapped_key: node.wrappedKey,
+    encrypted_metadata: node.encryptedMetadata,
+    node_record: node.nodeRecord,
+  };
+}
 
 export const notInProgress = (status = 'no longer pending'): ApiError =>
   new ApiError(
@@ -64,6 +77,7 @@ export function createUploadRecorder(deps: UploadRecorderDeps): UploadRecorder {
             manifest: upload.manifest,
             object_key: upload.object_key,
             uploaded_at: at,
+            ...nodeColumnsOf(upload.node),
           },
           at,
         );

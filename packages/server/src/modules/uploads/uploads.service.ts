@@ -4,6 +4,7 @@ import type {
   CreateMultipartUploadResponse,
   DirectUploadMetadata,
   FileListItem,
+  FileNode,
   MultipartUploadState,
   UploadItem,
   UploadPartResponse,
@@ -24,7 +25,8 @@ import {
   InvalidPartError,
   MultipartUploadNotFoundError,
 } from '../../infra/storage/blob-store.js';
-import { objectKeyFor, parseEncryptionInfo } from '../files/file-views.js';
+import { objectKeyFor, parseEncryptionInfo, SEALED_NAME_COLUMNS } from '../files/file-views.js';
+import { assertNodePlace, folderNotFound, nodeIdTaken } from '../files/files.service.js';
 import type { FilesRepo } from '../files/files.repo.js';
 import type { CurrentUser } from '../users/users.service.js';
 import type { UploadPolicy } from './upload-policy.js';
@@ -133,8 +135,16 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
     return row;
   }
 
+  /** A new file's node: a folder of the caller's (or the top) and a node id nothing else has. */
+  async function checkNewNode(userId: string, node: FileNode): Promise<void> {
+    assertNodePlace(node);
+    const refusal = await deps.files.newNodeRefusal(userId, node.nodeId, node.parentNodeId);
+    if (refusal === 'parent-missing') throw folderNotFound();
+    if (refusal === 'node-id-taken') throw nodeIdTaken();
+  }
+
   /** Reserves a new pending upload of `user` against their plan (throws when a limit is reached). */
-  function reserveUpload(
+  async function reserveUpload(
     user: CurrentUser,
     fields: {
       name: string;
@@ -142,19 +152,25 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
       size: number;
       encryptionInfo: CreateMultipartUploadRequest['encryptionInfo'];
       manifest?: string | undefined;
+      node?: FileNode | undefined;
       parts: number;
     },
     kind: 'direct' | 'multipart',
   ): Promise<UploadRow> {
     const id = newId();
     const at = nowIso(deps.now());
+    const { node } = fields;
+    if (node !== undefined) await checkNewNode(user.id, node);
     return deps.policy.reserve(
       user,
       {
         id,
         user_id: user.id,
-        file_name: fields.name,
-        content_type: fields.contentType,
+        // With a node the name and content type are sealed in it: the clear ones are never stored.
+        ...(node === undefined
+          ? { file_name: fields.name, content_type: fields.contentType }
+          : { file_name: SEALED_NAME_COLUMNS.name, content_type: SEALED_NAME_COLUMNS.content_type }),
+        node: node === undefined ? null : JSON.stringify(node),
         size: fields.size,
         stored_size: encryptedSizeFor(fields.size),
         is_encrypted: 1,
