@@ -16,7 +16,10 @@ export type CryptoErrorCode =
   | 'RECOVERY_WORDS_INVALID'
   | 'RECOVERY_KIT_MISMATCH'
   | 'NODE_KEY_UNWRAP_FAILED'
-  | 'METADATA_INVALID';
+  | 'METADATA_INVALID'
+  | 'LINK_FRAGMENT_INVALID'
+  | 'LINK_KEY_UNWRAP_FAILED'
+  | 'REQUEST_KEY_MISMATCH';
 
 /** Base class of every typed error thrown by `@coffer/crypto`. */
 export abstract class CofferCryptoError extends CodedError<CryptoErrorCode> {}
@@ -111,3 +114,25 @@ export class NodeKeyUnwrapError extends withCode(CofferCryptoError, 'NODE_KEY_UN
  * another node's), or what it holds is not a name and an optional content type within the limits.
  */
 export class MetadataInvalidError extends withCode(CofferCryptoError, 'METADATA_INVALID') {}
+
+/**
+ * A link's URL fragment is not what Coffer writes: not base64url, a secret of the wrong length, a
+ * fingerprint that is not 64 hex digits, or extra text (a truncated or altered link).
+ */
+export class LinkFragmentError extends withCode(CofferCryptoError, 'LINK_FRAGMENT_INVALID') {}
+
+/**
+ * A file key or metadata served under a link does not open with the link key at its place: a wrong
+ * secret or password, an item of another link or file, or altered.
+ */
+export class LinkKeyUnwrapError extends withCode(CofferCryptoError, 'LINK_KEY_UNWRAP_FAILED') {}
+
+/**
+ * The owner public key served for a file request is not the one whose fingerprint the request
+ * link carries: the server (or its database) swapped it; nothing is encrypted to it.
+ */
+export class RequestKeyMismatchError extends withCode(
+  CofferCryptoError,
+  'REQUEST_KEY_MISMATCH',
+  "the served owner key does not match the request link's fingerprint",
+) {}

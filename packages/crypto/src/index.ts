@@ -20,6 +20,9 @@ export {
   InvalidKeyRecordError,
   KdfDowngradeError,
   KeyMismatchError,
+  LinkFragmentError,
+  LinkKeyUnwrapError,
+  RequestKeyMismatchError,
   PinSetInvalidError,
   KeyRollbackError,
   MetadataInvalidError,
@@ -246,3 +249,6 @@ export {
   type OpenedNode,
   type UnopenedNode,
 } from './drive/nodes-metadata.batch.js';
+
+// Links and file requests (issue 30): docs/encryption.md section 18.
+export * from './links/index.js';

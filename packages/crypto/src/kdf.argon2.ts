@@ -85,16 +85,7 @@ export async function deriveArgon2idWrapKey(
   saltBytes: Uint8Array,
   params: Argon2idParams,
 ): Promise<CryptoKey> {
-  if (saltBytes.length < 8) throw new InvalidArgumentError('Argon2id salt must be at least 8 bytes');
-  const keyBytes = await argon2id({
-    password: utf8Bytes(password),
-    salt: saltBytes,
-    parallelism: params.parallelism,
-    iterations: params.passes,
-    memorySize: params.memoryKiB,
-    hashLength: 32,
-    outputType: 'binary',
-  });
+  const keyBytes = await argon2idBytes(password, saltBytes, params);
   const rawBytes = toBufferSource(keyBytes);
   try {
     return await crypto.subtle.importKey('raw', rawBytes, { name: 'AES-GCM' }, false, [
@@ -107,4 +98,25 @@ export async function deriveArgon2idWrapKey(
     keyBytes.fill(0);
     rawBytes.fill(0);
   }
+}
+
+/**
+ * Argon2id(password UTF-8, salt) → 32 raw bytes, for a caller that feeds them to another KDF (a
+ * link's password part, docs/encryption.md section 18). The caller zeroes them once used.
+ */
+export async function argon2idBytes(
+  password: string,
+  saltBytes: Uint8Array,
+  params: Argon2idParams,
+): Promise<Uint8Array> {
+  if (saltBytes.length < 8) throw new InvalidArgumentError('Argon2id salt must be at least 8 bytes');
+  return argon2id({
+    password: utf8Bytes(password),
+    salt: saltBytes,
+    parallelism: params.parallelism,
+    iterations: params.passes,
+    memorySize: params.memoryKiB,
+    hashLength: 32,
+    outputType: 'binary',
+  });
 }

@@ -16,6 +16,7 @@ export const SIGNED_LABELS = {
   node: 'coffer-v2/node',
   folderGrant: 'coffer-v2/folder-grant',
   driveKey: 'coffer-v2/drive-key',
+  link: 'coffer-v2/link',
 } as const;
 
 export type SignedLabel = (typeof SIGNED_LABELS)[keyof typeof SIGNED_LABELS];
