@@ -16,6 +16,7 @@ import { FILE_KEY_UNDECRYPTABLE_TEXT, fromApiRequestError } from './error-mappin
 import {
   fetchRawDownloadMetadata,
   toDownloadMetadata,
+  type DownloadMetadata,
   type DownloadSource,
   type RawDownloadMetadata,
 } from './download-metadata';
@@ -26,6 +27,7 @@ import { resolveSaveMethod, type SaveCapabilities } from './save/save-method';
 import { runDownloadInServiceWorker } from './save/sw-download';
 import type { SaveMethod, SaveSink, SaveSinkOpener } from './save/save-sink';
 import { TransferAbortedError, TransferError } from './transfer-errors';
+import { openSharedFileName } from '../drive';
 import type { ProgressListener } from './transfer-types';
 
 /** The file to download, as the list shows it (name and size are known before any call). */
@@ -73,6 +75,12 @@ export interface DownloadOptions {
   readonly serviceWorkerDownload?: typeof runDownloadInServiceWorker | null;
   /** Tests only. */
   readonly testFormat?: TestFormatOverrides;
+  /**
+   * A file whose key and metadata the caller already opened (a link's file, issue 30): no metadata
+   * call, no RSA unwrap, `privateKey` unused. The content request carries `api.authHeaders()` (a
+   * link's client answers `X-Link-Auth` there instead of a bearer token).
+   */
+  readonly opened?: { readonly fileKey: CryptoKey; readonly metadata: DownloadMetadata };
 }
 
 /** A broken connection is picked up again up to three times per chunk, after 1, 3 and 6 seconds. */
@@ -96,7 +104,7 @@ export const DEFAULT_RESUME_DELAYS_MS: readonly number[] = [1000, 3000, 6000];
 export async function downloadFile(options: DownloadOptions): Promise<void> {
   const { target, signal } = options;
   const privateKey = options.privateKey;
-  if (privateKey === null || privateKey === undefined) {
+  if (options.opened === undefined && (privateKey === null || privateKey === undefined)) {
     throw new TransferError('PRECONDITION', downloadMessages.notUnlocked);
   }
   const method = resolveSaveMethod(options.saveMethod ?? 'auto', target.size, options.saveCapabilities);
@@ -125,15 +133,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     if (target.checked !== undefined && target.checked.source !== target.source) {
       throw new TransferError('PRECONDITION', downloadMessages.defaultError);
     }
-    const raw =
-      target.checked ??
-      (await guard(
-        fetchRawDownloadMetadata(options.api, target.source, target.fileId, internal.signal),
-        internal.signal,
-      ));
-    if (target.verify !== undefined) await guard(target.verify(raw), internal.signal);
-    const metadata = toDownloadMetadata(raw, target.fileId, chunkSize);
-    const fileKey = await guard(unwrap(metadata.encryptedFileKey, privateKey), internal.signal);
+    const { metadata, fileKey } = options.opened ?? (await openTarget(options, privateKey, internal.signal));
     // Only now the engine's texts begin (spec section 4): until here, while the metadata is fetched
     // and checked and the key unwrapped, the card keeps 'Starting download...' with its bar.
     const reporter = createProgressReporter(options.onProgress, downloadMessages.preparing);
@@ -208,6 +208,47 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
     internal.dispose();
   }
 }
+
+/** The metadata answer (fetched or the checked one), verified, and the file key unwrapped with RSA. */
+async function openTarget(
+  options: DownloadOptions,
+  privateKey: CryptoKey | null | undefined,
+  signal: AbortSignal,
+): Promise<{ metadata: DownloadMetadata; fileKey: CryptoKey }> {
+  const { target } = options;
+  if (privateKey === null || privateKey === undefined) {
+    throw new TransferError('PRECONDITION', downloadMessages.notUnlocked);
+  }
+  const raw =
+    target.checked ??
+    (await guard(fetchRawDownloadMetadata(options.api, target.source, target.fileId, signal), signal));
+  if (target.verify !== undefined) await guard(target.verify(raw), signal);
+  const metadata = toDownloadMetadata(raw, target.fileId, transferFormat(options.testFormat).chunkSize);
+  const fileKey = await guard(unwrap(metadata.encryptedFileKey, privateKey), signal);
+  return { metadata: await withSealedName(metadata, raw, fileKey), fileKey };
+}
+
+/**
+ * A file with sealed metadata (issue 31) is saved under its own name and type, opened with the
+ * file key; the server only knows it as `encrypted`. Metadata that does not open is refused.
+ */
+async function withSealedName(
+  metadata: DownloadMetadata,
+  raw: RawDownloadMetadata,
+  fileKey: CryptoKey,
+): Promise<DownloadMetadata> {
+  const file = raw.source === 'own' ? raw.file : raw.shared.file;
+  try {
+    const opened = await openSharedFileName(fileKey, file);
+    return opened.sealed ? { ...metadata, name: opened.name, contentType: opened.contentType } : metadata;
+  } catch (error) {
+    throw new TransferError('FILE_KEY', SEALED_NAME_REFUSED_TEXT, { cause: error });
+  }
+}
+
+/** Ours: the file's sealed name does not open with its key (swapped or altered by the server). */
+export const SEALED_NAME_REFUSED_TEXT =
+  "This file's encrypted name does not open with its key: it was changed on the server. It was not downloaded.";
 
 async function unwrap(encryptedFileKey: string, privateKey: CryptoKey): Promise<CryptoKey> {
   try {
