@@ -64,6 +64,20 @@ import {
   SharedFolderNodesResponseSchema,
   SharedFoldersResponseSchema,
   UpdateFolderRequestSchema,
+  CreateLinkRequestSchema,
+  LinkIdResponseSchema,
+  UpdateLinkRequestSchema,
+  LinkIdParamsSchema,
+  LinkFileParamsSchema,
+  LinksQuerySchema,
+  OwnerLinkSchema,
+  PublicLinkInfoSchema,
+  OpenedLinkSchema,
+  CreateRequestRequestSchema,
+  UpdateRequestRequestSchema,
+  OwnerRequestSchema,
+  LinksResponseSchema,
+  PublicRequestSchema,
 } from './schemas/index.js';
 
 export const apiSchemas = {
@@ -131,5 +145,20 @@ export const apiSchemas = {
   SharedFolderNodesResponse: SharedFolderNodesResponseSchema,
   SharedFoldersResponse: SharedFoldersResponseSchema,
   UpdateFolderRequest: UpdateFolderRequestSchema,
+  // Issue 30: links and file requests.
+  CreateLinkRequest: CreateLinkRequestSchema,
+  LinkIdResponse: LinkIdResponseSchema,
+  UpdateLinkRequest: UpdateLinkRequestSchema,
+  LinkIdParams: LinkIdParamsSchema,
+  LinkFileParams: LinkFileParamsSchema,
+  LinksQuery: LinksQuerySchema,
+  OwnerLink: OwnerLinkSchema,
+  PublicLinkInfo: PublicLinkInfoSchema,
+  OpenedLink: OpenedLinkSchema,
+  CreateRequestRequest: CreateRequestRequestSchema,
+  UpdateRequestRequest: UpdateRequestRequestSchema,
+  OwnerRequest: OwnerRequestSchema,
+  LinksResponse: LinksResponseSchema,
+  PublicRequest: PublicRequestSchema,
 } as const;
 export type ApiSchemaName = keyof typeof apiSchemas;

@@ -29,6 +29,10 @@ export const ErrorCode = {
   EMAIL_NOT_VERIFIED: 'EMAIL_NOT_VERIFIED',
   /** PUT /users/keys or /users/keys/recovery named other key records than the caller holds now. */
   KEY_SET_CHANGED: 'KEY_SET_CHANGED',
+  /** A link or file request that does not exist, expired, was revoked or closed, or is used up: one answer for all. */
+  LINK_UNAVAILABLE: 'LINK_UNAVAILABLE',
+  /** X-Link-Auth does not prove the link secret (and password) of an available link. */
+  LINK_AUTH_FAILED: 'LINK_AUTH_FAILED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -63,6 +67,8 @@ export const errorHttpStatus = {
   RATE_LIMITED: 429,
   EMAIL_NOT_VERIFIED: 403,
   KEY_SET_CHANGED: 409,
+  LINK_UNAVAILABLE: 404,
+  LINK_AUTH_FAILED: 401,
 } as const satisfies Record<ErrorCode, number>;
 
 /** Server message of UPLOAD_FAILED when the monthly upload count is used up. */

@@ -78,7 +78,9 @@ describe('shareOperationErrorMessage', () => {
 
 describe('error codes', () => {
   it('hold the catalogue, the five generic codes (EMAIL_NOT_VERIFIED among them), CONTACT_IS_SELF and KEY_SET_CHANGED, each with a status', () => {
-    expect(errorCodes).toHaveLength(19);
+    expect(errorCodes).toHaveLength(21);
+    expect(errorHttpStatus.LINK_UNAVAILABLE).toBe(404);
+    expect(errorHttpStatus.LINK_AUTH_FAILED).toBe(401);
     expect(errorHttpStatus.KEY_SET_CHANGED).toBe(409);
     expect(errorHttpStatus.EMAIL_NOT_VERIFIED).toBe(403);
     expect(errorHttpStatus.CONTACT_IS_SELF).toBe(400);

@@ -12,3 +12,5 @@ export * from './me.js';
 export * from './signatures.js';
 export * from './recovery.js';
 export * from './drive.js';
+export * from './links.js';
+export * from './requests.js';

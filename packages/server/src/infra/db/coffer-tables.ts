@@ -36,6 +36,10 @@ export const TABLE_ORDER = [
   'user_recovery_kits',
   'folders',
   'folder_shares',
+  'links',
+  'link_items',
+  'link_downloads',
+  'file_requests',
 ] as const;
 
 /**

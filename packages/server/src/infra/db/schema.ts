@@ -144,6 +144,8 @@ export interface FilesTable {
   wrapped_key: Generated<string | null>;
   encrypted_metadata: Generated<string | null>;
   node_record: Generated<JsonText | null>;
+  /** The file request it came through (migration 0010). */
+  request_id: Generated<string | null>;
 }
 
 /** An upload in progress or finished; becomes a `files` row when complete. */
@@ -170,6 +172,8 @@ export interface UploadsTable {
   manifest: Generated<JsonText | null>;
   /** JSON text of the file's node (a FileNode), handed on to the file (migration 0009). */
   node: Generated<JsonText | null>;
+  /** The file request it comes through (migration 0010). */
+  request_id: Generated<string | null>;
 }
 
 /** A folder of the encrypted drive (migration 0009); the owner and the node id are its key. */
@@ -196,6 +200,67 @@ export interface FolderSharesTable {
   key_version: string;
   grant_json: JsonText;
   created_at: IsoTimestamp;
+}
+
+/** A share link (migration 0010): settings, SHA-256 of its proof A, the owner's signed record. */
+export interface LinksTable {
+  id: string;
+  owner_id: string;
+  /** The key record it was made under: deleting that key deletes the link. */
+  owner_key_id: string;
+  /** Lowercase hex SHA-256(A). */
+  auth_key_hash: string;
+  /** base64 Argon2id salt; null without a password. */
+  password_salt: string | null;
+  /** JSON text of the Argon2id parameters; null without a password. */
+  password_kdf: JsonText | null;
+  expires_at: IsoTimestamp | null;
+  max_downloads: number | null;
+  downloads_used: Generated<number>;
+  /** base64, sealed under the owner's drive key. */
+  label: string | null;
+  link_record: JsonText;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+  last_used_at: IsoTimestamp | null;
+}
+
+/** One file a link grants: its key wrapped under the link key and its metadata sealed under it. */
+export interface LinkItemsTable {
+  link_id: string;
+  file_id: string;
+  position: number;
+  wrapped_key: string;
+  encrypted_metadata: string;
+}
+
+/** A counted link download; its token lets the same download resume without counting again. */
+export interface LinkDownloadsTable {
+  /** Lowercase hex SHA-256 of the token handed to the client. */
+  token_hash: string;
+  link_id: string;
+  file_id: string;
+  expires_at: IsoTimestamp;
+}
+
+/** A file request (migration 0010): upload-only link with its limits. */
+export interface FileRequestsTable {
+  id: string;
+  owner_id: string;
+  owner_key_id: string;
+  auth_key_hash: string;
+  expires_at: IsoTimestamp | null;
+  max_files: number;
+  max_bytes: number;
+  files_used: Generated<number>;
+  bytes_used: Generated<number>;
+  /** base64, sealed under the request key. */
+  message: string | null;
+  signed_in_only: Generated<DbBool>;
+  closed_at: IsoTimestamp | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+  last_used_at: IsoTimestamp | null;
 }
 
 export interface UploadPartsTable {
@@ -335,6 +400,10 @@ export interface DB {
   server_secrets: ServerSecretsTable;
   folders: FoldersTable;
   folder_shares: FolderSharesTable;
+  links: LinksTable;
+  link_items: LinkItemsTable;
+  link_downloads: LinkDownloadsTable;
+  file_requests: FileRequestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -142,6 +142,7 @@ describe.each(dialectsUnderTest)('tables on $name ($backend)', ({ open }) => {
       updated_at: now,
       manifest: null,
       node: null,
+      request_id: null,
     };
     await t.db.insertInto('uploads').values(upload).execute();
     const part: UploadPartRow = {

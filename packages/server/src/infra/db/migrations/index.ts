@@ -8,6 +8,7 @@ import { m0006ListIndexes } from './0006-list-indexes.js';
 import { m0007IdpFactors } from './0007-idp-factors.js';
 import { m0008RecoveryKits } from './0008-recovery-kits.js';
 import { m0009EncryptedDrive } from './0009-encrypted-drive.js';
+import { m0010LinksRequests } from './0010-links-requests.js';
 
 /**
  * Every migration, by name. Kysely applies them in name order and records each name once applied, so
@@ -25,4 +26,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0007_idp_factors': m0007IdpFactors,
   '0008_recovery_kits': m0008RecoveryKits,
   '0009_encrypted_drive': m0009EncryptedDrive,
+  '0010_links_requests': m0010LinksRequests,
 };

@@ -1,0 +1,91 @@
+/**
+ * File requests (issue 30, docs/key-hierarchy.md "File requests"): an upload-only link. Whoever
+ * holds its secret proves `A` (X-Link-Auth) and uploads files encrypted to the owner's public key,
+ * whose fingerprint the link's fragment carries; the server counts files and bytes atomically
+ * against the request's limits and the owner's quota.
+ */
+import { Type, type Static } from 'typebox';
+import { apiObject, base64String, CountSchema, DateTimeSchema, EmailSchema, IdSchema } from './common.js';
+import { ExpiresAtSchema, LinkIdSchema, OwnerLinkSchema, Sha256HexSchema } from './links.js';
+
+/** Files one request may set as its limit at most. */
+export const REQUEST_MAX_FILES = 10_000;
+
+const SealedMessageSchema = Type.Union([
+  base64String('The message to uploaders, sealed under the request key K.', 6000),
+  Type.Null(),
+]);
+const MaxBytesSchema = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
+export const CreateRequestRequestSchema = apiObject(
+  'CreateRequestRequest',
+  {
+    requestId: LinkIdSchema,
+    expiresAt: ExpiresAtSchema,
+    maxFiles: Type.Integer({ minimum: 1, maximum: REQUEST_MAX_FILES }),
+    maxBytes: MaxBytesSchema,
+    message: SealedMessageSchema,
+    signedInOnly: Type.Boolean(),
+    authKeyHash: Sha256HexSchema,
+  },
+  'A new file request. The id is chosen by the client (its message is sealed with it in the AAD).',
+);
+export type CreateRequestRequest = Static<typeof CreateRequestRequestSchema>;
+
+export const UpdateRequestRequestSchema = apiObject(
+  'UpdateRequestRequest',
+  { closed: Type.Optional(Type.Literal(true)), expiresAt: Type.Optional(ExpiresAtSchema) },
+  'Close a request (for good), or change its expiry.',
+);
+export type UpdateRequestRequest = Static<typeof UpdateRequestRequestSchema>;
+
+export const RequestStateSchema = Type.Union([
+  Type.Literal('active'),
+  Type.Literal('expired'),
+  Type.Literal('full'),
+  Type.Literal('closed'),
+]);
+export type RequestState = Static<typeof RequestStateSchema>;
+
+export const OwnerRequestSchema = apiObject(
+  'OwnerRequest',
+  {
+    requestId: LinkIdSchema,
+    state: RequestStateSchema,
+    expiresAt: ExpiresAtSchema,
+    maxFiles: CountSchema,
+    maxBytes: CountSchema,
+    filesUsed: CountSchema,
+    bytesUsed: CountSchema,
+    message: SealedMessageSchema,
+    signedInOnly: Type.Boolean(),
+    fileIds: Type.Array(IdSchema),
+    createdAt: DateTimeSchema,
+    lastUsedAt: Type.Union([DateTimeSchema, Type.Null()]),
+  },
+  'One of my file requests, with the files that came through it.',
+);
+export type OwnerRequest = Static<typeof OwnerRequestSchema>;
+
+export const LinksResponseSchema = apiObject(
+  'LinksResponse',
+  { links: Type.Array(OwnerLinkSchema), requests: Type.Array(OwnerRequestSchema) },
+  'Answer of GET /users/links: my links and file requests, newest first.',
+);
+export type LinksResponse = Static<typeof LinksResponseSchema>;
+
+export const PublicRequestSchema = apiObject(
+  'PublicRequest',
+  {
+    ownerEmail: EmailSchema,
+    ownerPublicKey: Type.String(),
+    ownerKeyId: IdSchema,
+    message: SealedMessageSchema,
+    expiresAt: ExpiresAtSchema,
+    filesLeft: CountSchema,
+    bytesLeft: CountSchema,
+    signedInOnly: Type.Boolean(),
+  },
+  'A file request as its uploader sees it, for a caller that proved A (X-Link-Auth).',
+);
+export type PublicRequest = Static<typeof PublicRequestSchema>;
