@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+import base from '../playwright.config.js';
+
+/**
+ * The Firefox journey (`e2e/firefox/`): Playwright runs it, reports it and starts the server it needs,
+ * exactly as for the Chromium suite (the same entry point, settings and fresh data folder); the spec
+ * drives Debian's `firefox-esr` with puppeteer-core over WebDriver BiDi. Run by `npm run test:e2e`
+ * after the Chromium suite, on the same `E2E_PORT`.
+ */
+const e2eDir = fileURLToPath(new URL('..', import.meta.url));
+const servers = Array.isArray(base.webServer) ? base.webServer : [];
+const app = servers.find((server) => server.command.includes('packages/server/dist/main.js'));
+if (app === undefined) throw new Error('e2e/playwright.config.ts starts no app server');
+// No "Google" here: the journey signs in with local accounts only.
+const env = Object.fromEntries(Object.entries(app.env ?? {}).filter(([name]) => !name.startsWith('GOOGLE_')));
+
+export default defineConfig({
+  ...base,
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: '../test-results/firefox',
+  // The page objects are puppeteer's: Playwright's browser is never launched, so no trace or screenshot.
+  use: { baseURL: base.use?.baseURL },
+  webServer: [{ ...app, cwd: e2eDir, env }],
+});
