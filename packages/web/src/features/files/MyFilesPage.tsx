@@ -8,6 +8,7 @@ import type { FileView } from '../../lib/files/file-views';
 import { snackbar } from '../../lib/snackbar';
 import { ShareFilesModal } from '../share/ShareFilesModal';
 import { DeleteFileModal } from './DeleteFileModal';
+import { DriveNodeWarning } from './DriveNodeWarning';
 import { FileCard } from './FileCard';
 import { OwnFileSignature } from './OwnFileSignature';
 import { FileListScreen } from './FileListScreen';
@@ -86,6 +87,7 @@ export function MyFilesPage(): ReactElement {
             }
             footer={
               <>
+                <DriveNodeWarning file={file} />
                 <OwnFileSignature fileId={file.id} />
                 <SharedWithList file={file} />
               </>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { accessRevokedText, myFilesMessages, revokeFailedText, type FileShare } from '@coffer/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
@@ -6,28 +6,49 @@ import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
 import { retryUnlessClientError } from '../../lib/contacts/contact-errors';
 import { statsQueryKey } from '../../lib/contacts/query-keys';
-import { toFileView, type FileView } from '../../lib/files/file-views';
+import type { FileView } from '../../lib/files/file-views';
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { snackbar } from '../../lib/snackbar';
 import { track } from '../../lib/analytics';
+import { useCurrentUser } from '../../session/current-user';
+import { useEncryptionState } from '../../session/session-context';
+import { loadMyFileViews, useCheckedRecords, useClearNameMigration } from './use-my-drive';
 
 export interface FilesQuery {
   readonly files: readonly FileView[];
   readonly query: UseQueryResult<readonly FileView[]>;
 }
 
-/** GET /users/files as views; a failure shows 'Error loading files!'. */
+/**
+ * My files through lib/drive (issue 31): GET /users/files and /users/folders, names decrypted with
+ * the drive key (old files keep their clear name until the background migration seals it), node
+ * records checked after the first screen. A failure shows 'Error loading files!'.
+ */
 export function useMyFiles(): FilesQuery {
   const api = useApiClient();
+  const encryption = useEncryptionState();
+  const keys = encryption.status === 'unlocked' ? encryption.keys : null;
+  const email = useCurrentUser()?.email ?? null;
   const query = useQuery({
     queryKey: fileQueryKeys.list,
-    queryFn: async () => (await filesApi.list(api)).files.map(toFileView),
+    queryFn: () => loadMyFileViews(api, keys),
     retry: retryUnlessClientError,
   });
   useEffect(() => {
     if (query.isError) snackbar.danger(myFilesMessages.loadFailed);
   }, [query.isError, query.errorUpdatedAt]);
-  const files = useMemo(() => query.data ?? [], [query.data]);
+  // Opened without the drive key (a restore still running): open again once it is there.
+  const queryClient = useQueryClient();
+  const driveKey = keys?.driveKey;
+  const openedWith = useRef(driveKey);
+  useEffect(() => {
+    if (openedWith.current === driveKey) return;
+    openedWith.current = driveKey;
+    void queryClient.invalidateQueries({ queryKey: fileQueryKeys.list });
+  }, [driveKey, queryClient]);
+  const listed = useMemo(() => query.data ?? [], [query.data]);
+  useClearNameMigration(api, listed, keys, email);
+  const files = useCheckedRecords(listed, email, keys?.signingPublicKeyB64);
   return { files, query };
 }
 

@@ -1,0 +1,70 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { FileListItem } from '@coffer/contracts';
+import { generateFileKey } from '@coffer/crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileNodeFor } from '../../lib/drive';
+import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
+import { MyFilesPage } from './MyFilesPage';
+import { TAMPERED_NODE_TEXT, UNREADABLE_NAME_TEXT } from './DriveNodeWarning';
+import { createFakeApi, fileItem, renderScreen, testUser } from '../../test/render-screen';
+
+let session: TestAppSession;
+beforeAll(async () => {
+  session = await createTestAppSession({ unlocked: true });
+});
+
+/** A file uploaded with sealed metadata, as GET /users/files lists it. */
+async function sealedItem(fileId: string, name: string): Promise<FileListItem> {
+  const keys = session.encryption.requireKeys();
+  if (keys.driveKey === undefined || keys.signingPrivateKey === undefined) throw new Error('no drive key');
+  const node = await fileNodeFor({
+    fileKey: await generateFileKey(),
+    name,
+    contentType: 'text/plain',
+    parent: { nodeId: null, key: keys.driveKey },
+    ownerEmail: testUser.email,
+    signingPrivateKey: keys.signingPrivateKey,
+  });
+  return { ...fileItem('encrypted', { fileId }), ...node };
+}
+
+const titles = () =>
+  within(screen.getByRole('list', { name: 'My files' }))
+    .getAllByTestId('file-title')
+    .map((title) => title.textContent);
+
+describe('My Files with encrypted names (issue 31)', () => {
+  it('shows and searches decrypted names; flags unreadable and tampered nodes', async () => {
+    const marker = await sealedItem('f-1', 'zz-marker-plan.txt');
+    const other = await sealedItem('f-2', 'holiday.jpg');
+    const swapped = await sealedItem('f-3', 'swapped.txt');
+    const moved = await sealedItem('f-4', 'moved.txt');
+    const files = [
+      marker,
+      other,
+      { ...swapped, encryptedMetadata: other.encryptedMetadata },
+      // A genuine node whose record names another node: opens, but is flagged.
+      { ...moved, nodeRecord: marker.nodeRecord },
+    ];
+    const api = createFakeApi({
+      'GET /users/files?limit=500': () => ({ files, count: files.length }),
+      'GET /users/folders': () => ({ folders: [] }),
+    });
+    renderScreen(<MyFilesPage />, { api, session });
+    await waitFor(() => {
+      expect(titles()).toContain('zz-marker-plan.txt');
+    });
+    expect(titles()).toContain('holiday.jpg');
+    expect(titles()).not.toContain('encrypted');
+    expect(await screen.findByText(UNREADABLE_NAME_TEXT)).toBeTruthy();
+    const flagged = await screen.findAllByText(TAMPERED_NODE_TEXT);
+    expect(flagged.map((text) => text.closest('article')?.getAttribute('data-file-id'))).toEqual(['f-4']);
+
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByRole('textbox', { name: 'Search files' }), 'MARKER');
+    await waitFor(() => {
+      expect(titles()).toEqual(['zz-marker-plan.txt']);
+    });
+  });
+});
