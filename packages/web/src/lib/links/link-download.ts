@@ -2,8 +2,8 @@ import { getSharedChunkCipher } from '../crypto-worker';
 import { downloadFile } from '../transfers/download';
 import { preferredSaveMethod } from '../transfers/save/save-method';
 import type { ProgressListener } from '../transfers/transfer-types';
-import type { OpenedLinkFile } from './link-crypto-port';
-import type { OpenedLink } from './link-open';
+
+import type { OpenedLink, OpenedLinkFile } from './link-open';
 import { publicLinksApi } from './links-api';
 
 /**

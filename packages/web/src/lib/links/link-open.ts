@@ -1,14 +1,25 @@
+import {
+  base64ToBytes,
+  bytesToBase64Url,
+  deriveLinkKeys,
+  openLinkMetadata,
+  parseLinkFragment,
+  unwrapLinkFileKey,
+  verifyFileManifest,
+  verifyLinkRecord,
+  type LinkKeys,
+  type SignatureCheck,
+} from '@coffer/crypto';
 import { ApiRequestError } from '../api/http';
-import type { ApiClient } from '../api/http';
-import type { LinkCryptoPort, LinkKeys, OpenedLinkFile } from './link-crypto-port';
+import type { ApiClient, ApiClientOptions } from '../api/http';
 import { createLinkClient, publicLinksApi } from './links-api';
-import type { ApiClientOptions } from '../api/http';
+import type { LinkPasswordParams, OpenedLinkAnswer } from './link-wire';
 
 /**
  * Why a link page cannot show the files. `unavailable`: unknown, expired, exhausted or revoked (the
- * server answers them alike on purpose); `tampered`: the fragment is malformed or the served link
- * does not match what its owner signed; `wrong-password`; `rate-limited`; `failed`: anything else
- * (the network), worth a retry.
+ * server answers them alike on purpose); `tampered`: the fragment is malformed or what the server
+ * served does not open under the link key; `wrong-password`; `rate-limited`; `failed`: anything
+ * else (the network), worth a retry.
  */
 export type LinkFailure = 'unavailable' | 'tampered' | 'wrong-password' | 'rate-limited' | 'failed';
 
@@ -22,12 +33,26 @@ export class LinkOpenError extends Error {
   }
 }
 
+/** One file of an opened link, its key unwrapped and its metadata read. */
+export interface OpenedLinkFile {
+  readonly fileId: string;
+  readonly name: string;
+  readonly contentType: string;
+  readonly size: number;
+  /** Non-extractable coffer-v1 content key. */
+  readonly fileKey: CryptoKey;
+  /** The owner's manifest of this file (unsigned files from before signatures keep working). */
+  readonly manifest: SignatureCheck;
+}
+
 /** An opened link: its files, what the server says of its limits, and the client that downloads. */
 export interface OpenedLink {
   readonly linkId: string;
   readonly ownerEmail: string;
   readonly expiresAt: string | null;
   readonly downloadsLeft: number | null;
+  /** The owner's signed link record against what is served (files, wrapped keys, expiry, limit). */
+  readonly record: SignatureCheck;
   readonly files: readonly OpenedLinkFile[];
   /** Carries `X-Link-Auth` on every call, including the content requests. */
   readonly client: ApiClient;
@@ -37,59 +62,151 @@ export interface OpenedLink {
 export interface LinkStart {
   readonly linkId: string;
   readonly secretBytes: Uint8Array;
-  readonly password: Awaited<ReturnType<typeof publicLinksApi.info>>['password'];
+  readonly password: LinkPasswordParams | null;
 }
 
-export interface LinkOpenDeps {
-  readonly crypto: LinkCryptoPort;
-  readonly clientOptions?: Pick<ApiClientOptions, 'fetchImpl' | 'baseUrl'>;
-}
+export type LinkClientOptions = Pick<ApiClientOptions, 'fetchImpl' | 'baseUrl'>;
 
-/** Reads the fragment (`#…`, with or without the hash sign) and asks whether the link wants a password. */
-export async function startLink(deps: LinkOpenDeps, linkId: string, fragment: string): Promise<LinkStart> {
+/** Reads the fragment (`#…`) and asks the server whether the link wants a password. */
+export async function startLink(
+  linkId: string,
+  fragment: string,
+  options: LinkClientOptions = {},
+): Promise<LinkStart> {
   let secretBytes: Uint8Array;
   try {
-    secretBytes = deps.crypto.parseLinkFragment(fragment.replace(/^#/, ''));
+    secretBytes = parseLinkFragment(fragment);
   } catch (cause) {
     throw new LinkOpenError('tampered', { cause });
   }
-  const info = await mapped(publicLinksApi.info(createLinkClient(null, deps.clientOptions), linkId));
+  const info = await mapped(publicLinksApi.info(createLinkClient(null, options), linkId));
   return { linkId, secretBytes, password: info.password };
 }
 
 /**
- * Derives the keys (with the password when the link has one), opens the link on the server and
- * checks and decrypts what it answered. A wrong password is `wrong-password`; a served link that
- * its owner did not sign as served is `tampered`.
+ * Derives K and A (with the password when the link has one), opens the link on the server, then
+ * opens every file key and name under K and checks the owner's signatures. A wrong password is
+ * `wrong-password`; a file key or name that does not open under K (another file, an altered
+ * fragment that still parses) is `tampered`.
  */
 export async function openLink(
-  deps: LinkOpenDeps,
   start: LinkStart,
   password: string | null,
+  options: LinkClientOptions = {},
 ): Promise<OpenedLink> {
-  const keys: LinkKeys = await deps.crypto.deriveLinkKeys(
-    start.secretBytes,
-    start.password === null || password === null ? null : { password, params: start.password },
-  );
-  const client = createLinkClient(deps.crypto.base64url(keys.authKeyBytes), deps.clientOptions);
-  const answer = await mapped(publicLinksApi.open(client, start.linkId));
-  let files: readonly OpenedLinkFile[];
+  let keys: LinkKeys;
   try {
-    files = await deps.crypto.openLink(start.linkId, answer, keys);
+    keys = await deriveLinkKeys(
+      start.secretBytes,
+      start.password === null
+        ? undefined
+        : {
+            password: password ?? '',
+            saltBytes: base64ToBytes(start.password.salt),
+            kdf: start.password.kdf,
+          },
+    );
+  } catch (cause) {
+    // The server's salt or KDF parameters are malformed or weakened.
+    throw new LinkOpenError('tampered', { cause });
+  }
+  const client = createLinkClient(bytesToBase64Url(keys.authKeyBytes), options);
+  const answer = await mapped(publicLinksApi.open(client, start.linkId));
+  let files: OpenedLinkFile[];
+  let record: SignatureCheck;
+  try {
+    const signingKey = ownerSigningKey(answer);
+    files = await Promise.all(
+      answer.items.map(async (item) => {
+        const place = { linkId: start.linkId, fileId: item.fileId };
+        const fileKey = await unwrapLinkFileKey(item.wrappedKey, keys.wrapKey, place);
+        const metadata = await openLinkMetadata(keys.wrapKey, place, item.encryptedMetadata);
+        const contentType = metadata.contentType ?? 'application/octet-stream';
+        return {
+          fileId: item.fileId,
+          name: metadata.name,
+          contentType,
+          size: item.size,
+          fileKey,
+          manifest:
+            signingKey === null
+              ? { status: 'unsigned' as const }
+              : await checkManifest(
+                  item.manifestJson ?? null,
+                  answer.ownerEmail,
+                  metadata.name,
+                  contentType,
+                  item.size,
+                  signingKey,
+                ),
+        };
+      }),
+    );
+    record =
+      signingKey === null
+        ? { status: 'unsigned' }
+        : await verifyLinkRecord(
+            answer.linkRecord,
+            {
+              linkId: start.linkId,
+              ownerEmail: answer.ownerEmail,
+              items: answer.items.map((item) => ({ fileId: item.fileId, wrappedKeyB64: item.wrappedKey })),
+              expiresAt: answer.expiresAt,
+              maxDownloads: answer.maxDownloads,
+            },
+            signingKey,
+          );
   } catch (cause) {
     throw new LinkOpenError('tampered', { cause });
   }
+  if (files.length === 0) throw new LinkOpenError('unavailable');
   return {
     linkId: start.linkId,
     ownerEmail: answer.ownerEmail,
     expiresAt: answer.expiresAt,
     downloadsLeft: answer.downloadsLeft,
+    record,
     files,
     client,
   };
 }
 
-/** The API's answers as link failures (docs/key-hierarchy.md: 404 for every unavailable id). */
+/**
+ * The owner's signing key as served. A recipient without an account has no pin of the owner, so
+ * this only shows that the link and its files are consistent with one owner's signing key (the
+ * server could serve another key with records it made itself; what it cannot forge is anything
+ * under K, which it never has).
+ */
+function ownerSigningKey(answer: OpenedLinkAnswer): string | null {
+  return answer.ownerSigningPublicKey;
+}
+
+/**
+ * A manifest signed with an encrypted name (issue 31) names `encrypted` and octet-stream: what the
+ * link shows comes from under K, so the manifest is compared on what it can vouch for then.
+ */
+async function checkManifest(
+  manifestJson: string | null,
+  ownerEmail: string,
+  name: string,
+  contentType: string,
+  size: number,
+  signingKey: string,
+): Promise<SignatureCheck> {
+  const encryptedName = manifestJson?.includes('"name":"encrypted"') === true;
+  return verifyFileManifest(
+    manifestJson ?? undefined,
+    {
+      ownerEmail,
+      name: encryptedName ? 'encrypted' : name,
+      contentType: encryptedName ? 'application/octet-stream' : contentType,
+      size,
+    },
+    signingKey,
+  );
+}
+
+/** The API's answers as link failures (docs/key-hierarchy.md: one 404 for every unavailable id). */
 async function mapped<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;

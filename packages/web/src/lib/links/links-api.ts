@@ -3,31 +3,33 @@ import { createApiClient, seg } from '../api/http';
 import type {
   CreateLinkBody,
   CreateRequestBody,
+  LinksResponse,
   OpenedLinkAnswer,
-  OwnLinkSummary,
+  OwnerLink,
   PublicLinkInfo,
   PublicRequestInfo,
   UpdateLinkBody,
+  UpdateRequestBody,
 } from './link-wire';
 
 /** The owner's calls (signed in, bearer token). */
 export const linksApi = {
   create: (api: ApiClient, body: CreateLinkBody) =>
     api.request<{ linkId: string }>('POST', '/users/links', { body }),
-  /** Every link and request of mine, or one file's links. */
-  list: async (api: ApiClient, fileId?: string) =>
-    (
-      await api.request<{ links: OwnLinkSummary[] }>(
-        'GET',
-        fileId === undefined ? '/users/links' : `/users/links?fileId=${seg(fileId)}`,
-      )
-    ).links,
+  /** Every link and request of mine, or one file's links (and no requests). */
+  list: (api: ApiClient, fileId?: string) =>
+    api.request<LinksResponse>(
+      'GET',
+      fileId === undefined ? '/users/links' : `/users/links?fileId=${seg(fileId)}`,
+    ),
   update: (api: ApiClient, linkId: string, body: UpdateLinkBody) =>
-    api.request<unknown>('PATCH', `/users/links/${seg(linkId)}`, { body }),
+    api.request<OwnerLink>('PATCH', `/users/links/${seg(linkId)}`, { body }),
   revoke: (api: ApiClient, linkId: string) => api.request<unknown>('DELETE', `/users/links/${seg(linkId)}`),
   createRequest: (api: ApiClient, body: CreateRequestBody) =>
-    api.request<{ requestId: string }>('POST', '/users/requests', { body }),
-  updateRequest: (api: ApiClient, requestId: string, body: { closed?: boolean; expiresAt?: string | null }) =>
+    api.request<{ linkId: string }>('POST', '/users/requests', { body }),
+  deleteRequest: (api: ApiClient, requestId: string) =>
+    api.request<unknown>('DELETE', `/users/requests/${seg(requestId)}`),
+  updateRequest: (api: ApiClient, requestId: string, body: UpdateRequestBody) =>
     api.request<unknown>('PATCH', `/users/requests/${seg(requestId)}`, { body }),
 };
 

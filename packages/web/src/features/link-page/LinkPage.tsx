@@ -1,0 +1,141 @@
+import { useState, type ReactElement, type SyntheticEvent } from 'react';
+import { Button, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { formatDateTime } from '@coffer/contracts';
+import { IconLinkOff, IconLock, IconShieldX } from '@tabler/icons-react';
+import { useLocation, useParams } from 'react-router';
+import { PublicPage } from '../../ui/PublicPage';
+import { StateCallout } from '../../ui/StateCallout';
+import type { LinkFailure, OpenedLink } from '../../lib/links/link-open';
+import { signatureBadge } from '../../lib/trust/signed-files';
+import { LinkFileRow } from './LinkFileRow';
+import { linkFailureTexts } from './link-page-texts';
+import { useLinkPage } from './use-link-page';
+
+/**
+ * `/l/{linkId}#<secret>`: the recipient's page of a share link (issue 30), no sign-in. The secret
+ * stays in the fragment (never sent; the app's Referrer-Policy is no-referrer); the files' names
+ * and sizes are decrypted here, and each downloads through the signed-in downloads' pipeline.
+ */
+export function LinkPage(): ReactElement {
+  const { id = '' } = useParams();
+  const { hash } = useLocation();
+  const { state, submitPassword, retry } = useLinkPage(id, hash);
+
+  return (
+    <PublicPage>
+      <Stack w="100%" maw={640} gap="lg" data-link-phase={state.phase}>
+        {(state.phase === 'starting' || state.phase === 'opening') && (
+          <Stack align="center" gap="sm" py="xl">
+            <Loader aria-label="Opening the link" />
+            <Text c="dimmed">Opening the link…</Text>
+          </Stack>
+        )}
+        {state.phase === 'password' && (
+          <PasswordForm wrong={state.wrong} busy={state.busy} onSubmit={submitPassword} />
+        )}
+        {state.phase === 'failed' && <LinkRefusal failure={state.failure} onRetry={retry} />}
+        {state.phase === 'open' && <OpenLinkView link={state.link} />}
+      </Stack>
+    </PublicPage>
+  );
+}
+
+function PasswordForm({
+  wrong,
+  busy,
+  onSubmit,
+}: {
+  wrong: boolean;
+  busy: boolean;
+  onSubmit: (password: string) => void;
+}): ReactElement {
+  const [password, setPassword] = useState('');
+  const submit = (event: SyntheticEvent): void => {
+    event.preventDefault();
+    if (password !== '') onSubmit(password);
+  };
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="md">
+        <Stack gap={4}>
+          <Title order={1} size="h2">
+            <IconLock size={24} aria-hidden /> This link has a password
+          </Title>
+          <Text c="dimmed">Enter the password the sender gave you. It never leaves this browser.</Text>
+        </Stack>
+        <PasswordInput
+          label="Password"
+          value={password}
+          onChange={(event) => {
+            setPassword(event.currentTarget.value);
+          }}
+          error={wrong ? linkFailureTexts['wrong-password'].reason : undefined}
+          autoComplete="off"
+          data-autofocus
+          autoFocus
+        />
+        <Button type="submit" loading={busy} disabled={password === ''}>
+          Open
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+export function LinkRefusal({
+  failure,
+  onRetry,
+}: {
+  failure: LinkFailure;
+  onRetry: () => void;
+}): ReactElement {
+  const { title, reason } = linkFailureTexts[failure];
+  const retryable = failure === 'failed' || failure === 'rate-limited';
+  return (
+    <Stack gap="md" data-link-failure={failure}>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      <StateCallout
+        look={{
+          label: title,
+          color: failure === 'tampered' ? 'red' : 'gray',
+          icon: failure === 'tampered' ? IconShieldX : IconLinkOff,
+        }}
+        reason={reason}
+        actions={retryable ? [{ label: 'Try again', onClick: onRetry }] : []}
+      />
+    </Stack>
+  );
+}
+
+function OpenLinkView({ link }: { link: OpenedLink }): ReactElement {
+  const record = signatureBadge(link.record, link.ownerEmail);
+  const count = link.files.length;
+  return (
+    <Stack gap="md">
+      <Stack gap={4}>
+        <Title order={1} size="h2">
+          {count === 1 ? 'A file was shared with you' : `${count} files were shared with you`}
+        </Title>
+        <Text c="dimmed">From {link.ownerEmail}. Encrypted end to end: decrypted here, in your browser.</Text>
+        <Text size="sm" c="dimmed">
+          {link.expiresAt === null ? 'Does not expire' : `Available until ${formatDateTime(link.expiresAt)}`}
+          {' · '}
+          {link.downloadsLeft === null
+            ? 'No download limit'
+            : `${link.downloadsLeft} download${link.downloadsLeft === 1 ? '' : 's'} left`}
+        </Text>
+        <Text
+          size="sm"
+          c={record.tone === 'verified' ? 'teal' : record.tone === 'unsigned' ? 'dimmed' : 'red'}
+        >
+          {record.tone === 'verified' ? `Link signed by ${link.ownerEmail}` : record.text}
+        </Text>
+      </Stack>
+      {link.files.map((file) => (
+        <LinkFileRow key={file.fileId} link={link} file={file} />
+      ))}
+    </Stack>
+  );
+}

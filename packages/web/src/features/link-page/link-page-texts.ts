@@ -1,0 +1,27 @@
+import type { LinkFailure } from '../../lib/links/link-open';
+
+/** The link and request pages' refusals: a title and a sentence, never an error dump. */
+export const linkFailureTexts: Record<LinkFailure, { title: string; reason: string }> = {
+  unavailable: {
+    title: 'This link is no longer available',
+    reason:
+      'It may have expired, reached its download limit, or been revoked by the person who shared it. Ask them for a new link.',
+  },
+  tampered: {
+    title: 'This link is damaged',
+    reason:
+      'Part of the link is missing or altered, or what the server sent does not open with it. Copy the whole link again, or ask the sender for a new one.',
+  },
+  'wrong-password': {
+    title: 'Wrong password',
+    reason: 'The password does not open this link.',
+  },
+  'rate-limited': {
+    title: 'Too many attempts',
+    reason: 'This link was tried too often. Wait a few minutes, then try again.',
+  },
+  failed: {
+    title: 'This link could not be opened',
+    reason: 'Coffer could not reach the server. Check your connection and try again.',
+  },
+};
