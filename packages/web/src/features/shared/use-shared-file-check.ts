@@ -6,6 +6,7 @@ import { useApiClient } from '../../lib/api/context';
 import { keysApi } from '../../lib/api/endpoints';
 import { filesApi } from '../../lib/api/files';
 import type { KeyTrust } from '../../lib/trust/key-trust';
+import { sharedNames } from '../../lib/drive';
 import { checkSharedFile, signatureBadge, type Me, type SignatureBadge } from '../../lib/trust/signed-files';
 
 /**
@@ -46,6 +47,14 @@ export function useSharedFileCheck(fileId: string, owner: string): UseQueryResul
       ]);
       const me: Me = { email, keyId: keys.keyVersion, publicKeyB64: keys.publicKeyB64 };
       const badge = await judge(fileId, owner, shared, await trust.checkContact(owner, served), me);
+      if (badge.canOpen) {
+        // Its sealed name (issue 31), opened with my copy of its key, for the card and the list's search.
+        await sharedNames
+          .open(fileId, shared.file, shared.encryptedFileKey, keys.privateKey)
+          .catch((error: unknown) => {
+            console.warn('The name of a shared file does not open', error);
+          });
+      }
       return { ...badge, metadata: shared };
     },
   });

@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { fileTypeOf } from '@coffer/contracts';
+import { sharedNames } from '../../lib/drive';
 import { sharedWithMeMessages } from '@coffer/contracts';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { DownloadableFile } from '../files/use-file-download';
@@ -28,8 +30,26 @@ export function useSharedFiles(): SharedFilesQuery {
   useEffect(() => {
     if (query.isError) snackbar.danger(sharedWithMeMessages.loadFailed);
   }, [query.isError, query.errorUpdatedAt]);
-  const files = useMemo(() => query.data ?? [], [query.data]);
+  // Sealed names (issue 31) replace 'encrypted' as each card's check opens them.
+  const namesVersion = useSyncExternalStore(sharedNames.subscribe, sharedNames.getSnapshot);
+  const files = useMemo(
+    () => (query.data ?? []).map(withSharedName),
+    // namesVersion: a name was opened since.
+    [query.data, namesVersion],
+  );
   return { files, query };
+}
+
+function withSharedName(file: SharedFileView): SharedFileView {
+  const opened = sharedNames.get(file.id);
+  if (opened === undefined) return file;
+  return {
+    ...file,
+    title: opened.name,
+    name: opened.name,
+    fileType: fileTypeOf(opened.name),
+    contentType: opened.contentType,
+  };
 }
 
 /**

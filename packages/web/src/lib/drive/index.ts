@@ -15,7 +15,8 @@
  *   → the `node` of an upload; `parent` is `{ nodeId: null, key: driveKey }` at the top or a folder's
  *   `{ nodeId, key: folder.folderKey }`.
  * - `migrateClearNames(api, filesWithClearNames(items), keys)`: the background migration.
- * - `openSharedFileName(fileKey, file)`: a recipient's view of a shared file's sealed name.
+ * - `openSharedFileName(fileKey, file)`: a recipient's view of a shared file's sealed name;
+ *   `sharedNames` caches them for Shared With Me (one RSA unwrap per received file, when its card checks it).
  */
 export { driveApi } from './drive-api';
 export { loadDrive, withCheckedRecords, type DriveKeys } from './drive-load';
@@ -41,3 +42,4 @@ export {
 } from './clear-name-migration';
 export { cryptoParentId, newNodeId } from './node-place';
 export { openSharedFileName } from './shared-file-name';
+export { createSharedNames, sharedNames, type SharedName, type SharedNames } from './shared-names';
