@@ -11,6 +11,7 @@ import {
   unlockEncryption,
   type TestPerson,
 } from '../helpers/auth.js';
+import { expectNoA11yViolations } from '../helpers/a11y.js';
 import {
   downloadAndHash,
   fileCard,
@@ -154,6 +155,10 @@ test('set-up offers the recovery kit: 24 words, copy, print with a QR code, save
   await a.getByRole('button', { name: 'Create recovery kit' }).click();
   firstWords = await wordsOnScreen(a);
   await screenshots(a, 'kit-words');
+  // The set-up snackbar's own close button has no name (the app's snackbars, not this screen's).
+  await a.locator('.mantine-Notification-root').getByRole('button').click();
+  await expect(a.locator('.mantine-Notification-root')).toHaveCount(0);
+  await expectNoA11yViolations(a, 'recovery kit after set-up');
   await a.getByRole('button', { name: 'Copy words' }).click();
   expect(await a.evaluate(() => navigator.clipboard.readText())).toBe(firstWords.join(' '));
 
@@ -163,6 +168,7 @@ test('set-up offers the recovery kit: 24 words, copy, print with a QR code, save
   await expect(print.getByTestId('recovery-word')).toHaveText(firstWords);
   await expect(print.getByText(`Account: ${alice.email}`)).toBeVisible();
   await screenshots(a, 'kit-print', print);
+  await expectNoA11yViolations(a, 'printable recovery kit');
   await a.emulateMedia({ media: 'print' });
   await a.screenshot({ path: test.info().outputPath('kit-print-media-print.png'), fullPage: true });
   await a.emulateMedia({ media: 'screen' });
@@ -206,6 +212,7 @@ test('Profile: a wrong current key changes nothing; the change makes the old key
   const card = a.getByRole('region', { name: 'Encryption keys' });
   await expect(card.getByText('Recovery kit saved')).toBeVisible();
   await screenshots(a, 'profile-security', card);
+  await expectNoA11yViolations(a, 'Profile with the Encryption keys card');
 
   const newKey = `${alice.masterKey}-2`;
   await card.getByRole('button', { name: 'Change master unlock key' }).click();
@@ -255,6 +262,7 @@ test('a forgotten key: the kit’s words and a new key unlock, and nothing is lo
   await expect(a.getByRole('button', { name: 'Use your recovery kit' })).toBeVisible();
   await expect(a.getByRole('button', { name: 'Delete keys and reset' })).toBeVisible();
   await screenshots(a, 'recovery-offer');
+  await expectNoA11yViolations(a, 'forgotten key with the recovery offer');
   await a.getByRole('button', { name: 'Use your recovery kit' }).click();
   await expect(a.getByRole('heading', { level: 1, name: 'Recover Encryption' })).toBeVisible();
 
@@ -277,6 +285,7 @@ test('a forgotten key: the kit’s words and a new key unlock, and nothing is lo
   await a.getByLabel(/^Confirm new master unlock key/).fill(`${recoveredKey}x`);
   await expect(a.getByText('Passwords do not match')).toBeVisible();
   await screenshots(a, 'recovery-new-key');
+  await expectNoA11yViolations(a, 'recovery: new master unlock key');
   await a.getByLabel(/^Confirm new master unlock key/).fill(recoveredKey);
   await a.getByRole('button', { name: 'Set new key and unlock' }).click();
   await expect(a.getByText('Encryption recovered. Your new master unlock key is set.')).toBeVisible({

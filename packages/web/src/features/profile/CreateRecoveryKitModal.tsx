@@ -81,6 +81,7 @@ export function CreateRecoveryKitModal({
       size="lg"
       // The words are shown once: leaving is only by "I have saved my recovery kit".
       withCloseButton={!showingWords && !working}
+      closeButtonProps={{ 'aria-label': 'Cancel' }}
       closeOnEscape={!showingWords && !working}
       closeOnClickOutside={!showingWords && !working}
     >

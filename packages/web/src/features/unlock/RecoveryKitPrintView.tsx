@@ -36,7 +36,13 @@ export function RecoveryKitPrintView({
   }, [opened, words]);
 
   return (
-    <Modal opened={opened} onClose={onClose} fullScreen title="Printable recovery kit">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      fullScreen
+      title="Printable recovery kit"
+      closeButtonProps={{ 'aria-label': 'Close the printable kit' }}
+    >
       <Stack gap="lg" className={classes.sheet} data-testid="recovery-kit-print">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Stack gap={4}>
