@@ -6,6 +6,7 @@ import { filesApi } from '../../lib/api/files';
 import { retryUnlessClientError } from '../../lib/contacts/contact-errors';
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { snackbar } from '../../lib/snackbar';
+import { uploadNameOf } from '../../lib/drive';
 
 /**
  * GET /users/uploads?limit=20: my recent uploads, newest first. One query serves the recent-uploads list
@@ -15,7 +16,12 @@ export function useRecentUploadsQuery(enabled: boolean): UseQueryResult<readonly
   const api = useApiClient();
   return useQuery({
     queryKey: fileQueryKeys.uploads,
-    queryFn: async () => (await filesApi.listUploads(api)).uploads,
+    // Uploads with sealed names are listed as 'encrypted': this tab shows the names it uploaded.
+    queryFn: async () =>
+      (await filesApi.listUploads(api)).uploads.map((upload) => {
+        const name = uploadNameOf(upload.encryptionInfo.encryptedFileKey);
+        return name === undefined ? upload : { ...upload, fileName: name };
+      }),
     enabled,
     retry: retryUnlessClientError,
   });

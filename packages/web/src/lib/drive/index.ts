@@ -42,4 +42,5 @@ export {
 } from './clear-name-migration';
 export { cryptoParentId, newNodeId } from './node-place';
 export { openSharedFileName } from './shared-file-name';
+export { rememberUploadName, uploadNameOf } from './upload-names';
 export { createSharedNames, sharedNames, type SharedName, type SharedNames } from './shared-names';

@@ -17,7 +17,7 @@ import { uploadMultipart } from './upload-multipart';
 import { runContext, type UploadRunOptions } from './upload-options';
 import { fileHandleOf, type UploadRecordStore } from './upload-records';
 import { signUploadManifest } from '../trust/signed-files';
-import { fileNodeFor, type NodeParent } from '../drive';
+import { fileNodeFor, rememberUploadName, type NodeParent } from '../drive';
 
 /**
  * The owner's key material an upload needs, from the unlocked encryption session. Either may be
@@ -124,6 +124,7 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
           signingPrivateKey: signing.signingPrivateKey,
           ...(manifest === undefined ? {} : { manifestJson: manifest }),
         });
+  if (node !== undefined) rememberUploadName(encryptionInfo.encryptedFileKey, options.file.name);
   throwIfAborted(options.signal);
 
   const context: UploadContext = {
