@@ -23,7 +23,7 @@ async function sealedItem(fileId: string, name: string): Promise<FileListItem> {
     name,
     contentType: 'text/plain',
     parent: { nodeId: null, key: keys.driveKey },
-    ownerEmail: testUser.email,
+    ownerEmail: testUser.email ?? '',
     signingPrivateKey: keys.signingPrivateKey,
   });
   return { ...fileItem('encrypted', { fileId }), ...node };
