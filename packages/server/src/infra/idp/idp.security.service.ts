@@ -150,12 +150,17 @@ export function createIdpSecurity(deps: IdpSecurityDeps) {
       };
     },
 
-    /** Whether a password sign-in of this account must show a second factor. */
+    /**
+     * What the second step of a password sign-in offers, or null when there is none. Two-step
+     * verification is on with the authenticator app; a passkey then serves as the second step too.
+     * Passkeys alone sign in on their own but add no step after the password: with recovery codes
+     * only for TOTP, a lost passkey would otherwise lock its owner out for good.
+     */
     async secondFactorsOf(accountId: string): Promise<{ totp: boolean; passkeys: boolean } | null> {
       const record = await factors.totpOf(accountId);
+      if (record?.enabled !== true) return null;
       const passkeys = (await factors.passkeysOf(accountId)).length > 0;
-      const totp = record?.enabled === true;
-      return totp || passkeys ? { totp, passkeys } : null;
+      return { totp: true, passkeys };
     },
 
     /** A new secret for enrolment (replacing an unconfirmed one); null when TOTP is already on. */
