@@ -57,8 +57,9 @@ export default defineConfig({
       },
     },
     {
-      // The same entry point `npm start` runs, after the build `npm run test:e2e` does first.
-      command: 'node ../packages/server/dist/main.js',
+      // The same entry point `npm start` runs, after the build `npm run test:e2e` does first. Its log
+      // is also kept in the data folder, so a spec can prove it names no file (issue 31).
+      command: `node ../packages/server/dist/main.js 2>&1 | tee -a '${join(dataDir, 'server.log')}'`,
       url: `${baseURL}/api/health`,
       reuseExistingServer: false,
       timeout: 60_000,
