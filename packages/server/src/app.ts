@@ -41,6 +41,13 @@ import { createFolderSharesService } from './modules/folders/folder-shares.servi
 import { createFoldersRepo } from './modules/folders/folders.repo.js';
 import { foldersRoutes } from './modules/folders/folders.routes.js';
 import { createFoldersService } from './modules/folders/folders.service.js';
+import { createLinksRepo } from './modules/links/links.repo.js';
+import { linksPublicRoutes } from './modules/links/links.public.routes.js';
+import { linksRoutes } from './modules/links/links.routes.js';
+import { createLinksService } from './modules/links/links.service.js';
+import { createRequestsRepo } from './modules/requests/requests.repo.js';
+import { requestsRoutes } from './modules/requests/requests.routes.js';
+import { createRequestsService } from './modules/requests/requests.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.js';
 import { createInvitationsService } from './modules/invitations/invitations.service.js';
@@ -292,6 +299,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     ownsFolder: async (userId, nodeId) => (await foldersRepo.findFor(userId, nodeId)) !== undefined,
     now,
   });
+  const links = createLinksService({ repo: createLinksRepo(db), blobStore, limiter, now, logger: app.log });
+  const requests = createRequestsService({ repo: createRequestsRepo(db), limiter, now });
   const payments = createPayments({
     db,
     provider: overrides.paymentProvider ?? (await createPaymentProvider(config, db, { now })),
@@ -359,6 +368,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     (api, _opts, done) => {
       healthRoutes(api, { version: SERVER_VERSION, db, blobStore });
       clientConfigRoutes(api, config);
+      // Link and file request pages: no bearer token; the link proof travels in X-Link-Auth.
+      linksPublicRoutes(api, { links, requests });
       // Everything else under /api needs a verified bearer token, checked before the body is read.
       api.register((scope: FastifyTypeBox, _o, next) => {
         scope.addHook('onRequest', authenticate);
@@ -380,6 +391,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         sharesRoutes(scope, { shares });
         foldersRoutes(scope, { folders, folderShares });
         uploadsRoutes(scope, { uploads });
+        linksRoutes(scope, { links, requests });
+        requestsRoutes(scope, { requests });
         registerPayments(scope, { payments });
         next();
       });

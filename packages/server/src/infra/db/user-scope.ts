@@ -13,10 +13,12 @@ import type { DB } from './schema.js';
 /** Each per-user table and the column naming the user it belongs to. */
 export const OWNER_COLUMN = {
   contacts: 'user_id',
+  file_requests: 'owner_id',
   files: 'owner_id',
   folders: 'owner_id',
   folder_shares: 'owner_id',
   invitations: 'user_id',
+  links: 'owner_id',
   shares: 'owner_id',
   transfer_events: 'user_id',
   uploads: 'user_id',

@@ -1,0 +1,293 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ErrorCode,
+  type CreateLinkRequest,
+  type LinkState,
+  type OpenedLink,
+  type OwnerLink,
+  type PublicLinkInfo,
+  type UpdateLinkRequest,
+} from '@coffer/contracts';
+import { ApiError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { nowIso } from '../../infra/db/values.js';
+import type { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import type { BlobStore } from '../../infra/storage/blob-store.js';
+import { BlobNotFoundError, BlobRangeNotSatisfiableError } from '../../infra/storage/blob-store.js';
+import { RangeNotSatisfiableError, type Download } from '../files/downloads.service.js';
+import { resolveRangeHeader } from '../files/http-range.js';
+import { startBody } from '../files/started-body.js';
+import type { CurrentUser } from '../users/users.service.js';
+import { checkLinkAuth, linkUnavailable, tokenHash } from './link-access.js';
+import type { LinkRow, LinksRepo } from './links.repo.js';
+
+/** Links one person may hold at once. */
+export const MAX_LINKS_PER_USER = 1000;
+/** How long a counted download may be resumed without counting again. */
+const DOWNLOAD_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Who calls a public link route: the proof they sent and their address (TRUST_PROXY-aware). */
+export interface LinkCaller {
+  authHeader: string | string[] | undefined;
+  address: string;
+}
+
+/** A link download about to stream, with the token to resume it when it was counted now. */
+export interface LinkDownload extends Download {
+  downloadToken: string | null;
+}
+
+export interface LinksDeps {
+  repo: LinksRepo;
+  blobStore: BlobStore;
+  limiter: RateLimiter;
+  now: () => Date;
+  logger: { error(obj: object, msg: string): void };
+}
+
+const linkNotFound = () => new NotFoundError('No such link');
+
+/** Why a link serves nothing now, or `active`. Expiry and limits are the server's clock and counts. */
+export function linkState(link: LinkRow, itemCount: number, at: string): LinkState {
+  if (link.expires_at !== null && link.expires_at <= at) return 'expired';
+  if (itemCount === 0) return 'empty';
+  if (link.max_downloads !== null && link.downloads_used >= link.max_downloads) return 'exhausted';
+  return 'active';
+}
+
+function checkRecord(linkRecord: string, linkId: string): void {
+  // The server cannot verify the owner's signature usefully (it could forge a record only with the
+  // owner's key); it only refuses a record that is not for this link, a mistake caught early.
+  let record: unknown;
+  try {
+    record = JSON.parse(linkRecord);
+  } catch {
+    throw new ValidationError('linkRecord is not JSON');
+  }
+  const { type, linkId: recordLinkId } = (record ?? {}) as Record<string, unknown>;
+  if (type !== 'link' || recordLinkId !== linkId)
+    throw new ValidationError('linkRecord is not a link record of this link');
+}
+
+function checkFuture(expiresAt: string | null | undefined, at: string): void {
+  if (expiresAt !== null && expiresAt !== undefined && new Date(expiresAt).toISOString() <= at) {
+    throw new ValidationError('expiresAt must be in the future');
+  }
+}
+
+export function createLinksService(deps: LinksDeps) {
+  const { repo } = deps;
+  const at = () => nowIso(deps.now());
+
+  function ownerView(link: LinkRow & { fileIds: string[] }, now: string): OwnerLink {
+    return {
+      linkId: link.id,
+      state: linkState(link, link.fileIds.length, now),
+      fileIds: link.fileIds,
+      label: link.label,
+      hasPassword: link.password_salt !== null,
+      expiresAt: link.expires_at,
+      maxDownloads: link.max_downloads,
+      downloadsUsed: link.downloads_used,
+      downloadsLeft:
+        link.max_downloads === null ? null : Math.max(0, link.max_downloads - link.downloads_used),
+      linkRecord: link.link_record,
+      createdAt: link.created_at,
+      lastUsedAt: link.last_used_at,
+    };
+  }
+
+  /** A link that serves something now (for `open`, also one with a download left), else the one 404. */
+  async function available(linkId: string, forOpen: boolean) {
+    const link = await repo.findPublic(linkId);
+    if (link === undefined) throw linkUnavailable();
+    const items = await repo.items(linkId);
+    const state = linkState(link, items.length, at());
+    if (state === 'expired' || state === 'empty' || (forOpen && state === 'exhausted'))
+      throw linkUnavailable();
+    return { link, items };
+  }
+
+  async function authorized(linkId: string, caller: LinkCaller, forOpen: boolean) {
+    const found = await available(linkId, forOpen);
+    await checkLinkAuth({
+      limiter: deps.limiter,
+      linkId,
+      address: caller.address,
+      header: caller.authHeader,
+      storedHash: found.link.auth_key_hash,
+    });
+    return found;
+  }
+
+  return {
+    async create(user: CurrentUser, body: CreateLinkRequest): Promise<{ linkId: string }> {
+      const now = at();
+      checkFuture(body.expiresAt, now);
+      checkRecord(body.linkRecord, body.linkId);
+      const fileIds = body.items.map((item) => item.fileId);
+      if (new Set(fileIds).size !== fileIds.length) throw new ValidationError('a file is listed twice');
+      if ((await repo.ownedEncryptedCount(user.id, fileIds)) !== fileIds.length) {
+        throw new NotFoundError('The file does not exist', ErrorCode.FILE_NOT_FOUND);
+      }
+      const key = await repo.ownerKey(user.id);
+      if (key === undefined) {
+        throw new ApiError(404, ErrorCode.KEYS_NOT_FOUND, 'Set up your encryption keys first');
+      }
+      if ((await repo.countOwned(user.id)) >= MAX_LINKS_PER_USER) {
+        throw new ApiError(403, ErrorCode.SHARE_LIMIT_REACHED, `At most ${MAX_LINKS_PER_USER} links`);
+      }
+      const inserted = await repo.insert({
+        id: body.linkId,
+        ownerId: user.id,
+        ownerKeyId: key.id,
+        authKeyHash: body.authKeyHash,
+        passwordSalt: body.password?.salt ?? null,
+        passwordKdf: body.password === null ? null : JSON.stringify(body.password.kdf),
+        expiresAt: body.expiresAt === null ? null : new Date(body.expiresAt).toISOString(),
+        maxDownloads: body.maxDownloads,
+        label: body.label,
+        linkRecord: body.linkRecord,
+        at: now,
+        items: body.items,
+      });
+      if (!inserted)
+        throw new ApiError(409, ErrorCode.INVALID_OPERATION, 'This link id is taken: make a new one');
+      return { linkId: body.linkId };
+    },
+
+    async list(user: CurrentUser, fileId?: string): Promise<OwnerLink[]> {
+      const now = at();
+      return (await repo.listOwned(user.id, fileId)).map((link) => ownerView(link, now));
+    },
+
+    async update(user: CurrentUser, linkId: string, body: UpdateLinkRequest): Promise<OwnerLink> {
+      const now = at();
+      const signed = body.expiresAt !== undefined || body.maxDownloads !== undefined;
+      if (signed && body.linkRecord === undefined) {
+        throw new ValidationError('a new expiry or download limit needs a new signed linkRecord');
+      }
+      checkFuture(body.expiresAt, now);
+      if (body.linkRecord !== undefined) checkRecord(body.linkRecord, linkId);
+      const updated = await repo.update(
+        user.id,
+        linkId,
+        {
+          ...(body.expiresAt === undefined
+            ? {}
+            : { expires_at: body.expiresAt === null ? null : new Date(body.expiresAt).toISOString() }),
+          ...(body.maxDownloads === undefined ? {} : { max_downloads: body.maxDownloads }),
+          ...(body.label === undefined ? {} : { label: body.label }),
+          ...(body.linkRecord === undefined ? {} : { link_record: body.linkRecord }),
+        },
+        now,
+      );
+      if (!updated) throw linkNotFound();
+      const link = (await repo.listOwned(user.id)).find((row) => row.id === linkId);
+      if (link === undefined) throw linkNotFound();
+      return ownerView(link, now);
+    },
+
+    async revoke(user: CurrentUser, linkId: string): Promise<void> {
+      if (!(await repo.delete(user.id, linkId))) throw linkNotFound();
+    },
+
+    /** What a link page needs before it can derive `A`: the password's salt and KDF, or null. */
+    async info(linkId: string): Promise<PublicLinkInfo> {
+      const { link } = await available(linkId, true);
+      if (link.password_salt === null || link.password_kdf === null) return { password: null };
+      return { password: { salt: link.password_salt, kdf: JSON.parse(link.password_kdf) as never } };
+    },
+
+    /** The wrapped keys, sealed metadata and the owner's keys, for a caller that proved `A`. */
+    async open(linkId: string, caller: LinkCaller): Promise<OpenedLink> {
+      const { link, items } = await authorized(linkId, caller, true);
+      const owner = await repo.owner(link.owner_id, link.owner_key_id);
+      if (owner === undefined || owner.email === null) throw linkUnavailable();
+      await repo.touch(linkId, at());
+      return {
+        items: items.map((item) => ({
+          fileId: item.file_id,
+          size: item.size,
+          wrappedKey: item.wrapped_key,
+          encryptedMetadata: item.encrypted_metadata,
+          ...(item.manifest === null ? {} : { manifestJson: item.manifest }),
+        })),
+        ownerEmail: owner.email,
+        ownerSigningPublicKey: owner.signing_public_key,
+        ownerKeyBinding: owner.key_binding,
+        expiresAt: link.expires_at,
+        maxDownloads: link.max_downloads,
+        downloadsLeft:
+          link.max_downloads === null ? null : Math.max(0, link.max_downloads - link.downloads_used),
+        linkRecord: link.link_record,
+      };
+    },
+
+    /**
+     * A file of a link. A download counts once, when it starts: a request from byte 0, or a Range
+     * request without the token of a counted download of this file (so skipping byte 0 counts too).
+     * The count is one UPDATE with its checks; the answer carries a new token to resume with.
+     */
+    async download(
+      linkId: string,
+      fileId: string,
+      caller: LinkCaller & { rangeHeader: string | undefined; downloadToken: string | undefined },
+    ): Promise<LinkDownload> {
+      const { items } = await authorized(linkId, caller, false);
+      const item = items.find((candidate) => candidate.file_id === fileId);
+      if (item === undefined) throw linkUnavailable();
+      const range = resolveRangeHeader(caller.rangeHeader, item.stored_size);
+      if (range.kind === 'unsatisfiable') throw new RangeNotSatisfiableError(item.stored_size);
+      const now = deps.now();
+      const resumed =
+        range.kind === 'partial' &&
+        range.start > 0 &&
+        caller.downloadToken !== undefined &&
+        (await repo.hasDownloadToken(tokenHash(caller.downloadToken), linkId, fileId, nowIso(now)));
+      let token: string | null = null;
+      if (!resumed) {
+        if (!(await repo.countDownload(linkId, nowIso(now)))) throw linkUnavailable();
+        token = randomBytes(32).toString('base64url');
+        await repo.addDownloadToken(
+          tokenHash(token),
+          linkId,
+          fileId,
+          nowIso(new Date(now.getTime() + DOWNLOAD_TOKEN_TTL_MS)),
+        );
+      }
+      const giveBack = async () => {
+        if (token === null) return;
+        await Promise.all([repo.releaseDownload(linkId), repo.deleteDownloadToken(tokenHash(token))]).catch(
+          (err: unknown) => {
+            deps.logger.error({ err, linkId }, 'link download count of a failed download not released');
+          },
+        );
+      };
+      try {
+        const blob = await deps.blobStore.get(
+          item.object_key,
+          range.kind === 'partial' ? { start: range.start, end: range.end } : undefined,
+        );
+        const body = await startBody(blob.body);
+        const start = range.kind === 'partial' ? range.start : 0;
+        return {
+          partial: range.kind === 'partial',
+          body,
+          start,
+          end: start + blob.size - 1,
+          size: blob.size,
+          totalSize: blob.totalSize,
+          downloadToken: token,
+        };
+      } catch (error) {
+        await giveBack();
+        if (error instanceof BlobRangeNotSatisfiableError)
+          throw new RangeNotSatisfiableError(item.stored_size);
+        if (error instanceof BlobNotFoundError) throw linkUnavailable();
+        throw error;
+      }
+    },
+  };
+}
+
+export type LinksService = ReturnType<typeof createLinksService>;
