@@ -22,5 +22,7 @@ export default defineConfig({
   outputDir: '../test-results/firefox',
   // The page objects are puppeteer's: Playwright's browser is never launched, so no trace or screenshot.
   use: { baseURL: base.use?.baseURL },
+  // Named, so every reported line says which browser ran it.
+  projects: [{ name: 'firefox-esr' }],
   webServer: [{ ...app, cwd: e2eDir, env }],
 });
