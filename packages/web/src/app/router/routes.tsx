@@ -45,6 +45,15 @@ export const appRoutes: RouteObject[] = [
         path: paths.login,
         lazy: lazyPage(() => import('../../features/landing/LoginPage').then((m) => m.LoginPage)),
       },
+      // Links and file requests (issue 30): no sign-in, outside the spec's guarded routes.
+      {
+        path: paths.linkPattern,
+        lazy: lazyPage(() => import('../../features/link-page/LinkPage').then((m) => m.LinkPage)),
+      },
+      {
+        path: paths.requestPattern,
+        lazy: lazyPage(() => import('../../features/requests/RequestPage').then((m) => m.RequestPage)),
+      },
 
       // The unlock screen: also where the identity provider sends the browser back. No sidebar or
       // top bar: they show only once encryption is ready.
@@ -98,6 +107,10 @@ export const appRoutes: RouteObject[] = [
               {
                 path: paths.profile,
                 lazy: lazyPage(() => import('../../features/profile/ProfilePage').then((m) => m.ProfilePage)),
+              },
+              {
+                path: paths.links,
+                lazy: lazyPage(() => import('../../features/links/LinksPage').then((m) => m.LinksPage)),
               },
               {
                 path: paths.feedback,

@@ -1,11 +1,12 @@
 import { useState, type ReactElement } from 'react';
 import { myFilesMessages, shareMessages } from '@coffer/contracts';
-import { Button } from '@mantine/core';
-import { IconCloudUpload, IconFolderOff, IconShare, IconTrash } from '@tabler/icons-react';
+import { Button, Group } from '@mantine/core';
+import { IconCloudUpload, IconFolderOff, IconLink, IconShare, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../lib/navigation/paths';
 import type { FileView } from '../../lib/files/file-views';
 import { snackbar } from '../../lib/snackbar';
+import { FileLinksDialog } from '../links/FileLinksDialog';
 import { ShareFilesModal } from '../share/ShareFilesModal';
 import { DeleteFileModal } from './DeleteFileModal';
 import { DriveNodeWarning } from './DriveNodeWarning';
@@ -24,6 +25,7 @@ export function MyFilesPage(): ReactElement {
   const [shareTarget, setShareTarget] = useState<{ fileIds: readonly string[] } | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<FileView | null>(null);
   const [deleteOpened, setDeleteOpened] = useState(false);
+  const [linksTarget, setLinksTarget] = useState<FileView | null>(null);
 
   const openShare = (file: FileView): void => {
     if (!file.isEncrypted) {
@@ -44,7 +46,20 @@ export function MyFilesPage(): ReactElement {
       <FileListScreen
         title="My Files"
         description="Encrypted in your browser before upload. Only you and the people you share with can open them."
-        headerAside={uploadButton}
+        headerAside={
+          <Group gap="sm">
+            {/* Links (issue 30) are not in the spec's sidebar: their screen is reached from here. */}
+            <Button
+              component={Link}
+              to={paths.links}
+              variant="default"
+              leftSection={<IconLink size={18} aria-hidden />}
+            >
+              Links
+            </Button>
+            {uploadButton}
+          </Group>
+        }
         files={files}
         query={query}
         loadingLabel="Loading files"
@@ -71,6 +86,15 @@ export function MyFilesPage(): ReactElement {
                   icon={IconShare}
                   onClick={() => {
                     openShare(file);
+                  }}
+                />
+                <IconAction
+                  tooltip="Links"
+                  label={`Links to ${file.title}`}
+                  icon={IconLink}
+                  onClick={() => {
+                    if (file.isEncrypted) setLinksTarget(file);
+                    else snackbar.danger(shareMessages.notEncrypted);
                   }}
                 />
                 <IconAction
@@ -102,6 +126,16 @@ export function MyFilesPage(): ReactElement {
           setShareTarget(null);
         }}
         initialFileIds={shareTarget?.fileIds ?? []}
+      />
+      <FileLinksDialog
+        file={
+          linksTarget === null
+            ? null
+            : { fileId: linksTarget.id, name: linksTarget.title, contentType: linksTarget.contentType }
+        }
+        onClose={() => {
+          setLinksTarget(null);
+        }}
       />
       <DeleteFileModal
         opened={deleteOpened}

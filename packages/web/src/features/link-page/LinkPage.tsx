@@ -91,6 +91,7 @@ export function LinkRefusal({
 }): ReactElement {
   const { title, reason } = linkFailureTexts[failure];
   const retryable = failure === 'failed' || failure === 'rate-limited';
+  const danger = failure === 'tampered' || failure === 'key-mismatch';
   return (
     <Stack gap="md" data-link-failure={failure}>
       <Title order={1} size="h2">
@@ -99,8 +100,8 @@ export function LinkRefusal({
       <StateCallout
         look={{
           label: title,
-          color: failure === 'tampered' ? 'red' : 'gray',
-          icon: failure === 'tampered' ? IconShieldX : IconLinkOff,
+          color: danger ? 'red' : 'gray',
+          icon: danger ? IconShieldX : IconLinkOff,
         }}
         reason={reason}
         actions={retryable ? [{ label: 'Try again', onClick: onRetry }] : []}

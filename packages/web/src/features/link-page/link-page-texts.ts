@@ -20,6 +20,11 @@ export const linkFailureTexts: Record<LinkFailure, { title: string; reason: stri
     title: 'Too many attempts',
     reason: 'This link was tried too often. Wait a few minutes, then try again.',
   },
+  'key-mismatch': {
+    title: 'The recipient’s key does not match this link',
+    reason:
+      'The server offered a different encryption key than the one this link was made for, so nothing was sent. Tell the person who gave you the link.',
+  },
   failed: {
     title: 'This link could not be opened',
     reason: 'Coffer could not reach the server. Check your connection and try again.',

@@ -21,7 +21,14 @@ import type { LinkPasswordParams, OpenedLinkAnswer } from './link-wire';
  * served does not open under the link key; `wrong-password`; `rate-limited`; `failed`: anything
  * else (the network), worth a retry.
  */
-export type LinkFailure = 'unavailable' | 'tampered' | 'wrong-password' | 'rate-limited' | 'failed';
+export type LinkFailure =
+  | 'unavailable'
+  | 'tampered'
+  | 'wrong-password'
+  | 'rate-limited'
+  | 'failed'
+  /** A file request whose served owner key is not the one the link's fragment names. */
+  | 'key-mismatch';
 
 export class LinkOpenError extends Error {
   constructor(

@@ -17,6 +17,13 @@ export const paths = {
   about: '/about',
   share: withId(share),
   invite: withId(invite),
+  /** Links and file requests (issue 30): outside the spec's table. The pages are public. */
+  links: '/links',
+  linkPattern: '/l/:id',
+  requestPattern: '/r/:id',
+  /** A link's page; the secret goes in the fragment, which the caller appends. */
+  link: withId('/l/:id'),
+  fileRequest: withId('/r/:id'),
 } as const;
 
 /**

@@ -22,6 +22,8 @@ import { sendUploadXhr, type XhrFactory } from './upload-xhr';
 export interface UploadContext {
   readonly api: ApiClient;
   readonly apiBaseUrl: string;
+  /** `/users/uploads`, or a file request's public upload path (see `UploadRunOptions`). */
+  readonly uploadsPath: string;
   readonly file: File;
   readonly contentType: string;
   readonly fileKey: CryptoKey;

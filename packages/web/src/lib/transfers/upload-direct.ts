@@ -38,7 +38,7 @@ export async function uploadDirect(context: UploadContext): Promise<FileListItem
     ...(context.node === undefined ? [] : [['node', JSON.stringify(context.node)] as [string, string]]),
   ];
   const request = {
-    url: `${context.apiBaseUrl}/users/uploads/direct`,
+    url: `${context.apiBaseUrl}${context.uploadsPath}/direct`,
     signal: context.signal,
     onProgress: (loaded: number, total: number | null) => {
       sendTotal = total ?? sendTotal;

@@ -40,16 +40,21 @@ import { parseJsonAnswer } from './upload-json';
  */
 export async function uploadMultipart(context: UploadContext): Promise<FileListItem> {
   const sent = sentNameAndType(context);
-  const created = await callJson<CreateMultipartUploadResponse>(context, 'POST', '/users/uploads/multipart', {
-    name: sent.name,
-    contentType: sent.contentType,
-    size: context.file.size,
-    parts: context.chunkCount,
-    isEncrypted: true,
-    encryptionInfo: context.encryptionInfo,
-    ...(context.manifest === undefined ? {} : { manifest: context.manifest }),
-    ...(context.node === undefined ? {} : { node: context.node }),
-  } satisfies CreateMultipartUploadRequest);
+  const created = await callJson<CreateMultipartUploadResponse>(
+    context,
+    'POST',
+    `${context.uploadsPath}/multipart`,
+    {
+      name: sent.name,
+      contentType: sent.contentType,
+      size: context.file.size,
+      parts: context.chunkCount,
+      isEncrypted: true,
+      encryptionInfo: context.encryptionInfo,
+      ...(context.manifest === undefined ? {} : { manifest: context.manifest }),
+      ...(context.node === undefined ? {} : { node: context.node }),
+    } satisfies CreateMultipartUploadRequest,
+  );
   // A fresh id: no other tab can hold it yet, but one may try to resume it while it runs here. The
   // lock only guards against that; if the browser refuses locks, the upload goes on without one
   // (the server already created it, and failing now would leave it for the sweeper).
@@ -123,7 +128,7 @@ export async function sendPartsAndComplete(
     const stored = await callJson<FileListItem>(
       context,
       'POST',
-      `/users/uploads/multipart/${seg(created.uploadId)}/complete`,
+      `${context.uploadsPath}/multipart/${seg(created.uploadId)}/complete`,
       { uploadId: created.uploadId, objectKey: created.objectKey, parts },
     );
     await context.journal?.ended();
@@ -195,7 +200,7 @@ async function putPart(
   onProgress: (loaded: number) => void,
 ): Promise<string> {
   const url =
-    `${context.apiBaseUrl}/users/uploads/multipart/${seg(created.uploadId)}/part/${partNumber}` +
+    `${context.apiBaseUrl}${context.uploadsPath}/multipart/${seg(created.uploadId)}/part/${partNumber}` +
     `?objectKey=${encodeURIComponent(created.objectKey)}`;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -259,7 +264,7 @@ function toUploadError(error: unknown, signal: AbortSignal): unknown {
 /** Best-effort DELETE of the server-side upload; returns its error, if any. */
 async function abortOnServer(context: UploadContext, uploadId: string): Promise<unknown> {
   try {
-    await context.api.request('DELETE', `/users/uploads/multipart/${seg(uploadId)}`);
+    await context.api.request('DELETE', `${context.uploadsPath}/multipart/${seg(uploadId)}`);
     return undefined;
   } catch (error) {
     return error ?? new Error('server-side abort failed');

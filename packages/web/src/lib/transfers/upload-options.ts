@@ -20,6 +20,11 @@ export interface UploadRunOptions {
   readonly onProgress: ProgressListener;
   /** Where the API lives; defaults to `/api` (the server serves app and API together). */
   readonly apiBaseUrl?: string;
+  /**
+   * The upload calls' path under the API, default `/users/uploads`; a file request's page
+   * (issue 30) uploads through `/public/requests/{id}/uploads` with the same bodies.
+   */
+  readonly uploadsPath?: string;
   readonly createXhr?: XhrFactory;
   /** Waits before retrying a failed part (network error, 5xx, 429); default two retries. */
   readonly retryDelaysMs?: readonly number[];
@@ -34,6 +39,7 @@ export type RunContext = Pick<
   UploadContext,
   | 'api'
   | 'apiBaseUrl'
+  | 'uploadsPath'
   | 'file'
   | 'cipher'
   | 'signal'
@@ -52,6 +58,7 @@ export function runContext(
   return {
     api: options.api,
     apiBaseUrl: options.apiBaseUrl ?? API_PREFIX,
+    uploadsPath: options.uploadsPath ?? '/users/uploads',
     file: options.file,
     cipher: options.cipher,
     signal: options.signal,
