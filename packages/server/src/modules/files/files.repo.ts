@@ -72,6 +72,13 @@ export interface FilesRepo {
   releaseDownload(userId: string, reservationId: string): Promise<void>;
 }
 
+class NodesRefusedError extends Error {
+  constructor(readonly refusal: SetNodesRefusal) {
+    super(refusal.kind);
+    this.name = 'NodesRefusedError';
+  }
+}
+
 export function createFilesRepo(db: Kysely<DB>): FilesRepo {
   return {
     listFor(ownerId, page) {
@@ -103,57 +110,68 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
       return query.limit(page.limit).execute();
     },
 
-    setNodes(ownerId, items) {
-      return withUserLock(db, ownerId, async (own) => {
-        for (const { fileId, node } of items) {
-          const file = await own
-            .selectFrom('files')
-            .select(['node_id'])
-            .where('id', '=', fileId)
-            .executeTakeFirst();
-          if (file === undefined) return { kind: 'file-missing', fileId };
-          if (file.node_id !== null && file.node_id !== node.nodeId) return { kind: 'node-id-fixed', fileId };
-          if (node.parentNodeId !== null) {
-            const parent = await own
+    async setNodes(ownerId, items) {
+      // A refusal is thrown inside the transaction, so a batch refused part-way rolls back what it set.
+      const refuse = (refusal: SetNodesRefusal): never => {
+        throw new NodesRefusedError(refusal);
+      };
+      try {
+        await withUserLock(db, ownerId, async (own) => {
+          for (const { fileId, node } of items) {
+            const file = await own
+              .selectFrom('files')
+              .select(['node_id'])
+              .where('id', '=', fileId)
+              .executeTakeFirst();
+            if (file === undefined) return refuse({ kind: 'file-missing', fileId });
+            if (file.node_id !== null && file.node_id !== node.nodeId)
+              refuse({ kind: 'node-id-fixed', fileId });
+            if (node.parentNodeId !== null) {
+              const parent = await own
+                .selectFrom('folders')
+                .select('node_id')
+                .where('node_id', '=', node.parentNodeId)
+                .executeTakeFirst();
+              if (parent === undefined) return refuse({ kind: 'parent-missing', fileId });
+            }
+            const folderTaken = await own
               .selectFrom('folders')
               .select('node_id')
-              .where('node_id', '=', node.parentNodeId)
+              .where('node_id', '=', node.nodeId)
               .executeTakeFirst();
-            if (parent === undefined) return { kind: 'parent-missing', fileId };
+            const fileTaken = await own
+              .selectFrom('files')
+              .select('id')
+              .where('node_id', '=', node.nodeId)
+              .where('id', '!=', fileId)
+              .executeTakeFirst();
+            if (folderTaken !== undefined || fileTaken !== undefined)
+              refuse({ kind: 'node-id-taken', fileId });
+            await own
+              .updateTable('files')
+              .set({
+                ...SEALED_NAME_COLUMNS,
+                node_id: node.nodeId,
+                parent_node_id: node.parentNodeId,
+                wrapped_key: node.wrappedKey,
+                encrypted_metadata: node.encryptedMetadata,
+                node_record: node.nodeRecord,
+              })
+              .where('id', '=', fileId)
+              .execute();
+            // The upload that made the file still names it (GET /users/uploads): that copy goes too.
+            await own
+              .updateTable('uploads')
+              .set({ file_name: SEALED_NAME_COLUMNS.name, content_type: SEALED_NAME_COLUMNS.content_type })
+              .where('file_id', '=', fileId)
+              .execute();
           }
-          const folderTaken = await own
-            .selectFrom('folders')
-            .select('node_id')
-            .where('node_id', '=', node.nodeId)
-            .executeTakeFirst();
-          const fileTaken = await own
-            .selectFrom('files')
-            .select('id')
-            .where('node_id', '=', node.nodeId)
-            .where('id', '!=', fileId)
-            .executeTakeFirst();
-          if (folderTaken !== undefined || fileTaken !== undefined) return { kind: 'node-id-taken', fileId };
-          await own
-            .updateTable('files')
-            .set({
-              ...SEALED_NAME_COLUMNS,
-              node_id: node.nodeId,
-              parent_node_id: node.parentNodeId,
-              wrapped_key: node.wrappedKey,
-              encrypted_metadata: node.encryptedMetadata,
-              node_record: node.nodeRecord,
-            })
-            .where('id', '=', fileId)
-            .execute();
-          // The upload that made the file still names it (GET /users/uploads): that copy goes too.
-          await own
-            .updateTable('uploads')
-            .set({ file_name: SEALED_NAME_COLUMNS.name, content_type: SEALED_NAME_COLUMNS.content_type })
-            .where('file_id', '=', fileId)
-            .execute();
-        }
+        });
         return null;
-      });
+      } catch (error) {
+        if (error instanceof NodesRefusedError) return error.refusal;
+        throw error;
+      }
     },
 
     async newNodeRefusal(ownerId, nodeId, parentNodeId) {
