@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { Card, Group, Skeleton, Stack } from '@mantine/core';
 import {
   defaultFileListControls,
@@ -9,6 +9,10 @@ import type { FileView } from '../../lib/files/file-views';
 import { CardGrid } from '../../ui/CardGrid';
 import { ListScreen, type ListEmpty, type ListQueryState } from '../../ui/ListScreen';
 import { FileListControls } from './FileListControls';
+import { ShowMore } from './ShowMore';
+
+/** Cards rendered at first, and added each time the end of the grid comes near. */
+export const CARDS_PER_SCREEN = 60;
 
 interface FileListScreenProps<F extends FileView> {
   title: string;
@@ -42,6 +46,11 @@ export function FileListScreen<F extends FileView>({
 }: FileListScreenProps<F>): ReactElement {
   const [controls, setControls] = useState<Controls>(defaultFileListControls);
   const visible = useMemo(() => visibleFiles(files, controls), [files, controls]);
+  const [limit, setLimit] = useState(CARDS_PER_SCREEN);
+  useEffect(() => {
+    setLimit(CARDS_PER_SCREEN);
+  }, [controls]);
+  const shown = visible.length > limit ? visible.slice(0, limit) : visible;
   return (
     <ListScreen
       {...screen}
@@ -52,12 +61,20 @@ export function FileListScreen<F extends FileView>({
       empty={visible.length > 0 ? null : empty(files.length)}
     >
       <CardGrid aria-label={listLabel} role="list">
-        {visible.map((file) => (
+        {shown.map((file) => (
           <div role="listitem" key={file.id}>
             {card(file)}
           </div>
         ))}
       </CardGrid>
+      {shown.length < visible.length && (
+        <ShowMore
+          remaining={visible.length - shown.length}
+          onMore={() => {
+            setLimit((current) => current + CARDS_PER_SCREEN);
+          }}
+        />
+      )}
     </ListScreen>
   );
 }
