@@ -32,7 +32,7 @@ export const infoPages: Readonly<Record<InfoPageId, InfoPageContent>> = {
       {
         heading: 'What Coffer cannot protect',
         paragraphs: [
-          'The server sees who you are, who your contacts are, and the names, sizes and dates of your files. It cannot read file contents.',
+          'The server sees who you are, who your contacts are, how your files and folders nest, and the sizes and dates of your files. It cannot read file contents, and cannot read file or folder names once your browser has encrypted them (it does so for older files at your next unlock).',
           'If you forget your master unlock key, nobody can recover your files: resetting encryption creates new keys, and files locked with the old ones stay unreadable.',
           'Coffer runs in your browser: you trust the code the server delivers each time you open it.',
         ],
@@ -81,7 +81,7 @@ export const infoPages: Readonly<Record<InfoPageId, InfoPageContent>> = {
         heading: 'What the server stores',
         paragraphs: [
           'Your account: name, email address, country and sign-in provider, as your identity provider tells us; your plan and, with paid plans, the payment provider’s customer and subscription references.',
-          'Your files as encrypted bytes, with their names, content types, sizes and upload dates, and whom each file is shared with.',
+          'Your files as encrypted bytes, with their sizes and upload dates, and whom each file or folder is shared with. File and folder names and content types are encrypted in your browser; the server keeps them in clear only for files uploaded before, until your next unlock.',
           'Your contacts’ names and email addresses, and the invitations you send.',
           'Your public key, and your private key encrypted with your master unlock key, which the server cannot decrypt.',
           'Counts of uploads and downloads for your plan’s limits, and the feedback you send with your email address.',
