@@ -218,3 +218,36 @@ describe('file request owner key', () => {
     );
   });
 });
+
+describe('package index', () => {
+  it('exports the links room and its errors', async () => {
+    const api = await import('../index.js');
+    for (const name of [
+      'createLinkSecret',
+      'createLinkId',
+      'encodeLinkFragment',
+      'parseLinkFragment',
+      'encodeRequestFragment',
+      'parseRequestFragment',
+      'deriveLinkKeys',
+      'linkAuthKeyHashHex',
+      'wrapFileKeyForLink',
+      'unwrapLinkFileKey',
+      'sealLinkMetadata',
+      'openLinkMetadata',
+      'sealLinkLabel',
+      'openLinkLabel',
+      'sealRequestMessage',
+      'openRequestMessage',
+      'signLinkRecord',
+      'verifyLinkRecord',
+      'assertRequestOwnerKey',
+      'ownerKeySha256Hex',
+      'LinkFragmentError',
+      'LinkKeyUnwrapError',
+      'RequestKeyMismatchError',
+    ]) {
+      expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
+    }
+  });
+});
