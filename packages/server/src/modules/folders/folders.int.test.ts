@@ -436,6 +436,35 @@ describe.each(dialectsUnderTest)('folders ($name)', ({ name: dialect, open }) =>
     expect((await get('fi', `/api/users/files/${file.fileId}`)).json<FileMetadata>().name).toBe('kept.pdf');
   });
 
+  it("gives a file share's recipient the sealed metadata, not the owner's wrap or place", async () => {
+    const ownerKey = await createKey(t, 'fj-owner');
+    const recipientKey = await createKey(t, 'fj-rcpt');
+    const folder = await createFolder(t, 'fj-owner', null);
+    const node = nodeAt(folder.nodeId);
+    const { file } = await uploadDirect(t, 'fj-owner', {
+      keyId: ownerKey,
+      size: 10,
+      fields: { node: JSON.stringify(node) },
+    });
+    const share = await t.as('fj-owner', {
+      method: 'POST',
+      url: `/api/users/files/${file.fileId}/share`,
+      payload: { email: 'fj-rcpt@example.test', encryptedFileKey: wrappedKeyB64(), keyVersion: recipientKey },
+    });
+    expect(share.statusCode, share.body).toBe(201);
+    const shared = (await get('fj-rcpt', `/api/users/files/shared/${file.fileId}`)).json<{
+      file: FileMetadata;
+    }>();
+    expect(shared.file).toMatchObject({
+      name: 'encrypted',
+      nodeId: node.nodeId,
+      encryptedMetadata: node.encryptedMetadata,
+      nodeRecord: node.nodeRecord,
+    });
+    expect(shared.file).not.toHaveProperty('wrappedKey');
+    expect(shared.file).not.toHaveProperty('parentNodeId');
+  });
+
   it('stores and answers a wrapped drive key once per key record', async () => {
     const keyId = await createKey(t, 'fh');
     const wrappedDriveKey = wrappedKeyB64();
