@@ -118,7 +118,12 @@ export async function openLink(
     throw new LinkOpenError('tampered', { cause });
   }
   const client = createLinkClient(bytesToBase64Url(keys.authKeyBytes), options);
-  const answer = await mapped(publicLinksApi.open(client, start.linkId));
+  const answer = await mapped(publicLinksApi.open(client, start.linkId)).catch((error: unknown) => {
+    // Without a password, A comes from the fragment alone: refused, it is the fragment that is wrong.
+    if (start.password === null && error instanceof LinkOpenError && error.failure === 'wrong-password')
+      throw new LinkOpenError('tampered', { cause: error });
+    throw error;
+  });
   let files: OpenedLinkFile[];
   let record: SignatureCheck;
   try {
