@@ -284,4 +284,17 @@ describe('download service worker', () => {
     expect(request('/api/users/files')).toBeNull();
     expect(request('/')).toBeNull();
   });
+
+  it('answers a status message with how it opens chunks (its streaming AES-GCM self-test ran at start)', async () => {
+    const { worker } = startServiceWorker();
+    const channel = new MessageChannel();
+    const answer = new Promise<unknown>((resolve) => {
+      channel.port1.onmessage = (event) => {
+        resolve(event.data);
+      };
+    });
+    worker.postMessage({ type: 'coffer-download:status' }, [channel.port2]);
+    expect(await answer).toEqual({ streaming: true });
+    channel.port1.close();
+  });
 });

@@ -4,11 +4,13 @@ import { describeFailure } from '../lib/crypto-worker/chunk-cipher';
 import type { SaveSink } from '../lib/transfers/save/save-sink';
 import { createStreamSink } from '../lib/transfers/save/stream-sink';
 import { TransferAbortedError, TransferError } from '../lib/transfers/transfer-errors';
+import { checkStreamingGcm } from '../lib/crypto-worker/streaming-support';
 import {
   DOWNLOAD_NOT_STARTED_TEXT,
   DOWNLOAD_URL_PREFIX,
   type SwDownloadControlMessage,
   type RunDownloadMessage,
+  type StatusAnswer,
 } from '../lib/transfers/save/download-sw-protocol';
 
 /**
@@ -77,6 +79,8 @@ export function installDownloadServiceWorker(
   options: DownloadWorkerOptions = {},
 ): void {
   const running = new Map<string, RunningDownload>();
+  // Once, at start: downloads here verify and decrypt slice by slice only where it passed.
+  const streaming = checkStreamingGcm();
 
   scope.addEventListener('install', () => {
     // Nothing to cache; take over at once so the first download does not wait for a reload.
@@ -101,6 +105,17 @@ export function installDownloadServiceWorker(
           download.page.post({ type: 'alive' });
           event.waitUntil(keepRunning(download));
         }
+        break;
+      }
+      case 'coffer-download:status': {
+        const port = event.ports[0];
+        if (port !== undefined)
+          event.waitUntil(
+            streaming.then((value) => {
+              port.postMessage({ streaming: value } satisfies StatusAnswer);
+              port.close();
+            }),
+          );
         break;
       }
     }

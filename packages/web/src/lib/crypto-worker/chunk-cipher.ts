@@ -58,6 +58,11 @@ export interface ChunkCipher {
    * runs on the current thread: the download then runs the same pipeline here.
    */
   runDownload?: (job: DownloadJob, host: DownloadHost) => Promise<void>;
+  /**
+   * True where the worker computes chunks slice by slice (its streaming AES-GCM self-test passed),
+   * false where it uses one WebCrypto call per whole chunk (the benchmark reports it).
+   */
+  streaming?: () => Promise<boolean>;
   /** Frees the worker; pending calls fail. */
   dispose(): void;
 }

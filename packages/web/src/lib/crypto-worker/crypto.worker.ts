@@ -8,6 +8,10 @@
 import { describeFailure, responseTransfer } from './chunk-cipher';
 import { processCryptoRequest } from './process-request';
 import type { CryptoProgress, CryptoRequest, CryptoResponse } from './protocol';
+import { checkStreamingGcm } from './streaming-support';
+
+// Once, at start: uploads and downloads here seal and open slice by slice only where it passed.
+void checkStreamingGcm();
 
 self.addEventListener('message', (event: MessageEvent<CryptoRequest>) => {
   const { id } = event.data;

@@ -7,6 +7,7 @@ import { runDownloadJob } from './download-job';
 import { createPartFiles, type PartFiles } from './part-files';
 import { createReadBufferPool } from './read-buffers';
 import { readSliceInto } from './read-slice';
+import { checkStreamingGcm } from './streaming-support';
 import type { CryptoRequest, CryptoResponse, SentPartAnswer } from './protocol';
 
 /** This thread's read buffers: one per upload reading at the same time, reused chunk after chunk. */
@@ -169,6 +170,8 @@ export async function processCryptoRequest(
       case 'drop-part':
         parts.drop(request.part);
         return { id, ok: true, data: new ArrayBuffer(0) };
+      case 'status':
+        return { id, ok: true, data: new ArrayBuffer(0), streaming: await checkStreamingGcm() };
     }
   } catch (cause) {
     return { id, ok: false, error: describeFailure(cause) };

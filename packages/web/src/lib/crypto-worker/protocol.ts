@@ -79,6 +79,14 @@ export type CryptoRequest =
       /** Frees the part held under `part` (nothing if there is none); answered at once. */
       readonly op: 'drop-part';
       readonly part: number;
+    }
+  | {
+      readonly id: number;
+      /**
+       * How this worker computes chunks: answers `streaming` (true: slice by slice, its streaming
+       * AES-GCM self-test passed; false: one WebCrypto call per whole chunk).
+       */
+      readonly op: 'status';
     };
 
 /** What `encrypt-slice` and `seal-part` read and encrypt. */
@@ -167,6 +175,8 @@ export type CryptoResponse =
       readonly size?: number;
       /** `send-part`: the server's answer. */
       readonly sent?: SentPartAnswer;
+      /** `status`: true where chunks are computed slice by slice (streaming AES-GCM). */
+      readonly streaming?: boolean;
     }
   | { readonly id: number; readonly ok: false; readonly error: CryptoFailure };
 

@@ -142,6 +142,7 @@ export function createWorkerChunkCipher(
       return parts.held(sealed, worker);
     },
     sendForm: (sealedParts, request) => parts.send(sealedParts, { ...request, method: 'POST' }),
+    streaming: async () => (await run({ op: 'status' }, [])).streaming === true,
     runDownload: async (job, host) => {
       const channel = new MessageChannel();
       const page = new DownloadPageSide(channel.port1, host);

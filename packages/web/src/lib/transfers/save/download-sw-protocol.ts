@@ -24,9 +24,9 @@ export const DOWNLOAD_SW_PATH = '/download-sw.js';
  * that speaks a new version registers a new script URL, and the browser installs the new worker at
  * once; with the same URL it would keep the worker an older version of the app installed (which
  * ignores the new messages) until its next update check. Bump it with every change of the messages
- * (2: downloads run in the service worker, session 10).
+ * (2: downloads run in the service worker, session 10; 3: `status`, issue 32).
  */
-export const DOWNLOAD_SW_PROTOCOL = 2;
+export const DOWNLOAD_SW_PROTOCOL = 3;
 export const DOWNLOAD_SW_URL = `${DOWNLOAD_SW_PATH}?protocol=${String(DOWNLOAD_SW_PROTOCOL)}`;
 
 /**
@@ -51,8 +51,21 @@ export interface RunDownloadMessage {
   readonly job: DownloadJob;
 }
 
+/**
+ * Asks how the service worker opens chunks, port transferred: it answers `StatusAnswer` on the port
+ * once its streaming AES-GCM self-test has run (the browser benchmark reads it).
+ */
+export interface StatusMessage {
+  readonly type: 'coffer-download:status';
+}
+
+/** The answer to {@link StatusMessage}: true where chunks are verified and decrypted slice by slice. */
+export interface StatusAnswer {
+  readonly streaming: boolean;
+}
+
 /** What the page posts to the service worker itself (`ServiceWorker.postMessage`). */
-export type SwDownloadControlMessage = RunDownloadMessage | KeepAliveMessage;
+export type SwDownloadControlMessage = RunDownloadMessage | KeepAliveMessage | StatusMessage;
 
 /**
  * Ours: the download service worker could not be installed, or the download's URL did not reach it

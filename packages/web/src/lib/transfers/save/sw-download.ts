@@ -4,13 +4,13 @@ import { pageSideOfDownload } from '../../crypto-worker/worker-chunk-cipher';
 import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage } from '../../crypto-worker/protocol';
 import type { DownloadHost, DownloadJob } from '../download-pipeline';
 import { TransferError } from '../transfer-errors';
-import { downloadUrl, type KeepAliveMessage, type RunDownloadMessage } from './download-sw-protocol';
+import { downloadUrl, type SwDownloadControlMessage } from './download-sw-protocol';
 import type { SaveFileInfo } from './save-sink';
 import { activeDownloadWorker, openInHiddenFrame } from './sw-registration';
 
 /** The part of a ServiceWorker the page talks to. */
 export interface DownloadServiceWorkerLike {
-  postMessage(message: RunDownloadMessage | KeepAliveMessage, transfer?: Transferable[]): void;
+  postMessage(message: SwDownloadControlMessage, transfer?: Transferable[]): void;
 }
 
 export interface ServiceWorkerDownloadOptions {
