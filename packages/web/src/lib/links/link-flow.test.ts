@@ -28,8 +28,8 @@ function fakeServer(owner: TrustIdentity, encryptedFileKey: string) {
   const links = new Map<string, StoredLink>();
   const json = (status: number, value: unknown): Response =>
     new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
-  const fetchImpl = async (input: string, init?: RequestInit): Promise<Response> => {
-    const url = new URL(input, ORIGIN);
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input, ORIGIN);
     const path = url.pathname.replace(/^\/api/, '');
     const method = init?.method ?? 'GET';
     const headers = new Headers(init?.headers);
@@ -59,7 +59,7 @@ function fakeServer(owner: TrustIdentity, encryptedFileKey: string) {
       linkRecord: link.body.linkRecord,
     });
   };
-  return { links, fetchImpl: fetchImpl };
+  return { links, fetchImpl };
 }
 
 async function setUp() {
