@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { DeleteResult, Kysely, UpdateResult } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { nowIso } from '../db/values.js';
 import type { IdpFactorsDB, IdpFactorTables, IdpPasskeysTable } from './idp.factors.tables.js';
@@ -10,17 +10,6 @@ export interface TotpRecord {
   lastStep: number | null;
 }
 
-export interface Passkey {
-  id: string;
-  accountId: string;
-  publicKey: string;
-  counter: number;
-  transports: string[];
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
 export interface NewPasskey {
   id: string;
   accountId: string;
@@ -28,6 +17,11 @@ export interface NewPasskey {
   counter: number;
   transports: string[];
   name: string;
+}
+
+export interface Passkey extends NewPasskey {
+  createdAt: string;
+  lastUsedAt: string | null;
 }
 
 export type ChallengePurpose = 'register' | 'authenticate';
@@ -97,6 +91,16 @@ function toPasskey(row: IdpPasskeysTable): Passkey {
   };
 }
 
+/** A compare-and-set update's outcome: whether it changed the one row it aimed at. */
+async function updatedOne(query: { executeTakeFirst(): Promise<UpdateResult> }): Promise<boolean> {
+  return Number((await query.executeTakeFirst()).numUpdatedRows) === 1;
+}
+
+/** Whether a delete found anything to delete. */
+async function deletedAny(query: { executeTakeFirst(): Promise<DeleteResult> }): Promise<boolean> {
+  return Number((await query.executeTakeFirst()).numDeletedRows) > 0;
+}
+
 export function createIdpFactorsRepo(database: Kysely<DB>): IdpFactorsRepo {
   const db: Kysely<IdpFactorsDB> = database.withTables<IdpFactorTables>();
 
@@ -135,31 +139,26 @@ export function createIdpFactorsRepo(database: Kysely<DB>): IdpFactorsRepo {
       return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
     },
 
-    async enableTotp(accountId, step, now) {
-      const result = await db
-        .updateTable('idp_totp')
-        .set({ enabled_at: nowIso(now), last_step: step })
-        .where('account_id', '=', accountId)
-        .where('enabled_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
+    enableTotp: (accountId, step, now) =>
+      updatedOne(
+        db
+          .updateTable('idp_totp')
+          .set({ enabled_at: nowIso(now), last_step: step })
+          .where('account_id', '=', accountId)
+          .where('enabled_at', 'is', null),
+      ),
 
-    async acceptStep(accountId, step) {
-      const result = await db
-        .updateTable('idp_totp')
-        .set({ last_step: step })
-        .where('account_id', '=', accountId)
-        .where('enabled_at', 'is not', null)
-        .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
+    acceptStep: (accountId, step) =>
+      updatedOne(
+        db
+          .updateTable('idp_totp')
+          .set({ last_step: step })
+          .where('account_id', '=', accountId)
+          .where('enabled_at', 'is not', null)
+          .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)])),
+      ),
 
-    async deleteTotp(accountId) {
-      const result = await db.deleteFrom('idp_totp').where('account_id', '=', accountId).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
-    },
+    deleteTotp: (accountId) => deletedAny(db.deleteFrom('idp_totp').where('account_id', '=', accountId)),
 
     async replaceRecoveryCodes(accountId, codeHashes, now) {
       await db.transaction().execute(async (trx) => {
@@ -179,16 +178,15 @@ export function createIdpFactorsRepo(database: Kysely<DB>): IdpFactorsRepo {
       });
     },
 
-    async useRecoveryCode(accountId, codeHash, now) {
-      const result = await db
-        .updateTable('idp_recovery_codes')
-        .set({ used_at: nowIso(now) })
-        .where('code_hash', '=', codeHash)
-        .where('account_id', '=', accountId)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
+    useRecoveryCode: (accountId, codeHash, now) =>
+      updatedOne(
+        db
+          .updateTable('idp_recovery_codes')
+          .set({ used_at: nowIso(now) })
+          .where('code_hash', '=', codeHash)
+          .where('account_id', '=', accountId)
+          .where('used_at', 'is', null),
+      ),
 
     async recoveryCodesLeft(accountId) {
       const rows = await db
@@ -235,24 +233,17 @@ export function createIdpFactorsRepo(database: Kysely<DB>): IdpFactorsRepo {
         .execute();
     },
 
-    async updatePasskeyCounter(id, from, to, now) {
-      const result = await db
-        .updateTable('idp_passkeys')
-        .set({ counter: to, last_used_at: nowIso(now) })
-        .where('id', '=', id)
-        .where('counter', '=', from)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
+    updatePasskeyCounter: (id, from, to, now) =>
+      updatedOne(
+        db
+          .updateTable('idp_passkeys')
+          .set({ counter: to, last_used_at: nowIso(now) })
+          .where('id', '=', id)
+          .where('counter', '=', from),
+      ),
 
-    async removePasskey(accountId, id) {
-      const result = await db
-        .deleteFrom('idp_passkeys')
-        .where('account_id', '=', accountId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
-    },
+    removePasskey: (accountId, id) =>
+      deletedAny(db.deleteFrom('idp_passkeys').where('account_id', '=', accountId).where('id', '=', id)),
 
     async issueChallenge(challenge, purpose, binding, accountId, expiresAt) {
       await db

@@ -11,8 +11,9 @@ export const MAX_EMAIL_LENGTH = 254;
 export const MAX_NAME_LENGTH = 100;
 export const MIN_PASSWORD_LENGTH = 8;
 
-function value(form: Form, name: string): string {
-  const raw = form[name];
+/** A form field's text; '' when the field is missing (or the body is not a form). */
+export function formText(form: Form | undefined, name: string): string {
+  const raw = form?.[name];
   return typeof raw === 'string' ? raw : '';
 }
 
@@ -24,8 +25,8 @@ export interface SignInForm {
 }
 
 export function readSignInForm(form: Form): SignInForm {
-  const email = normalizeEmail(value(form, 'email')).slice(0, MAX_EMAIL_LENGTH);
-  const password = value(form, 'password');
+  const email = normalizeEmail(formText(form, 'email')).slice(0, MAX_EMAIL_LENGTH);
+  const password = formText(form, 'password');
   const fieldErrors: SignInForm['fieldErrors'] = {};
   if (email === '') fieldErrors.email = 'Enter your email address.';
   if (password === '') fieldErrors.password = 'Enter your password.';
@@ -42,8 +43,8 @@ function emailProblem(raw: string): string | undefined {
 
 /** A form with one email field (reset request, resend). */
 export function readEmailField(form: Form): { email: string; error?: string } {
-  const email = normalizeEmail(value(form, 'email')).slice(0, MAX_EMAIL_LENGTH);
-  const error = emailProblem(value(form, 'email'));
+  const email = normalizeEmail(formText(form, 'email')).slice(0, MAX_EMAIL_LENGTH);
+  const error = emailProblem(formText(form, 'email'));
   return error === undefined ? { email } : { email, error };
 }
 
@@ -56,10 +57,10 @@ export interface SignUpForm {
 }
 
 export function readSignUpForm(form: Form): SignUpForm {
-  const name = value(form, 'name').trim();
-  const email = normalizeEmail(value(form, 'email'));
-  const country = normalizeCountry(value(form, 'country'));
-  const password = value(form, 'password');
+  const name = formText(form, 'name').trim();
+  const email = normalizeEmail(formText(form, 'email'));
+  const country = normalizeCountry(formText(form, 'country'));
+  const password = formText(form, 'password');
   const values = {
     name: name.slice(0, MAX_NAME_LENGTH),
     email: email.slice(0, MAX_EMAIL_LENGTH),
@@ -71,7 +72,7 @@ export function readSignUpForm(form: Form): SignUpForm {
   else if (name.length > MAX_NAME_LENGTH) {
     fieldErrors.name = `Name must be at most ${MAX_NAME_LENGTH} characters.`;
   }
-  const emailError = emailProblem(value(form, 'email'));
+  const emailError = emailProblem(formText(form, 'email'));
   if (emailError !== undefined) fieldErrors.email = emailError;
   if (country === null) fieldErrors.country = 'Choose your country.';
   if (password === '') fieldErrors.password = 'Enter a password.';
@@ -79,7 +80,7 @@ export function readSignUpForm(form: Form): SignUpForm {
     fieldErrors.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`;
   } else if (password.length > MAX_PASSWORD_LENGTH) {
     fieldErrors.password = `Password must be at most ${MAX_PASSWORD_LENGTH} characters.`;
-  } else if (value(form, 'confirmPassword') !== password) {
+  } else if (formText(form, 'confirmPassword') !== password) {
     fieldErrors.confirmPassword = 'Passwords do not match.';
   }
 

@@ -3,7 +3,7 @@ import type { InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { renderMessagePage, renderSignInPage, renderSignUpPage } from './idp.pages.js';
-import type { PageContext, SignInPageOptions, SignUpPageOptions } from './idp.pages.js';
+import type { MessagePageOptions, PageContext, SignInPageOptions, SignUpPageOptions } from './idp.pages.js';
 
 /** An oidc-provider interaction (one sign-in in progress). */
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -39,21 +39,27 @@ export function sendHtml(reply: FastifyReply, status: number, body: string): Fas
   return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
 }
 
+/** Answers with a message page (an expired sign-in, "sign in first", "signed out everywhere"). */
+export function sendMessage(
+  reply: FastifyReply,
+  status: number,
+  pages: PageContext,
+  message: MessagePageOptions,
+): FastifyReply {
+  return sendHtml(reply, status, renderMessagePage(pages, message));
+}
+
 /** What the interaction routes (ours and Google's) answer with. */
 export function createInteractionPages(options: InteractionPagesOptions) {
   const { provider, paths, pages } = options;
   const googleHref = (uid: string) => (options.googleEnabled ? paths.google(uid) : undefined);
 
   function expired(reply: FastifyReply): FastifyReply {
-    return sendHtml(
-      reply,
-      400,
-      renderMessagePage(pages, {
-        title: 'This sign-in page has expired',
-        message: 'Sign-in pages are valid for an hour. Go back to Coffer and sign in again.',
-        kind: 'error',
-      }),
-    );
+    return sendMessage(reply, 400, pages, {
+      title: 'This sign-in page has expired',
+      message: 'Sign-in pages are valid for an hour. Go back to Coffer and sign in again.',
+      kind: 'error',
+    });
   }
 
   return {

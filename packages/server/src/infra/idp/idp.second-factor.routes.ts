@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Adapter, InteractionResults } from 'oidc-provider';
 import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limiter.js';
 import type { Form } from './idp.forms.js';
+import { formText } from './idp.forms.js';
 import type { InteractionPages, InteractionPaths } from './idp.interaction-pages.js';
 import { sendHtml } from './idp.interaction-pages.js';
 import { SECOND_FACTOR_ACCOUNT, SECOND_FACTOR_ACCOUNT_IP, waitText } from './idp.limits.js';
@@ -40,11 +41,6 @@ export function secondFactorPaths(paths: InteractionPaths) {
     passkeyOptions: (uid: string) => `${paths.page(uid)}/passkey/options`,
     passkeyVerify: (uid: string) => `${paths.page(uid)}/passkey/verify`,
   };
-}
-
-function text(form: Form | undefined, name: string): string {
-  const value = form?.[name];
-  return typeof value === 'string' ? value : '';
 }
 
 function signedIn(accountId: string, amr: string[]): InteractionResults {
@@ -114,66 +110,80 @@ export function secondFactorRoutes(app: FastifyInstance, options: SecondFactorRo
     return { message: `Too many attempts. Please wait ${waitText(wait)} and try again.` };
   }
 
-  app.get<{ Params: { uid: string } }>(`${options.paths.base}/:uid/second-factor`, async (request, reply) => {
+  /**
+   * The interaction and the account its password step verified; null once answered (no interaction:
+   * "expired"; no pending sign-in: back to the sign-in page).
+   */
+  async function pendingSignIn(
+    request: FastifyRequest<{ Params: { uid: string } }>,
+    reply: FastifyReply,
+  ): Promise<{ uid: string; accountId: string } | null> {
     const interaction = await respond.interactionOf(request, reply);
-    if (interaction === null) return reply;
-    const accountId = await pendingAccount(interaction.uid);
-    if (accountId === null) return reply.redirect(options.paths.page(interaction.uid), 303);
-    return page(reply, 200, interaction.uid, accountId);
+    if (interaction === null) return null;
+    const { uid } = interaction;
+    const accountId = await pendingAccount(uid);
+    if (accountId === null) {
+      void reply.redirect(options.paths.page(uid), 303);
+      return null;
+    }
+    return { uid, accountId };
+  }
+
+  app.get<{ Params: { uid: string } }>(`${options.paths.base}/:uid/second-factor`, async (request, reply) => {
+    const signIn = await pendingSignIn(request, reply);
+    if (signIn === null) return reply;
+    return page(reply, 200, signIn.uid, signIn.accountId);
   });
 
-  app.post<{ Params: { uid: string }; Body: Form }>(
-    `${options.paths.base}/:uid/totp`,
-    async (request, reply) => {
-      const interaction = await respond.interactionOf(request, reply);
-      if (interaction === null) return reply;
-      const { uid } = interaction;
-      const accountId = await pendingAccount(uid);
-      if (accountId === null) return reply.redirect(options.paths.page(uid), 303);
-      const wait = await attemptWait(request, accountId);
-      if (wait > 0) {
-        request.log.info('idp second step refused: too many attempts');
-        void reply.header('retry-after', String(wait));
-        return page(reply, 429, uid, accountId, { alert: tooMany(wait) });
-      }
-      const result = await security.checkTotp(accountId, text(request.body, 'code'));
-      if (result !== 'ok') {
-        request.log.info('idp second step failed: wrong code');
-        return page(reply, 401, uid, accountId, {
-          alert: { message: 'That code did not work. Enter the newest code from your authenticator app.' },
-          codeError: 'Enter the current 6-digit code.',
-        });
-      }
-      await succeeded(request, uid, accountId);
-      request.log.info({ accountId }, 'idp sign-in with a second step');
-      return respond.finish(request, reply, signedIn(accountId, [AMR_PASSWORD, AMR_OTP, AMR_MFA]));
+  /**
+   * A form that sends a one-time code (the app's code, a recovery code): the attempt limits, the check,
+   * then the sign-in. A refused code shows the page again with `refused`, and with this form open.
+   */
+  function codeRoute(
+    step: 'totp' | 'recovery',
+    check: (accountId: string, form: Form | undefined) => Promise<boolean>,
+    refused: { alert: FormAlert; codeError?: string },
+    logs: { refused: string; signedIn: string },
+  ) {
+    const formOpen = step === 'recovery' ? { recoveryOpen: true } : {};
+    app.post<{ Params: { uid: string }; Body: Form }>(
+      `${options.paths.base}/:uid/${step}`,
+      async (request, reply) => {
+        const signIn = await pendingSignIn(request, reply);
+        if (signIn === null) return reply;
+        const { uid, accountId } = signIn;
+        const wait = await attemptWait(request, accountId);
+        if (wait > 0) {
+          request.log.info('idp second step refused: too many attempts');
+          void reply.header('retry-after', String(wait));
+          return page(reply, 429, uid, accountId, { alert: tooMany(wait), ...formOpen });
+        }
+        if (!(await check(accountId, request.body))) {
+          request.log.info(logs.refused);
+          return page(reply, 401, uid, accountId, { ...refused, ...formOpen });
+        }
+        await succeeded(request, uid, accountId);
+        request.log.info({ accountId }, logs.signedIn);
+        return respond.finish(request, reply, signedIn(accountId, [AMR_PASSWORD, AMR_OTP, AMR_MFA]));
+      },
+    );
+  }
+
+  codeRoute(
+    'totp',
+    async (accountId, form) => (await security.checkTotp(accountId, formText(form, 'code'))) === 'ok',
+    {
+      alert: { message: 'That code did not work. Enter the newest code from your authenticator app.' },
+      codeError: 'Enter the current 6-digit code.',
     },
+    { refused: 'idp second step failed: wrong code', signedIn: 'idp sign-in with a second step' },
   );
 
-  app.post<{ Params: { uid: string }; Body: Form }>(
-    `${options.paths.base}/:uid/recovery`,
-    async (request, reply) => {
-      const interaction = await respond.interactionOf(request, reply);
-      if (interaction === null) return reply;
-      const { uid } = interaction;
-      const accountId = await pendingAccount(uid);
-      if (accountId === null) return reply.redirect(options.paths.page(uid), 303);
-      const wait = await attemptWait(request, accountId);
-      if (wait > 0) {
-        void reply.header('retry-after', String(wait));
-        return page(reply, 429, uid, accountId, { alert: tooMany(wait), recoveryOpen: true });
-      }
-      if (!(await security.useRecoveryCode(accountId, text(request.body, 'recoveryCode')))) {
-        request.log.info('idp second step failed: wrong recovery code');
-        return page(reply, 401, uid, accountId, {
-          alert: { message: 'That recovery code did not work. Each code works once.' },
-          recoveryOpen: true,
-        });
-      }
-      await succeeded(request, uid, accountId);
-      request.log.info({ accountId }, 'idp sign-in with a recovery code');
-      return respond.finish(request, reply, signedIn(accountId, [AMR_PASSWORD, AMR_OTP, AMR_MFA]));
-    },
+  codeRoute(
+    'recovery',
+    (accountId, form) => security.useRecoveryCode(accountId, formText(form, 'recoveryCode')),
+    { alert: { message: 'That recovery code did not work. Each code works once.' } },
+    { refused: 'idp second step failed: wrong recovery code', signedIn: 'idp sign-in with a recovery code' },
   );
 
   app.post<{ Params: { uid: string } }>(

@@ -4,7 +4,8 @@ import type Provider from 'oidc-provider';
 import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limiter.js';
 import type { IdpAccount, IdpAccountsRepo } from './idp.accounts.repo.js';
 import type { Form } from './idp.forms.js';
-import { sendHtml } from './idp.interaction-pages.js';
+import { formText } from './idp.forms.js';
+import { sendHtml, sendMessage } from './idp.interaction-pages.js';
 import {
   SECOND_FACTOR_ACCOUNT,
   SECOND_FACTOR_ACCOUNT_IP,
@@ -12,13 +13,12 @@ import {
   SIGN_IN_ACCOUNT_IP,
   waitText,
 } from './idp.limits.js';
-import { renderMessagePage } from './idp.pages.js';
 import type { FormAlert, PageContext } from './idp.pages.js';
 import { deviceLabel } from './idp.security-mail.js';
 import { renderRecoveryCodesPage, renderSecurityPage, renderTotpEnrolPage } from './idp.security-pages.js';
 import type { SecurityUrls } from './idp.security-pages.js';
 import { PasskeyError } from './idp.security.service.js';
-import type { IdpSecurity } from './idp.security.service.js';
+import type { IdpSecurity, TotpEnrolment } from './idp.security.service.js';
 import { cleanTotpCode } from './idp.totp.js';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from './password-hash.js';
 
@@ -70,11 +70,6 @@ interface SignedIn {
   loginTs: number;
 }
 
-function text(form: Form | undefined, name: string): string {
-  const value = form?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
 /**
  * The account security page of the embedded provider (`/idp/account`), for whoever is signed in to it
  * (its session cookie): TOTP, recovery codes, passkeys, sessions and "sign out everywhere". Every change
@@ -109,16 +104,12 @@ export function securityRoutes(app: FastifyInstance, options: SecurityRoutesOpti
   }
 
   function notSignedIn(reply: FastifyReply): FastifyReply {
-    return sendHtml(
-      reply,
-      401,
-      renderMessagePage(pages, {
-        title: 'Sign in first',
-        message: 'Sign in to Coffer, then open “Manage sign-in security” from your profile.',
-        action: { href: `${pages.appUrl}/login`, label: 'Go to Coffer' },
-        kind: 'error',
-      }),
-    );
+    return sendMessage(reply, 401, pages, {
+      title: 'Sign in first',
+      message: 'Sign in to Coffer, then open “Manage sign-in security” from your profile.',
+      action: { href: `${pages.appUrl}/login`, label: 'Go to Coffer' },
+      kind: 'error',
+    });
   }
 
   const staleAlert: FormAlert = {
@@ -142,6 +133,27 @@ export function securityRoutes(app: FastifyInstance, options: SecurityRoutesOpti
         csrf: csrfOf(who.sessionUid),
         urls,
         ...extra,
+      }),
+    );
+  }
+
+  /** The authenticator app's enrolment: its QR code and the form that confirms it with a first code. */
+  function enrolPage(
+    reply: FastifyReply,
+    status: number,
+    who: SignedIn,
+    enrolment: TotpEnrolment,
+    error?: string,
+  ) {
+    return sendHtml(
+      reply,
+      status,
+      renderTotpEnrolPage(pages, {
+        enrolment,
+        action: urls.totpConfirm,
+        cancelHref: urls.page,
+        csrf: csrfOf(who.sessionUid),
+        error,
       }),
     );
   }
@@ -190,39 +202,26 @@ export function securityRoutes(app: FastifyInstance, options: SecurityRoutesOpti
   });
 
   app.post<{ Body: Form }>(urls.totpStart, async (request, reply) => {
-    const who = await authorizeChange(request, reply, text(request.body, 'csrf'), true);
+    const who = await authorizeChange(request, reply, formText(request.body, 'csrf'), true);
     if (who === null) return reply;
     const enrolment = await security.startTotp(who.account);
     if (enrolment === null) return showPage(reply, 409, who, { alert: NOTICES['totp-on'] });
-    return sendHtml(
-      reply,
-      200,
-      renderTotpEnrolPage(pages, {
-        enrolment,
-        action: urls.totpConfirm,
-        cancelHref: urls.page,
-        csrf: csrfOf(who.sessionUid),
-      }),
-    );
+    return enrolPage(reply, 200, who, enrolment);
   });
 
   app.post<{ Body: Form }>(urls.totpConfirm, async (request, reply) => {
-    const who = await authorizeChange(request, reply, text(request.body, 'csrf'), true);
+    const who = await authorizeChange(request, reply, formText(request.body, 'csrf'), true);
     if (who === null) return reply;
-    const codes = await security.confirmTotp(who.account.id, text(request.body, 'code'));
+    const codes = await security.confirmTotp(who.account.id, formText(request.body, 'code'));
     if (codes === null) {
       const enrolment = await security.enrolment(who.account);
       if (enrolment === null) return reply.redirect(urls.page, 303);
-      return sendHtml(
+      return enrolPage(
         reply,
         400,
-        renderTotpEnrolPage(pages, {
-          enrolment,
-          action: urls.totpConfirm,
-          cancelHref: urls.page,
-          csrf: csrfOf(who.sessionUid),
-          error: 'That code did not match. Check the time on your phone and enter the newest code.',
-        }),
+        who,
+        enrolment,
+        'That code did not match. Check the time on your phone and enter the newest code.',
       );
     }
     request.log.info({ accountId: who.account.id }, 'idp totp enabled');
@@ -238,9 +237,9 @@ export function securityRoutes(app: FastifyInstance, options: SecurityRoutesOpti
   });
 
   app.post<{ Body: Form }>(urls.totpDisable, async (request, reply) => {
-    const who = await authorizeChange(request, reply, text(request.body, 'csrf'), false);
+    const who = await authorizeChange(request, reply, formText(request.body, 'csrf'), false);
     if (who === null) return reply;
-    const secret = text(request.body, 'secret');
+    const secret = formText(request.body, 'secret');
     const { id, email } = who.account;
     // A code or the password: both are guesses to count, under the limits of their kind.
     const code = cleanTotpCode(secret);
@@ -284,7 +283,7 @@ export function securityRoutes(app: FastifyInstance, options: SecurityRoutesOpti
   });
 
   app.post<{ Body: Form }>(urls.recoveryRenew, async (request, reply) => {
-    const who = await authorizeChange(request, reply, text(request.body, 'csrf'), true);
+    const who = await authorizeChange(request, reply, formText(request.body, 'csrf'), true);
     if (who === null) return reply;
     const status = await security.status(who.account.id);
     if (status.totp !== 'on') return reply.redirect(urls.page, 303);
@@ -353,7 +352,7 @@ export function securityRoutes(app: FastifyInstance, options: SecurityRoutesOpti
   app.post<{ Params: { id: string }; Body: Form }>(
     `${urls.page}/passkeys/:id/remove`,
     async (request, reply) => {
-      const who = await authorizeChange(request, reply, text(request.body, 'csrf'), true);
+      const who = await authorizeChange(request, reply, formText(request.body, 'csrf'), true);
       if (who === null) return reply;
       await security.removePasskey(who.account.id, request.params.id);
       return reply.redirect(`${urls.page}?notice=passkey-removed`, 303);
@@ -362,19 +361,15 @@ export function securityRoutes(app: FastifyInstance, options: SecurityRoutesOpti
 
   app.post<{ Body: Form }>(urls.signOutEverywhere, async (request, reply) => {
     // Always allowed to a signed-in browser: it is how a person locks out a lost device.
-    const who = await authorizeChange(request, reply, text(request.body, 'csrf'), false);
+    const who = await authorizeChange(request, reply, formText(request.body, 'csrf'), false);
     if (who === null) return reply;
     await security.signOutEverywhere(who.account.id);
     request.log.info({ accountId: who.account.id }, 'idp signed out everywhere');
-    return sendHtml(
-      reply,
-      200,
-      renderMessagePage(pages, {
-        title: 'Signed out everywhere',
-        message: 'Every device, this one too, is signed out of Coffer. Sign in again to continue.',
-        action: { href: `${pages.appUrl}/login`, label: 'Sign in to Coffer' },
-        kind: 'info',
-      }),
-    );
+    return sendMessage(reply, 200, pages, {
+      title: 'Signed out everywhere',
+      message: 'Every device, this one too, is signed out of Coffer. Sign in again to continue.',
+      action: { href: `${pages.appUrl}/login`, label: 'Sign in to Coffer' },
+      kind: 'info',
+    });
   });
 }

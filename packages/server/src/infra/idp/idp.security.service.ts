@@ -139,6 +139,43 @@ export function createIdpSecurity(deps: IdpSecurityDeps) {
     return options;
   }
 
+  /**
+   * The challenge the browser signed, taken out of the database (once, for its purpose and binding,
+   * before it expires): `issued` says for which account, or is undefined when there was none.
+   */
+  async function takeChallenge(
+    response: { response?: { clientDataJSON?: unknown } },
+    purpose: ChallengePurpose,
+    binding: string,
+  ): Promise<{ sent: string; issued: { accountId: string | null } | undefined }> {
+    const sent = clientChallengeOf(response);
+    if (sent === null) throw new PasskeyError('no challenge');
+    return { sent, issued: await factors.consumeChallenge(sent, purpose, binding, now()) };
+  }
+
+  /** Runs a WebAuthn check against `sent` at this site's origin and RP ID; any failure is a PasskeyError. */
+  async function verified<T extends { verified: boolean }>(
+    sent: string,
+    verify: (expected: {
+      expectedChallenge: string;
+      expectedOrigin: string;
+      expectedRPID: string;
+    }) => Promise<T>,
+  ): Promise<T & { verified: true }> {
+    let verification: T;
+    try {
+      verification = await verify({
+        expectedChallenge: sent,
+        expectedOrigin: deps.webauthn.origin,
+        expectedRPID: deps.webauthn.rpId,
+      });
+    } catch (error) {
+      throw new PasskeyError(error instanceof Error ? error.message : 'invalid');
+    }
+    if (!verification.verified) throw new PasskeyError('not verified');
+    return verification as T & { verified: true };
+  }
+
   return {
     async status(accountId: string): Promise<SecurityStatus> {
       const record = await factors.totpOf(accountId);
@@ -251,25 +288,13 @@ export function createIdpSecurity(deps: IdpSecurityDeps) {
     },
 
     async register(account: IdpAccount, binding: string, response: RegistrationResponseJSON, name: string) {
-      const sent = clientChallengeOf(response);
-      if (sent === null) throw new PasskeyError('no challenge');
-      const issued = await factors.consumeChallenge(sent, 'register', binding, now());
+      const { sent, issued } = await takeChallenge(response, 'register', binding);
       if (issued?.accountId !== account.id) throw new PasskeyError('unknown or used challenge');
       if ((await factors.passkeysOf(account.id)).length >= MAX_PASSKEYS) throw new PasskeyError('too many');
-      let verification;
-      try {
-        verification = await verifyRegistrationResponse({
-          response,
-          expectedChallenge: sent,
-          expectedOrigin: deps.webauthn.origin,
-          expectedRPID: deps.webauthn.rpId,
-          requireUserVerification: true,
-        });
-      } catch (error) {
-        throw new PasskeyError(error instanceof Error ? error.message : 'invalid');
-      }
-      if (!verification.verified) throw new PasskeyError('not verified');
-      const { credential } = verification.registrationInfo;
+      const { registrationInfo } = await verified(sent, (expected) =>
+        verifyRegistrationResponse({ response, ...expected, requireUserVerification: true }),
+      );
+      const { credential } = registrationInfo;
       if ((await factors.findPasskey(credential.id)) !== undefined)
         throw new PasskeyError('already registered');
       await factors.addPasskey(
@@ -317,22 +342,17 @@ export function createIdpSecurity(deps: IdpSecurityDeps) {
      * signature counter are checked, and the counter is moved by compare-and-set. Returns the account.
      */
     async authenticate(binding: string, response: AuthenticationResponseJSON): Promise<string> {
-      const sent = clientChallengeOf(response);
-      if (sent === null) throw new PasskeyError('no challenge');
-      const issued = await factors.consumeChallenge(sent, 'authenticate', binding, now());
+      const { sent, issued } = await takeChallenge(response, 'authenticate', binding);
       if (issued === undefined) throw new PasskeyError('unknown or used challenge');
       const passkey = typeof response.id === 'string' ? await factors.findPasskey(response.id) : undefined;
       if (passkey === undefined) throw new PasskeyError('unknown credential');
       if (issued.accountId !== null && issued.accountId !== passkey.accountId) {
         throw new PasskeyError('credential of another account');
       }
-      let verification;
-      try {
-        verification = await verifyAuthenticationResponse({
+      const { authenticationInfo } = await verified(sent, (expected) =>
+        verifyAuthenticationResponse({
           response,
-          expectedChallenge: sent,
-          expectedOrigin: deps.webauthn.origin,
-          expectedRPID: deps.webauthn.rpId,
+          ...expected,
           credential: {
             id: passkey.id,
             publicKey: Buffer.from(passkey.publicKey, 'base64url'),
@@ -340,12 +360,9 @@ export function createIdpSecurity(deps: IdpSecurityDeps) {
             transports: passkey.transports,
           },
           requireUserVerification: issued.accountId === null,
-        });
-      } catch (error) {
-        throw new PasskeyError(error instanceof Error ? error.message : 'invalid');
-      }
-      if (!verification.verified) throw new PasskeyError('not verified');
-      const { newCounter } = verification.authenticationInfo;
+        }),
+      );
+      const { newCounter } = authenticationInfo;
       if (!(await factors.updatePasskeyCounter(passkey.id, passkey.counter, newCounter, now()))) {
         throw new PasskeyError('counter moved by another sign-in');
       }
