@@ -9,7 +9,7 @@ import type { TestApp } from '../../test/app-harness.js';
 import { dialectsUnderTest } from '../../test/db.js';
 import type { TestDatabase } from '../../test/db.js';
 import { wrappedKeyB64 } from '../../test/factories.js';
-import { createKey, statsOf, uploadDirect } from '../files/files.test-helpers.js';
+import { completeMultipart, createKey, putPart, statsOf, uploadDirect } from '../files/files.test-helpers.js';
 import { createFolder, nodeAt, placeAt } from './folders.test-helpers.js';
 
 describe.each(dialectsUnderTest)('folders ($name)', ({ name: dialect, open }) => {
@@ -296,6 +296,37 @@ describe.each(dialectsUnderTest)('folders ($name)', ({ name: dialect, open }) =>
       },
     });
     expect(multipart.statusCode, multipart.body).toBe(404);
+
+    // The folder deleted while the bytes were on their way: the upload fails, nothing is recorded.
+    const doomed = await createFolder(t, 'ff', null);
+    const started = await t.as('ff', {
+      method: 'POST',
+      url: '/api/users/uploads/multipart',
+      payload: {
+        name: 'x.bin',
+        contentType: 'application/pdf',
+        size: 10,
+        parts: 1,
+        isEncrypted: true,
+        encryptionInfo: (await get('ff', `/api/users/files/${file.fileId}`)).json<FileMetadata>()
+          .encryptionInfo,
+        node: nodeAt(doomed.nodeId),
+      },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const upload = started.json<{ uploadId: string; objectKey: string }>();
+    const part = await putPart(t, 'ff', upload, 1, new Uint8Array(10 + 28));
+    expect(part.statusCode, part.body).toBe(200);
+    expect(
+      (await t.as('ff', { method: 'DELETE', url: `/api/users/folders/${doomed.nodeId}` })).statusCode,
+    ).toBe(200);
+    const completed = await completeMultipart(t, 'ff', upload, [
+      { partNumber: 1, etag: part.json<{ etag: string }>().etag },
+    ]);
+    expect(completed.statusCode, completed.body).toBe(404);
+    const files = (await get('ff', '/api/users/files')).json<{ files: FileListItem[] }>().files;
+    expect(files.map((f) => f.fileId)).toEqual([file.fileId]);
+    expect(await t.blobStore.stat(upload.objectKey)).toBeNull();
   });
 
   it('shares a folder: the recipient sees the tree, a file added later, downloads it, and loses it all on revoke', async () => {

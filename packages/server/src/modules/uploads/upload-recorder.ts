@@ -7,6 +7,7 @@ import { nowIso } from '../../infra/db/values.js';
 import type { BlobStore } from '../../infra/storage/blob-store.js';
 import { toFileListItem } from '../files/file-views.js';
 import type { FilesRepo } from '../files/files.repo.js';
+import { folderNotFound, nodeIdTaken } from '../files/files.service.js';
 import type { UploadsRepo } from './uploads.repo.js';
 import { UploadNotPendingError } from './uploads.repo.js';
 
@@ -42,6 +43,11 @@ export interface UploadRecorder {
   record(upload: UploadRow): Promise<FileListItem>;
   /** The file a completed upload created, if the upload is complete and the file still exists. */
   recorded(userId: string, uploadId: string): Promise<FileListItem | undefined>;
+  /**
+   * Refuses (after discarding the object and failing the upload) an upload whose node's folder is gone
+   * or whose node id another file or folder took since the upload began.
+   */
+  checkNode(upload: UploadRow): Promise<void>;
   /** Marks a pending upload failed; logs instead of throwing. */
   fail(uploadId: string): Promise<void>;
   /** Deletes an object no file refers to; logs instead of throwing. */
@@ -61,6 +67,7 @@ export function createUploadRecorder(deps: UploadRecorderDeps): UploadRecorder {
   const recorder: UploadRecorder = {
     async record(upload) {
       const at = nowIso(deps.now());
+      await recorder.checkNode(upload);
       try {
         const file = await repo.complete(
           upload,
@@ -95,6 +102,17 @@ export function createUploadRecorder(deps: UploadRecorderDeps): UploadRecorder {
         await recorder.fail(upload.id);
         throw error;
       }
+    },
+
+    async checkNode(upload) {
+      if (upload.node === null) return;
+      const node = JSON.parse(upload.node) as FileNode;
+      // Checked at the start too; the folder may have been deleted (or the id taken) while the bytes came.
+      const refusal = await deps.files.newNodeRefusal(upload.user_id, node.nodeId, node.parentNodeId);
+      if (refusal === null) return;
+      await recorder.discard(upload.object_key);
+      await recorder.fail(upload.id);
+      throw refusal === 'parent-missing' ? folderNotFound() : nodeIdTaken();
     },
 
     async recorded(userId, uploadId) {
