@@ -1,3 +1,4 @@
+import { LINK_DOWNLOAD_HEADER } from '@coffer/contracts';
 import { getSharedChunkCipher } from '../crypto-worker';
 import { downloadFile } from '../transfers/download';
 import { preferredSaveMethod } from '../transfers/save/save-method';
@@ -31,6 +32,8 @@ export function downloadLinkFile(
         encryptedFileKey: '',
         downloadPath: publicLinksApi.downloadPath(link.linkId, file.fileId),
       },
+      // A resumed download sends back its counted start's token: counted once.
+      resumeTokenHeader: LINK_DOWNLOAD_HEADER,
     },
     cipher: getSharedChunkCipher(),
     signal,

@@ -34,7 +34,15 @@ export interface DownloadJob {
   /** The API prefix (default `/api`). */
   readonly apiBaseUrl?: string;
   readonly retryDelaysMs: readonly number[];
+  /**
+   * A header the first answer carries and every resumed (`Range`) request sends back: a link's
+   * counted download token (`x-link-download`, issue 30), so a resumed download is not counted again.
+   */
+  readonly resumeTokenHeader?: string;
 }
+
+/** The resume token each running job's first answer gave (the job object is the same for its requests). */
+const resumeTokens = new WeakMap<object, string>();
 
 /** What a download running elsewhere (the crypto worker) asks of the page. */
 export interface DownloadHost {
@@ -170,13 +178,16 @@ async function writeWhenDecrypted(
  */
 export async function openDownloadStream(
   fetchImpl: typeof fetch,
-  job: Pick<DownloadJob, 'downloadPath' | 'apiBaseUrl'>,
+  job: Pick<DownloadJob, 'downloadPath' | 'apiBaseUrl' | 'resumeTokenHeader'>,
   authHeaders: Record<string, string>,
   offset: number,
   signal: AbortSignal,
 ): Promise<OpenedStream> {
   const headers: Record<string, string> = { ...authHeaders };
   if (offset > 0) headers.Range = `bytes=${offset}-`;
+  const tokenHeader = job.resumeTokenHeader;
+  const token = resumeTokens.get(job);
+  if (tokenHeader !== undefined && offset > 0 && token !== undefined) headers[tokenHeader] = token;
   let response: Response;
   try {
     response = await fetchImpl(`${job.apiBaseUrl ?? API_PREFIX}${job.downloadPath}`, { headers, signal });
@@ -190,6 +201,8 @@ export async function openDownloadStream(
     });
   }
   if (response.body === null) throw new TransferError('HTTP', downloadMessages.defaultError);
+  const issued = tokenHeader === undefined ? null : response.headers.get(tokenHeader);
+  if (issued !== null) resumeTokens.set(job, issued);
   return { body: response.body, offset: response.status === 206 ? rangeStart(response) : 0 };
 }
 

@@ -80,7 +80,12 @@ export interface DownloadOptions {
    * call, no RSA unwrap, `privateKey` unused. The content request carries `api.authHeaders()` (a
    * link's client answers `X-Link-Auth` there instead of a bearer token).
    */
-  readonly opened?: { readonly fileKey: CryptoKey; readonly metadata: DownloadMetadata };
+  readonly opened?: {
+    readonly fileKey: CryptoKey;
+    readonly metadata: DownloadMetadata;
+    /** See `DownloadJob.resumeTokenHeader`. */
+    readonly resumeTokenHeader?: string;
+  };
 }
 
 /** A broken connection is picked up again up to three times per chunk, after 1, 3 and 6 seconds. */
@@ -144,6 +149,9 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
       downloadPath: metadata.downloadPath,
       apiBaseUrl: options.apiBaseUrl,
       retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RESUME_DELAYS_MS,
+      ...(options.opened?.resumeTokenHeader === undefined
+        ? {}
+        : { resumeTokenHeader: options.opened.resumeTokenHeader }),
     };
     const host: DownloadHost = {
       headers: () => options.api.authHeaders(),
