@@ -29,6 +29,12 @@ interface FileListScreenProps<F extends FileView> {
   empty: (all: number) => ListEmpty;
   /** One file's card. */
   card: (file: F) => ReactNode;
+  /** Under the controls, above the grid (breadcrumbs, a selection bar). */
+  notice?: ReactNode;
+  /** Cards before the file cards (a folder's subfolders), given the search text. */
+  leading?: (search: string) => readonly { key: string; node: ReactNode }[];
+  /** The search text as it changes (My Files searches every folder while it is not empty). */
+  onSearchChange?: (search: string) => void;
 }
 
 /**
@@ -42,6 +48,8 @@ export function FileListScreen<F extends FileView>({
   listLabel,
   empty,
   card,
+  leading,
+  onSearchChange,
   ...screen
 }: FileListScreenProps<F>): ReactElement {
   const [controls, setControls] = useState<Controls>(defaultFileListControls);
@@ -50,6 +58,10 @@ export function FileListScreen<F extends FileView>({
   useEffect(() => {
     setLimit(CARDS_PER_SCREEN);
   }, [controls]);
+  useEffect(() => {
+    onSearchChange?.(controls.search);
+  }, [controls.search, onSearchChange]);
+  const before = leading?.(controls.search) ?? [];
   const shown = visible.length > limit ? visible.slice(0, limit) : visible;
   return (
     <ListScreen
@@ -58,9 +70,14 @@ export function FileListScreen<F extends FileView>({
         <FileListControls value={controls} onChange={setControls} searchPlaceholder={searchPlaceholder} />
       }
       loading={<FilesSkeleton label={loadingLabel} />}
-      empty={visible.length > 0 ? null : empty(files.length)}
+      empty={visible.length > 0 || before.length > 0 ? null : empty(files.length)}
     >
       <CardGrid aria-label={listLabel} role="list">
+        {before.map(({ key, node }) => (
+          <div role="listitem" key={key}>
+            {node}
+          </div>
+        ))}
         {shown.map((file) => (
           <div role="listitem" key={file.id}>
             {card(file)}

@@ -17,10 +17,14 @@ import { SharedWithList } from './SharedWithList';
 import { useFileDownloads } from './use-file-download';
 import { useMyFiles } from './use-files';
 import { IconAction } from '../../ui/IconAction';
+import { useFolderView } from '../folders/use-folder-view';
 
 /** My Files (/myfiles): search, type filter, sort; download, delete, share and revoke per file. */
 export function MyFilesPage(): ReactElement {
-  const { files, query } = useMyFiles();
+  const { files: allFiles, query } = useMyFiles();
+  // Folders (issue 31): /myfiles?folder=<nodeId>; the files listed are that folder's (or all while searching).
+  const folders = useFolderView(allFiles);
+  const files = folders.files;
   const downloads = useFileDownloads('own');
   const [shareTarget, setShareTarget] = useState<{ fileIds: readonly string[] } | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<FileView | null>(null);
@@ -57,9 +61,13 @@ export function MyFilesPage(): ReactElement {
             >
               Links
             </Button>
+            {folders.newFolderButton}
             {uploadButton}
           </Group>
         }
+        notice={folders.breadcrumbs}
+        leading={folders.leading}
+        onSearchChange={folders.onSearchChange}
         files={files}
         query={query}
         loadingLabel="Loading files"
@@ -72,53 +80,58 @@ export function MyFilesPage(): ReactElement {
           action: uploadButton,
         })}
         card={(file) => (
-          <FileCard
-            file={file}
-            onDownload={() => {
-              downloads.start(file);
-            }}
-            onCancelDownload={downloads.cancel}
-            actions={
-              <>
-                <IconAction
-                  tooltip="Share"
-                  label={`Share ${file.title}`}
-                  icon={IconShare}
-                  onClick={() => {
-                    openShare(file);
-                  }}
-                />
-                <IconAction
-                  tooltip="Links"
-                  label={`Links to ${file.title}`}
-                  icon={IconLink}
-                  onClick={() => {
-                    if (file.isEncrypted) setLinksTarget(file);
-                    else snackbar.danger(shareMessages.notEncrypted);
-                  }}
-                />
-                <IconAction
-                  tooltip="Delete"
-                  label={`Delete ${file.title}`}
-                  icon={IconTrash}
-                  color="red"
-                  onClick={() => {
-                    setDeleteTarget(file);
-                    setDeleteOpened(true);
-                  }}
-                />
-              </>
-            }
-            footer={
-              <>
-                <DriveNodeWarning file={file} />
-                <OwnFileSignature fileId={file.id} />
-                <SharedWithList file={file} />
-              </>
-            }
-          />
+          <div style={{ height: '100%' }} {...folders.fileDrag(file)}>
+            <FileCard
+              file={file}
+              onDownload={() => {
+                downloads.start(file);
+              }}
+              onCancelDownload={downloads.cancel}
+              actions={
+                <>
+                  {folders.fileActions(file)}
+                  <IconAction
+                    tooltip="Share"
+                    label={`Share ${file.title}`}
+                    icon={IconShare}
+                    onClick={() => {
+                      openShare(file);
+                    }}
+                  />
+                  <IconAction
+                    tooltip="Links"
+                    label={`Links to ${file.title}`}
+                    icon={IconLink}
+                    onClick={() => {
+                      if (file.isEncrypted) setLinksTarget(file);
+                      else snackbar.danger(shareMessages.notEncrypted);
+                    }}
+                  />
+                  <IconAction
+                    tooltip="Delete"
+                    label={`Delete ${file.title}`}
+                    icon={IconTrash}
+                    color="red"
+                    onClick={() => {
+                      setDeleteTarget(file);
+                      setDeleteOpened(true);
+                    }}
+                  />
+                </>
+              }
+              footer={
+                <>
+                  {folders.filePlace(file)}
+                  <DriveNodeWarning file={file} />
+                  <OwnFileSignature fileId={file.id} />
+                  <SharedWithList file={file} />
+                </>
+              }
+            />
+          </div>
         )}
       />
+      {folders.dialogs}
 
       <ShareFilesModal
         opened={shareTarget !== null}

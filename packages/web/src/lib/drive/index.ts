@@ -44,3 +44,14 @@ export { cryptoParentId, newNodeId } from './node-place';
 export { openSharedFileName } from './shared-file-name';
 export { rememberUploadName, uploadNameOf } from './upload-names';
 export { createSharedNames, sharedNames, type SharedName, type SharedNames } from './shared-names';
+export {
+  changeFile,
+  createFolder,
+  deleteFolder,
+  folderNameProblem,
+  moveFolder,
+  renameFolder,
+  MAX_FOLDER_NAME_LENGTH,
+  type ChangeSigner,
+} from './drive-changes';
+export { folderPath, foldersBelow, nodeParent } from './drive-paths';

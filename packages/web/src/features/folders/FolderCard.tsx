@@ -1,0 +1,79 @@
+import { useId, useState, type ReactElement, type ReactNode } from 'react';
+import { Box, Card, Checkbox, Group, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { IconFolder, IconFolderX } from '@tabler/icons-react';
+import type { DriveFolder } from '../../lib/drive';
+import { draggableNode, dropTarget, type DraggedNode } from './node-drag';
+
+interface FolderCardProps {
+  folder: DriveFolder;
+  /** Opens the folder (/myfiles?folder=…). */
+  onOpen: () => void;
+  /** A line under the name (e.g. its path in search results). */
+  subtitle?: ReactNode;
+  /** Icon actions (rename, move, share, delete). */
+  actions?: ReactNode;
+  /** A card or a selection dropped on this folder. */
+  onDropNode?: (node: DraggedNode) => void;
+  /** In selection mode: whether it is selected, and how to toggle it. */
+  selected?: boolean;
+  onSelect?: (selected: boolean) => void;
+}
+
+/** One folder in a grid, before the file cards: click to open, drop a card on it to move it in. */
+export function FolderCard({
+  folder,
+  onOpen,
+  subtitle,
+  actions,
+  onDropNode,
+  selected,
+  onSelect,
+}: FolderCardProps): ReactElement {
+  const titleId = useId();
+  const [over, setOver] = useState(false);
+  const unreadable = folder.state === 'unreadable';
+  return (
+    <Card
+      component="article"
+      withBorder
+      radius="lg"
+      padding="lg"
+      aria-labelledby={titleId}
+      data-folder-id={folder.nodeId}
+      data-drop-over={over || undefined}
+      style={over ? { outline: '2px solid var(--mantine-primary-color-filled)' } : undefined}
+      {...(unreadable ? {} : draggableNode({ kind: 'folder', id: folder.nodeId }))}
+      {...(onDropNode === undefined || unreadable ? {} : dropTarget(onDropNode, setOver))}
+    >
+      <Group gap="sm" wrap="nowrap" align="center">
+        {onSelect !== undefined && (
+          <Checkbox
+            aria-label={`Select ${folder.name}`}
+            checked={selected === true}
+            onChange={(event) => {
+              onSelect(event.currentTarget.checked);
+            }}
+          />
+        )}
+        <ThemeIcon size={44} radius="md" variant="light" color={unreadable ? 'red' : 'yellow'}>
+          {unreadable ? <IconFolderX size={24} aria-hidden /> : <IconFolder size={24} aria-hidden />}
+        </ThemeIcon>
+        <Box miw={0} flex={1}>
+          <UnstyledButton onClick={onOpen} disabled={unreadable} w="100%" title={folder.problem}>
+            <Text id={titleId} fw={600} truncate="end" data-testid="folder-title">
+              {folder.name}
+            </Text>
+          </UnstyledButton>
+          <Text size="sm" c="dimmed" truncate="end">
+            {subtitle ?? (unreadable ? 'Did not open' : 'Folder')}
+          </Text>
+        </Box>
+        {actions !== undefined && (
+          <Group gap={4} wrap="nowrap">
+            {actions}
+          </Group>
+        )}
+      </Group>
+    </Card>
+  );
+}

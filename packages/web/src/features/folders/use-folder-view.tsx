@@ -1,0 +1,339 @@
+import { useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { Button, Text } from '@mantine/core';
+import { IconArrowsMove, IconFolderPlus, IconPencil, IconTrash } from '@tabler/icons-react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { folderPath, foldersBelow, searchForm, type DriveFile, type DriveFolder } from '../../lib/drive';
+import type { FileView } from '../../lib/files/file-views';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { IconAction } from '../../ui/IconAction';
+import { FolderBreadcrumbs } from './FolderBreadcrumbs';
+import { FolderCard } from './FolderCard';
+import { FolderNameDialog } from './FolderNameDialog';
+import { MoveDialog } from './MoveDialog';
+import { FOLDER_PARAM, folderHref } from './folder-href';
+import { draggableNode, type DraggedNode } from './node-drag';
+import { countBelow, useFolderActions, type DriveItem } from './use-folder-actions';
+import { useMyFolders } from './use-my-folders';
+
+/** A file view that came from lib/drive (My Files' views do). */
+export function driveFileOf(file: FileView): DriveFile | undefined {
+  return (file as { drive?: DriveFile }).drive;
+}
+
+type Dialog =
+  | { kind: 'new' }
+  | { kind: 'rename'; item: DriveItem }
+  | { kind: 'move'; items: readonly DriveItem[] }
+  | { kind: 'delete'; folder: DriveFolder }
+  | null;
+
+export interface FolderView<F extends FileView> {
+  /** The folder shown (null: the top). */
+  readonly current: string | null;
+  readonly folders: readonly DriveFolder[];
+  /** The files to list: the current folder's, or every file while a search is typed. */
+  readonly files: readonly F[];
+  readonly onSearchChange: (search: string) => void;
+  readonly searching: boolean;
+  /** Folder cards before the files. */
+  readonly leading: (search: string) => { key: string; node: ReactNode }[];
+  readonly breadcrumbs: ReactNode;
+  readonly newFolderButton: ReactNode;
+  /** A file card's extra actions (rename, move). */
+  fileActions(file: F): ReactNode;
+  /** Under a file card in search results: the folder it is in. */
+  filePlace(file: F): ReactNode;
+  /** Props that make a file card draggable onto folders and crumbs. */
+  fileDrag(file: F): ReturnType<typeof draggableNode> | Record<string, never>;
+  /** Opens "Move to…" for some items (the selection bar). */
+  openMove(items: readonly DriveItem[]): void;
+  readonly dialogs: ReactElement;
+  /** The drive, for selection, ZIP and sharing. */
+  readonly drive: ReturnType<typeof useMyFolders>;
+  readonly actions: ReturnType<typeof useFolderActions>;
+}
+
+/**
+ * Folders in My Files (issue 31): /myfiles?folder=<nodeId>, breadcrumbs, folder cards first,
+ * "New folder", rename, "Move to…" and drag and drop, delete with contents, search in every folder.
+ * `folderCardExtras` adds actions of other features (share, select) to folder cards.
+ */
+export function useFolderView<F extends FileView>(
+  allFiles: readonly F[],
+  folderCardExtras?: (folder: DriveFolder) => {
+    actions?: ReactNode;
+    selected?: boolean;
+    onSelect?: (on: boolean) => void;
+  },
+): FolderView<F> {
+  const drive = useMyFolders();
+  const actions = useFolderActions(drive);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const wanted = params.get(FOLDER_PARAM);
+  const folders = drive.folders;
+  const known = useMemo(() => new Set(folders.map((folder) => folder.nodeId)), [folders]);
+  // An unknown folder (deleted, or not loaded yet) shows the top; a node under an unknown parent too.
+  const current = wanted !== null && known.has(wanted) ? wanted : null;
+  const placeOf = useCallback(
+    (parent: string | null) => (parent !== null && known.has(parent) ? parent : null),
+    [known],
+  );
+  const [search, setSearch] = useState('');
+  const searching = search.trim() !== '';
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => {
+    setDialog(null);
+  };
+
+  const files = useMemo(
+    () =>
+      searching
+        ? allFiles
+        : allFiles.filter((file) => placeOf(driveFileOf(file)?.parentNodeId ?? null) === current),
+    [allFiles, searching, placeOf, current],
+  );
+  const driveFiles = useMemo(() => allFiles.flatMap((file) => driveFileOf(file) ?? []), [allFiles]);
+  const itemOf = (node: DraggedNode): DriveItem | undefined =>
+    node.kind === 'folder'
+      ? folders.find((folder) => folder.nodeId === node.id)
+      : driveFiles.find((file) => file.fileId === node.id);
+  const dropOn = (node: DraggedNode, target: string | null): void => {
+    const item = itemOf(node);
+    if (item === undefined || (item.kind === 'folder' && item.nodeId === target)) return;
+    void actions.move([item], target).catch(() => undefined);
+  };
+  const pathText = (parent: string | null): string =>
+    ['My Files', ...folderPath(folders, placeOf(parent)).map((folder) => folder.name)].join(' › ');
+
+  const folderCard = (folder: DriveFolder): ReactNode => {
+    const extras = folderCardExtras?.(folder);
+    return (
+      <FolderCard
+        folder={folder}
+        onOpen={() => {
+          void navigate(folderHref(folder.nodeId));
+        }}
+        subtitle={searching ? `in ${pathText(folder.parentNodeId)}` : undefined}
+        onDropNode={(node) => {
+          dropOn(node, folder.nodeId);
+        }}
+        selected={extras?.selected}
+        onSelect={extras?.onSelect}
+        actions={
+          folder.state === 'open' ? (
+            <>
+              {extras?.actions}
+              <IconAction
+                tooltip="Rename"
+                label={`Rename ${folder.name}`}
+                icon={IconPencil}
+                onClick={() => {
+                  setDialog({ kind: 'rename', item: folder });
+                }}
+              />
+              <IconAction
+                tooltip="Move to…"
+                label={`Move ${folder.name}`}
+                icon={IconArrowsMove}
+                onClick={() => {
+                  setDialog({ kind: 'move', items: [folder] });
+                }}
+              />
+              <IconAction
+                tooltip="Delete"
+                label={`Delete ${folder.name}`}
+                icon={IconTrash}
+                color="red"
+                onClick={() => {
+                  setDialog({ kind: 'delete', folder });
+                }}
+              />
+            </>
+          ) : (
+            <IconAction
+              tooltip="Delete"
+              label={`Delete ${folder.name}`}
+              icon={IconTrash}
+              color="red"
+              onClick={() => {
+                setDialog({ kind: 'delete', folder });
+              }}
+            />
+          )
+        }
+      />
+    );
+  };
+
+  const leading = (text: string) => {
+    const needle = searchForm(text);
+    const shown =
+      needle === ''
+        ? folders.filter((folder) => placeOf(folder.parentNodeId) === current)
+        : folders.filter((folder) => searchForm(folder.name).includes(needle));
+    return [...shown]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((folder) => ({ key: `folder:${folder.nodeId}`, node: folderCard(folder) }));
+  };
+
+  const moving = dialog?.kind === 'move' ? dialog.items : [];
+  const excluded = useMemo(() => {
+    const set = new Set<string>();
+    for (const item of moving) {
+      if (item.kind !== 'folder') continue;
+      set.add(item.nodeId);
+      for (const id of foldersBelow(folders, item.nodeId)) set.add(id);
+    }
+    return set;
+  }, [moving, folders]);
+  const deleteCounts = dialog?.kind === 'delete' ? countBelow(dialog.folder, folders, driveFiles) : null;
+  const renaming = dialog?.kind === 'rename' ? dialog.item : null;
+  const onlyMoved = moving.length === 1 ? moving[0] : undefined;
+
+  const dialogs = (
+    <>
+      <FolderNameDialog
+        opened={dialog?.kind === 'new'}
+        title="New folder"
+        actionLabel="Create"
+        onClose={close}
+        onSubmit={(name) => actions.create(current, name)}
+      />
+      <FolderNameDialog
+        opened={renaming !== null}
+        title={`Rename ${renaming?.name ?? ''}`}
+        actionLabel="Rename"
+        initialName={renaming?.name ?? ''}
+        onClose={close}
+        onSubmit={(name) =>
+          renaming === null
+            ? Promise.resolve()
+            : renaming.kind === 'folder'
+              ? actions.renameFolder(renaming, name)
+              : actions.renameFile(renaming, name)
+        }
+      />
+      <MoveDialog
+        opened={dialog?.kind === 'move'}
+        subject={onlyMoved?.name ?? `${moving.length} items`}
+        folders={folders}
+        excluded={excluded}
+        current={onlyMoved === undefined ? null : placeOf(onlyMoved.parentNodeId)}
+        onClose={close}
+        onMove={(target) => actions.move(moving, target)}
+      />
+      <DeleteFolderDialog
+        folder={dialog?.kind === 'delete' ? dialog.folder : null}
+        counts={deleteCounts}
+        onClose={close}
+        onDelete={(folder) => actions.deleteFolder(folder)}
+      />
+    </>
+  );
+
+  return {
+    current,
+    folders,
+    files,
+    onSearchChange: setSearch,
+    searching,
+    leading,
+    breadcrumbs: <FolderBreadcrumbs path={folderPath(folders, current)} onDropNode={dropOn} />,
+    newFolderButton: (
+      <Button
+        variant="default"
+        leftSection={<IconFolderPlus size={18} aria-hidden />}
+        disabled={drive.parentFor(current) === null}
+        onClick={() => {
+          setDialog({ kind: 'new' });
+        }}
+      >
+        New folder
+      </Button>
+    ),
+    fileActions: (file) => {
+      const item = driveFileOf(file);
+      if (item?.state !== 'open') return null;
+      return (
+        <>
+          <IconAction
+            tooltip="Rename"
+            label={`Rename ${file.title}`}
+            icon={IconPencil}
+            onClick={() => {
+              setDialog({ kind: 'rename', item });
+            }}
+          />
+          <IconAction
+            tooltip="Move to…"
+            label={`Move ${file.title}`}
+            icon={IconArrowsMove}
+            onClick={() => {
+              setDialog({ kind: 'move', items: [item] });
+            }}
+          />
+        </>
+      );
+    },
+    filePlace: (file) =>
+      searching ? (
+        <Text size="xs" c="dimmed" truncate="end" data-testid="file-place">
+          in {pathText(driveFileOf(file)?.parentNodeId ?? null)}
+        </Text>
+      ) : null,
+    fileDrag: (file) => {
+      const item = driveFileOf(file);
+      return item?.state === 'open' ? draggableNode({ kind: 'file', id: item.fileId }) : {};
+    },
+    openMove: (items) => {
+      setDialog({ kind: 'move', items });
+    },
+    dialogs,
+    drive,
+    actions,
+  };
+}
+
+function DeleteFolderDialog({
+  folder,
+  counts,
+  onClose,
+  onDelete,
+}: {
+  folder: DriveFolder | null;
+  counts: { files: number; folders: number } | null;
+  onClose: () => void;
+  onDelete: (folder: DriveFolder) => Promise<void>;
+}): ReactElement {
+  const [pending, setPending] = useState(false);
+  const files = counts?.files ?? 0;
+  const subfolders = counts?.folders ?? 0;
+  return (
+    <ConfirmDialog
+      opened={folder !== null}
+      title="Delete folder?"
+      confirmLabel="Delete"
+      pending={pending}
+      onClose={onClose}
+      onConfirm={() => {
+        if (folder === null) return;
+        setPending(true);
+        onDelete(folder).then(
+          () => {
+            setPending(false);
+            onClose();
+          },
+          () => {
+            setPending(false);
+          },
+        );
+      }}
+    >
+      <Text>
+        “{folder?.name}” and everything in it will be deleted: {files} {files === 1 ? 'file' : 'files'}
+        {subfolders > 0 ? ` in ${subfolders + 1} folders` : ''}. This cannot be undone.
+      </Text>
+    </ConfirmDialog>
+  );
+}
