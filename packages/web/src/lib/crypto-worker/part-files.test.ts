@@ -172,6 +172,38 @@ describe('part files', () => {
 });
 
 describe('a part store with part files', () => {
+  it('writes a part slice by slice into its file, and removes a file abandoned half-way', async () => {
+    const root = new FakeFolder();
+    const files = createPartFiles(browserScope(root));
+    const writer = await files?.open(4);
+    writer?.append(new Uint8Array([1, 2]));
+    writer?.append(new Uint8Array([3]));
+    const part = await writer?.finish();
+    expect([...new Uint8Array((await part?.arrayBuffer()) ?? new ArrayBuffer(0))]).toEqual([1, 2, 3]);
+
+    const half = await files?.open(5);
+    half?.append(new Uint8Array([9]));
+    await half?.abandon();
+    await settled();
+    expect(Object.values((await root.getDirectoryHandle(PART_FILES_ROOT)).tree())).toEqual([['part-4']]);
+  });
+
+  it('seals into a Blob instead when the part file fails half-way (no space): the same bytes, no file left', async () => {
+    const failures: ('quota' | null)[] = ['quota'];
+    const root = new FakeFolder(() => failures.shift() ?? null);
+    const store = createPartStore(undefined, createPartFiles(browserScope(root)));
+    let runs = 0;
+    const { size, sealed } = await store.holdSealing(1, (writer) => {
+      runs++;
+      writer.append(new Uint8Array([1, 2, 3]));
+      writer.append(new Uint8Array([4]));
+      return Promise.resolve('done');
+    });
+    expect([size, sealed, runs, store.count]).toEqual([4, 'done', 2, 1]);
+    await settled();
+    expect(Object.values((await root.getDirectoryHandle(PART_FILES_ROOT)).tree())).toEqual([[]]);
+  });
+
   it('reports a part whose file can no longer be read as lost, so the page seals it again', async () => {
     /** A file-backed part whose file was removed: sending fails on the network, reading it fails too. */
     class GoneFile extends Blob {
@@ -182,6 +214,7 @@ describe('a part store with part files', () => {
     const removed: number[] = [];
     const files: PartFiles = {
       write: () => Promise.resolve(new GoneFile([new Uint8Array(3)]) as File),
+      open: () => Promise.resolve(null),
       remove: (id) => removed.push(id),
     };
     const store = createPartStore(

@@ -24,8 +24,23 @@ export interface PartFiles {
    * when files cannot be used here (the caller then keeps the part in memory).
    */
   write(id: number, iv: Uint8Array, ciphertext: Uint8Array): Promise<File | null>;
+  /**
+   * Opens a new file for part `id`, written slice by slice as the chunk is sealed (its synchronous
+   * access handle stays open until `finish`), or null when files cannot be used here.
+   */
+  open(id: number): Promise<PartFileWriter | null>;
   /** Removes part `id`'s file, if it has one. */
   remove(id: number): void;
+}
+
+/** A part file being written: append its bytes in order, then `finish` (or `abandon`). */
+export interface PartFileWriter {
+  /** Appends `bytes` (copied to the file before it returns). @throws where the write fails (no space, a quota). */
+  append(bytes: Uint8Array): void;
+  /** Closes the file and answers it, to be sent. */
+  finish(): Promise<File>;
+  /** Closes and removes the file. Never throws. */
+  abandon(): Promise<void>;
 }
 
 /**
@@ -81,6 +96,46 @@ export function createPartFiles(scope: typeof globalThis = globalThis): PartFile
         return await handle.getFile();
       } catch {
         // No space, a quota, a file system that went away: this part stays in memory instead.
+        this.remove(id);
+        return null;
+      }
+    },
+    async open(id) {
+      const own = await open();
+      if (own === null) return null;
+      const name = `part-${id}`;
+      let access: SyncAccessHandle | undefined;
+      try {
+        const handle = (await own.getFileHandle(name, { create: true })) as SyncFileHandle;
+        named.set(id, name);
+        access = await handle.createSyncAccessHandle?.();
+        if (access === undefined) throw new Error('no sync access handle');
+        const file = access;
+        let at = 0;
+        let closed = false;
+        const close = async (): Promise<void> => {
+          if (closed) return;
+          closed = true;
+          await file.close();
+        };
+        return {
+          append(bytes) {
+            // No flush, as in `write`: the browser reads the file back, not a reboot.
+            const written = file.write(bytes, { at });
+            if (written !== bytes.byteLength) throw new Error('the part was not written whole');
+            at += written;
+          },
+          finish: async () => {
+            await close();
+            return handle.getFile();
+          },
+          abandon: async () => {
+            await close().catch(() => undefined);
+            this.remove(id);
+          },
+        };
+      } catch {
+        await access?.close();
         this.remove(id);
         return null;
       }

@@ -5,6 +5,7 @@ import { createBrowserXhr, sendUploadXhr, type XhrFactory } from '../transfers/u
 import { PartLostError, describeFailure, type ChunkHashScheme } from './chunk-cipher';
 import { runDownloadJob } from './download-job';
 import { createPartFiles, type PartFiles } from './part-files';
+import { SEAL_SLICE_BYTES, sealInSlices, type PartWriter } from './seal-in-slices';
 import { createReadBufferPool } from './read-buffers';
 import { readSliceInto } from './read-slice';
 import { checkStreamingGcm } from './streaming-support';
@@ -31,6 +32,13 @@ export interface PartStore {
    * not needed afterwards.
    */
   hold(id: number, iv: Uint8Array<ArrayBuffer>, ciphertext: Uint8Array<ArrayBuffer>): Promise<number>;
+  /**
+   * Keeps part `id` as `seal` writes it, slice by slice: into a part file where the store has
+   * `files`, else into the pieces of a Blob. A file that fails on the way (no space, a quota) is
+   * removed and the part sealed again into a Blob (`seal` runs a second time: a new IV). Answers
+   * the part's size and what `seal` answered.
+   */
+  holdSealing<T>(id: number, seal: (writer: PartWriter) => Promise<T>): Promise<{ size: number; sealed: T }>;
   send(
     request: Extract<CryptoRequest, { op: 'send-part' }>,
     onProgress: ((bytesSent: number, total: number | null) => void) | undefined,
@@ -54,6 +62,42 @@ export function createPartStore(
         new Blob([iv, ...slicesOf(ciphertext, PART_PIECE_BYTES)], { type: 'application/octet-stream' });
       held.set(id, part);
       return part.size;
+    },
+    holdSealing: async (id, seal) => {
+      const file = await files?.open(id);
+      if (file !== undefined && file !== null) {
+        let sealedToFile = false;
+        try {
+          // The file's own write errors are told apart from the sealing's (the source file gone…).
+          const sealed = await seal({
+            append: (bytes) => {
+              try {
+                file.append(bytes);
+              } catch (cause) {
+                throw new PartFileError(cause);
+              }
+            },
+          });
+          sealedToFile = true;
+          const part = await file.finish();
+          held.set(id, part);
+          return { size: part.size, sealed };
+        } catch (error) {
+          await file.abandon();
+          // A failure of the file itself falls back to a Blob; one of the sealing (the source file
+          // gone, a bad key) would fail the same way again.
+          if (sealedToFile || !(error instanceof PartFileError)) throw error;
+        }
+      }
+      const pieces: Blob[] = [];
+      const sealed = await seal({
+        append: (bytes) => {
+          for (const piece of slicesOf(bytes, PART_PIECE_BYTES)) pieces.push(new Blob([piece]));
+        },
+      });
+      const part = new Blob(pieces, { type: 'application/octet-stream' });
+      held.set(id, part);
+      return { size: part.size, sealed };
     },
     send: async (request, onProgress) => {
       const blobs = request.parts.map((id) => held.get(id));
@@ -145,6 +189,20 @@ export async function processCryptoRequest(
         };
       }
       case 'seal-part': {
+        if (request.hashPlaintext !== 'sha256' && (await checkStreamingGcm())) {
+          const { size, sealed } = await parts.holdSealing(id, (writer) =>
+            sealPartInSlices(request, writer, onProgress),
+          );
+          return {
+            id,
+            ok: true,
+            data: new ArrayBuffer(0),
+            size,
+            ...(sealed.hash === undefined ? {} : { hash: wholeBuffer(sealed.hash) }),
+          };
+        }
+        // The whole-chunk computation: where the streaming self-test failed, and for resume records
+        // hashed whole (`sha256`), which need the whole chunk at once anyway.
         const sealed = await encryptSlice(request, onProgress);
         const size = await parts.hold(id, sealed.iv, sealed.ciphertext);
         // The file or the Blob holds a copy: the chunk-sized output goes now, not at the next collection.
@@ -175,6 +233,44 @@ export async function processCryptoRequest(
     }
   } catch (cause) {
     return { id, ok: false, error: describeFailure(cause) };
+  }
+}
+
+/**
+ * Seals the request's chunk slice by slice into `writer` (`seal-in-slices.ts`), reading each slice
+ * into one slice-sized read buffer of this thread's pool.
+ */
+async function sealPartInSlices(
+  request: Extract<CryptoRequest, { op: 'seal-part' }>,
+  writer: PartWriter,
+  onRead: ((bytesRead: number) => void) | undefined,
+): Promise<{ hash?: Uint8Array<ArrayBuffer> }> {
+  let buffer = readBuffers.take(SEAL_SLICE_BYTES);
+  try {
+    const sealed = await sealInSlices(
+      {
+        key: request.key,
+        index: request.index,
+        isLast: request.isLast,
+        source: request.source.slice(request.start, request.end),
+        readBuffer: buffer,
+        ...(request.hashPlaintext === 'sha256-pieces' ? { hashScheme: 'sha256-pieces' as const } : {}),
+        ...(request.reportRead === true && onRead !== undefined ? { onRead } : {}),
+      },
+      writer,
+    );
+    buffer = sealed.readBuffer;
+    return sealed.hash === undefined ? {} : { hash: sealed.hash };
+  } finally {
+    readBuffers.give(buffer);
+  }
+}
+
+/** A part file could not take the part's bytes (no space, a quota): the part goes to a Blob instead. */
+class PartFileError extends Error {
+  constructor(cause: unknown) {
+    super('The part file could not be written', { cause });
+    this.name = 'PartFileError';
   }
 }
 
