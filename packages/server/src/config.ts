@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { canonicalEmail } from '@coffer/contracts';
 import { fileURLToPath } from 'node:url';
+import { CodedError } from './coded-error.js';
 
 /** Everything the server reads from its environment, parsed once at start-up. */
 export interface Config {
@@ -126,12 +127,8 @@ export const DEFAULT_PLANS: Record<Tier, PlanLimits> = {
   },
 };
 
-export class ConfigError extends Error {
+export class ConfigError extends CodedError {
   readonly code = 'CONFIG_INVALID';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

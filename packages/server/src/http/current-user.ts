@@ -17,7 +17,6 @@ export class EmailNotVerifiedError extends ApiError {
       ErrorCode.EMAIL_NOT_VERIFIED,
       'Confirm your email address first: open the link we sent you, then sign in again.',
     );
-    this.name = 'EmailNotVerifiedError';
   }
 }
 

@@ -8,7 +8,6 @@ import { ApiError } from './errors.js';
 export class MalformedBodyError extends ApiError {
   constructor(detail: string) {
     super(400, 'VALIDATION_FAILED', `Malformed or incomplete request body: ${detail}`);
-    this.name = 'MalformedBodyError';
   }
 }
 

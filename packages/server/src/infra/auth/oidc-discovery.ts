@@ -1,3 +1,5 @@
+import { CodedError } from '../../coded-error.js';
+
 /** The fields of an OpenID Provider Configuration document the token verifier relies on. */
 export interface OidcDiscoveryDocument {
   issuer: string;
@@ -5,12 +7,8 @@ export interface OidcDiscoveryDocument {
 }
 
 /** Discovery failed: the issuer is unreachable, answered badly, or is not the configured issuer. */
-export class OidcDiscoveryError extends Error {
+export class OidcDiscoveryError extends CodedError {
   readonly code = 'OIDC_DISCOVERY_FAILED';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'OidcDiscoveryError';
-  }
 }
 
 export interface OidcDiscoveryOptions {

@@ -1,20 +1,12 @@
 import { ConfigError } from '../../config.js';
+import { CodedError } from '../../coded-error.js';
 
 /** `DATABASE_URL` is not one the server can use. Thrown at start-up, before any connection is made. */
-export class DatabaseConfigError extends ConfigError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DatabaseConfigError';
-  }
-}
+export class DatabaseConfigError extends ConfigError {}
 
 /** The database answered something the server cannot represent safely (e.g. an integer beyond 2^53). */
-export class DatabaseError extends Error {
+export class DatabaseError extends CodedError {
   readonly code = 'DATABASE_ERROR';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'DatabaseError';
-  }
 }
 
 /** The `code` a driver puts on its errors: PostgreSQL SQLSTATE (pg, PGlite) or SQLite extended code (better-sqlite3). */

@@ -5,12 +5,13 @@ import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { GoogleConfig } from '../../config.js';
 import type { UpstreamIdentity } from './idp.accounts.repo.js';
 import { normalizeCountry } from './countries.js';
+import { CodedError } from '../../coded-error.js';
 
 /** The `idp` claim of people who signed in through Google (as Azure AD B2C names it). */
 export const GOOGLE_IDP = 'google.com';
 
 /** Why Google sign-in did not work, in words for the person signing in. */
-export class FederationError extends Error {
+export class FederationError extends CodedError {
   readonly code = 'FEDERATION_FAILED';
   constructor(
     message: string,
@@ -19,7 +20,6 @@ export class FederationError extends Error {
     options?: ErrorOptions,
   ) {
     super(message, options);
-    this.name = 'FederationError';
   }
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/errors.js';
 import type { DB, IdpAccountRow, IsoTimestamp } from '../db/schema.js';
 import { fromDbBool, newId, normalizeEmail, nowIso } from '../db/values.js';
+import { CodedError } from '../../coded-error.js';
 
 /** Migration 0002: an upstream identity (provider, subject) linked to a local account. */
 export interface IdpFederatedIdentitiesTable {
@@ -28,11 +29,10 @@ export interface IdpAccount {
 }
 
 /** Sign-up with an email that already has an account. */
-export class EmailTakenError extends Error {
+export class EmailTakenError extends CodedError {
   readonly code = 'EMAIL_TAKEN';
   constructor() {
     super('An account with this email already exists');
-    this.name = 'EmailTakenError';
   }
 }
 

@@ -32,6 +32,7 @@ import {
   totpStepOf,
   totpUri,
 } from './idp.totp.js';
+import { CodedError } from '../../coded-error.js';
 
 /** How long a WebAuthn challenge may be answered. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -74,11 +75,10 @@ export interface TotpEnrolment {
 export type TotpCheck = 'ok' | 'wrong' | 'not-enabled';
 
 /** A WebAuthn answer that did not verify; the reason is for logs, never for the page. */
-export class PasskeyError extends Error {
+export class PasskeyError extends CodedError {
   readonly code = 'PASSKEY_REFUSED';
   constructor(readonly reason: string) {
     super('The passkey could not be verified');
-    this.name = 'PasskeyError';
   }
 }
 

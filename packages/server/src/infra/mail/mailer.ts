@@ -1,4 +1,5 @@
 import type { BaseLogger } from 'pino';
+import { CodedError } from '../../coded-error.js';
 
 /** One message to one recipient. `text` is the plain-text alternative of `html`. */
 export interface MailMessage {
@@ -36,14 +37,13 @@ export type MailLogger = Pick<BaseLogger, 'info' | 'warn'>;
  */
 export type MailFailureReason = 'invalid_recipient' | 'rejected' | 'unavailable' | 'failed';
 
-export class MailDeliveryError extends Error {
+export class MailDeliveryError extends CodedError {
   readonly code = 'MAIL_DELIVERY_FAILED';
   constructor(
     message: string,
     readonly reason: MailFailureReason,
   ) {
     super(message);
-    this.name = 'MailDeliveryError';
   }
 }
 

@@ -1,3 +1,5 @@
+import { CodedError } from '../../coded-error.js';
+
 /**
  * The card payment provider behind the upgrade checkout and the billing portal. Two implementations
  * sit beside this file: Stripe (production) and a built-in demo (the zero-config default).
@@ -104,19 +106,14 @@ export interface PaymentProvider {
 }
 
 /** A webhook whose signature does not verify: answered with 400, and nothing changes. */
-export class WebhookSignatureError extends Error {
+export class WebhookSignatureError extends CodedError {
   readonly code = 'WEBHOOK_SIGNATURE_INVALID';
   constructor(message = 'Invalid webhook signature', options?: ErrorOptions) {
     super(message, options);
-    this.name = 'WebhookSignatureError';
   }
 }
 
 /** The payment provider failed or could not be reached. */
-export class PaymentProviderError extends Error {
+export class PaymentProviderError extends CodedError {
   readonly code = 'PAYMENT_PROVIDER_FAILED';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'PaymentProviderError';
-  }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from '../../coded-error.js';
+
 /**
  * Where encrypted file content lives. The server only ever stores ciphertext, so a blob store
  * knows nothing about files: it keeps opaque byte sequences under keys.
@@ -104,15 +106,12 @@ const MAX_KEY_SEGMENT_LENGTH = 200;
 const KEY_PATTERN = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
 
 /** Base of every error a blob store throws on purpose. */
-export abstract class BlobStoreError extends Error {
-  abstract readonly code: string;
-}
+export abstract class BlobStoreError extends CodedError {}
 
 export class InvalidBlobKeyError extends BlobStoreError {
   readonly code = 'BLOB_INVALID_KEY';
   constructor(readonly key: string) {
     super(`Invalid blob key ${JSON.stringify(key.slice(0, 100))}`);
-    this.name = 'InvalidBlobKeyError';
   }
 }
 
@@ -120,7 +119,6 @@ export class BlobNotFoundError extends BlobStoreError {
   readonly code = 'BLOB_NOT_FOUND';
   constructor(readonly key: string) {
     super(`No blob under key ${key}`);
-    this.name = 'BlobNotFoundError';
   }
 }
 
@@ -136,7 +134,6 @@ export class BlobSizeMismatchError extends BlobStoreError {
         ? `Body is longer than the declared ${expected} bytes`
         : `Body has ${actual} bytes, declared ${expected}`,
     );
-    this.name = 'BlobSizeMismatchError';
   }
 }
 
@@ -150,7 +147,6 @@ export class BlobRangeNotSatisfiableError extends BlobStoreError {
       `Range ${range.start}-${range.end} not satisfiable` +
         (totalSize === undefined ? '' : ` for a blob of ${totalSize} bytes`),
     );
-    this.name = 'BlobRangeNotSatisfiableError';
   }
 }
 
@@ -159,26 +155,17 @@ export class MultipartUploadNotFoundError extends BlobStoreError {
   readonly code = 'BLOB_UPLOAD_NOT_FOUND';
   constructor(readonly uploadId: string) {
     super(`No multipart upload ${uploadId.slice(0, 100)}`);
-    this.name = 'MultipartUploadNotFoundError';
   }
 }
 
 /** A part list that cannot be completed: wrong etag, missing part, bad order or number, too small. */
 export class InvalidPartError extends BlobStoreError {
   readonly code = 'BLOB_INVALID_PART';
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidPartError';
-  }
 }
 
 /** A read ended early or stored data does not match its record (I/O trouble, damage at rest). */
 export class BlobReadError extends BlobStoreError {
   readonly code = 'BLOB_READ_FAILED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'BlobReadError';
-  }
 }
 
 /**

@@ -31,7 +31,6 @@ export interface Download {
 export class RangeNotSatisfiableError extends ApiError {
   constructor(readonly totalSize: number) {
     super(416, ErrorCode.VALIDATION_FAILED, 'The requested range is outside the file');
-    this.name = 'RangeNotSatisfiableError';
   }
 }
 

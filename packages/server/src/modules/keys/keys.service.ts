@@ -18,7 +18,6 @@ import type { KeysRepo } from './keys.repo.js';
 export class KeysNotFoundError extends ApiError {
   constructor(message = 'No encryption keys found') {
     super(404, ErrorCode.KEYS_NOT_FOUND, message);
-    this.name = 'KeysNotFoundError';
   }
 }
 

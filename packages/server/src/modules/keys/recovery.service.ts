@@ -28,7 +28,6 @@ class KeySetChangedError extends ApiError {
       ErrorCode.KEY_SET_CHANGED,
       'The list must name exactly your current key records; reload them and try again',
     );
-    this.name = 'KeySetChangedError';
   }
 }
 
