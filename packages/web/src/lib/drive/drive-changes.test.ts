@@ -15,6 +15,11 @@ import { openDrive } from './drive-open';
 import { fileNodeFor } from './file-node';
 
 const EMAIL = 'alice@example.com';
+
+function must<T>(value: T | undefined | null): T {
+  if (value === undefined || value === null) throw new Error('missing in the test');
+  return value;
+}
 let driveKey: CryptoKey;
 let signer: { ownerEmail: string; signingPrivateKey: CryptoKey };
 let signingPublicKeyB64: string;
@@ -44,7 +49,7 @@ function fakeServer() {
       }
       const patch = /^\/users\/folders\/([^/]+)$/.exec(path);
       if (method === 'PATCH' && patch?.[1] !== undefined) {
-        const folder = { ...folders.get(patch[1])!, ...(body as Partial<Folder>), updatedAt: now };
+        const folder = { ...must(folders.get(patch[1])), ...(body as Partial<Folder>), updatedAt: now };
         folders.set(folder.nodeId, folder);
         return Promise.resolve(folder);
       }
@@ -52,7 +57,7 @@ function fakeServer() {
       if (method === 'GET' && fileGet?.[1] !== undefined) return Promise.resolve(files.get(fileGet[1]));
       const node = /^\/users\/files\/([^/]+)\/node$/.exec(path);
       if (method === 'PUT' && node?.[1] !== undefined) {
-        files.set(node[1], { ...files.get(node[1])!, ...(body as Partial<FileListItem>) });
+        files.set(node[1], { ...must(files.get(node[1])), ...(body as Partial<FileListItem>) });
         return Promise.resolve({ ok: true });
       }
       return Promise.reject(new Error(`unexpected ${method} ${path}`));
@@ -106,23 +111,29 @@ describe('folder changes', () => {
     };
 
     let drive = await open();
-    const folderA = drive.folders.find((folder) => folder.name === 'A')!;
+    const folderA = must(drive.folders.find((folder) => folder.name === 'A'));
     await renameFolder(server.api, folderA, 'Alpha', signer);
     drive = await open();
-    const alpha = drive.folders.find((folder) => folder.nodeId === a.folder.nodeId)!;
+    const alpha = must(drive.folders.find((folder) => folder.nodeId === a.folder.nodeId));
     expect(alpha.name).toBe('Alpha');
 
     // Move Alpha under B, then the file from Alpha to the top (renamed on the way).
-    await moveFolder(server.api, alpha, top, nodeParent(drive.folders, driveKey, b.folder.nodeId)!, signer);
+    await moveFolder(
+      server.api,
+      alpha,
+      top,
+      must(nodeParent(drive.folders, driveKey, b.folder.nodeId)),
+      signer,
+    );
     drive = await open();
     expect(folderPath(drive.folders, a.folder.nodeId).map((folder) => folder.name)).toEqual(['B', 'Alpha']);
     expect(foldersBelow(drive.folders, b.folder.nodeId)).toEqual(new Set([a.folder.nodeId]));
-    const file = drive.files[0]!;
+    const file = must(drive.files[0]);
     expect(file.name).toBe('notes.txt');
     await changeFile(
       server.api,
       file,
-      { from: nodeParent(drive.folders, driveKey, a.folder.nodeId)!, to: top, name: 'renamed.txt' },
+      { from: must(nodeParent(drive.folders, driveKey, a.folder.nodeId)), to: top, name: 'renamed.txt' },
       signer,
     );
     drive = await open();
