@@ -46,8 +46,8 @@ describe('apiRoutes', () => {
     // of an unfinished multipart upload (resuming it); re-wrapping all keys at once and the recovery
     // kit (get, put, delete); the encrypted drive of issue 31 (drive key, file nodes, folders and
     // folder shares: 13).
-    // Links and file requests of issue 30: 11.
-    expect(apiRoutes).toHaveLength(71);
+    // Links and file requests of issue 30: 16.
+    expect(apiRoutes).toHaveLength(76);
     expect(apiRouteById('uploadPart').path).toBe('/users/uploads/multipart/:uploadId/part/:n');
   });
 

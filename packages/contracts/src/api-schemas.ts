@@ -78,6 +78,8 @@ import {
   OwnerRequestSchema,
   LinksResponseSchema,
   PublicRequestSchema,
+  RequestUploadParamsSchema,
+  RequestPartParamsSchema,
 } from './schemas/index.js';
 
 export const apiSchemas = {
@@ -160,5 +162,7 @@ export const apiSchemas = {
   OwnerRequest: OwnerRequestSchema,
   LinksResponse: LinksResponseSchema,
   PublicRequest: PublicRequestSchema,
+  RequestUploadParams: RequestUploadParamsSchema,
+  RequestPartParams: RequestPartParamsSchema,
 } as const;
 export type ApiSchemaName = keyof typeof apiSchemas;

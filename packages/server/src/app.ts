@@ -45,6 +45,8 @@ import { createLinksRepo } from './modules/links/links.repo.js';
 import { linksPublicRoutes } from './modules/links/links.public.routes.js';
 import { linksRoutes } from './modules/links/links.routes.js';
 import { createLinksService } from './modules/links/links.service.js';
+import { createRequestUploadsService } from './modules/requests/request-uploads.service.js';
+import { requestsPublicRoutes } from './modules/requests/requests.public.routes.js';
 import { createRequestsRepo } from './modules/requests/requests.repo.js';
 import { requestsRoutes } from './modules/requests/requests.routes.js';
 import { createRequestsService } from './modules/requests/requests.service.js';
@@ -300,7 +302,16 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     now,
   });
   const links = createLinksService({ repo: createLinksRepo(db), blobStore, limiter, now, logger: app.log });
-  const requests = createRequestsService({ repo: createRequestsRepo(db), limiter, now });
+  const requestsRepo = createRequestsRepo(db);
+  const requests = createRequestsService({ repo: requestsRepo, limiter, now });
+  const requestUploads = createRequestUploadsService({
+    repo: requestsRepo,
+    uploads,
+    uploadsRepo,
+    users: usersRepo,
+    limiter,
+    now,
+  });
   const payments = createPayments({
     db,
     provider: overrides.paymentProvider ?? (await createPaymentProvider(config, db, { now })),
@@ -370,6 +381,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       clientConfigRoutes(api, config);
       // Link and file request pages: no bearer token; the link proof travels in X-Link-Auth.
       linksPublicRoutes(api, { links, requests });
+      requestsPublicRoutes(api, { requestUploads });
       // Everything else under /api needs a verified bearer token, checked before the body is read.
       api.register((scope: FastifyTypeBox, _o, next) => {
         scope.addHook('onRequest', authenticate);

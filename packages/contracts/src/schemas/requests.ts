@@ -5,7 +5,16 @@
  * against the request's limits and the owner's quota.
  */
 import { Type, type Static } from 'typebox';
-import { apiObject, base64String, CountSchema, DateTimeSchema, EmailSchema, IdSchema } from './common.js';
+import {
+  apiObject,
+  base64String,
+  CountSchema,
+  DateTimeSchema,
+  EmailSchema,
+  IdSchema,
+  PartNumberSchema,
+  UploadIdSchema,
+} from './common.js';
 import { ExpiresAtSchema, LinkIdSchema, OwnerLinkSchema, Sha256HexSchema } from './links.js';
 
 /** Files one request may set as its limit at most. */
@@ -89,3 +98,17 @@ export const PublicRequestSchema = apiObject(
   'A file request as its uploader sees it, for a caller that proved A (X-Link-Auth).',
 );
 export type PublicRequest = Static<typeof PublicRequestSchema>;
+
+export const RequestUploadParamsSchema = apiObject(
+  'RequestUploadParams',
+  { linkId: LinkIdSchema, uploadId: UploadIdSchema },
+  "A file request's id and one of its uploads in the path.",
+);
+export type RequestUploadParams = Static<typeof RequestUploadParamsSchema>;
+
+export const RequestPartParamsSchema = apiObject(
+  'RequestPartParams',
+  { linkId: LinkIdSchema, uploadId: UploadIdSchema, n: PartNumberSchema },
+  "A file request's id, one of its uploads and a part number (1..10000) in the path.",
+);
+export type RequestPartParams = Static<typeof RequestPartParamsSchema>;

@@ -73,17 +73,21 @@ export function createRequestsRepo(db: Kysely<DB>) {
       if (requests.length === 0) return [];
       const files = await scopedTo(db, ownerId)
         .selectFrom('files')
-        .select(['id', 'request_id'])
+        .select(['id', 'request_id', 'size'])
         .where(
           'request_id',
           'in',
           requests.map((request) => request.id),
         )
         .execute();
-      return requests.map((request) => ({
-        ...request,
-        fileIds: files.filter((file) => file.request_id === request.id).map((file) => file.id),
-      }));
+      return requests.map((request) => {
+        const received = files.filter((file) => file.request_id === request.id);
+        return {
+          ...request,
+          fileIds: received.map((file) => file.id),
+          receivedBytes: received.reduce((sum, file) => sum + file.size, 0),
+        };
+      });
     },
 
     async update(
@@ -111,6 +115,10 @@ export function createRequestsRepo(db: Kysely<DB>) {
 
     findPublic(requestId: string) {
       return db.selectFrom('file_requests').selectAll().where('id', '=', requestId).executeTakeFirst();
+    },
+
+    async touch(requestId: string, at: string): Promise<void> {
+      await db.updateTable('file_requests').set({ last_used_at: at }).where('id', '=', requestId).execute();
     },
 
     owner(ownerId: string, ownerKeyId: string) {

@@ -39,15 +39,23 @@ export function createRequestsService(deps: RequestsDeps) {
   const { repo } = deps;
   const at = () => nowIso(deps.now());
 
-  function ownerView(request: FileRequestRow & { fileIds: string[] }, now: string): OwnerRequest {
+  function ownerView(
+    request: FileRequestRow & { fileIds: string[]; receivedBytes: number },
+    now: string,
+  ): OwnerRequest {
     return {
       requestId: request.id,
-      state: requestState(request, now),
+      state:
+        requestState(request, now) === 'active' &&
+        (request.fileIds.length >= request.max_files || request.receivedBytes >= request.max_bytes)
+          ? 'full'
+          : requestState(request, now),
       expiresAt: request.expires_at,
       maxFiles: request.max_files,
       maxBytes: request.max_bytes,
-      filesUsed: request.files_used,
-      bytesUsed: request.bytes_used,
+      // What came through it (uploads in progress count against its limits, not here).
+      filesUsed: request.fileIds.length,
+      bytesUsed: request.receivedBytes,
       message: request.message,
       signedInOnly: fromDbBool(request.signed_in_only),
       fileIds: request.fileIds,

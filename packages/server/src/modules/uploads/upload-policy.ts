@@ -20,8 +20,21 @@ export interface UploadPolicy {
    * plus pending uploads), and, for multipart uploads, the number in progress. The check and the insert
    * are one step (see {@link UploadsRepo.reserve}), so concurrent starts cannot overshoot a limit.
    */
-  reserve(user: CurrentUser, row: NewUploadRow, encryptionInfo: NewEncryptionInfo): Promise<UploadRow>;
+  reserve(
+    user: CurrentUser,
+    row: NewUploadRow,
+    encryptionInfo: NewEncryptionInfo,
+    request?: RequestLimits,
+  ): Promise<UploadRow>;
 }
+
+/** A file request's limits (issue 30): an upload through it (`row.request_id`) must stay within them. */
+export interface RequestLimits {
+  maxFiles: number;
+  maxBytes: number;
+}
+
+export const REQUEST_FULL_MESSAGE = 'This file request takes no more files';
 
 export interface UploadPolicyDeps {
   uploads: UploadsRepo;
@@ -34,7 +47,7 @@ export interface UploadPolicyDeps {
 
 export function createUploadPolicy(deps: UploadPolicyDeps): UploadPolicy {
   return {
-    async reserve(user, row, encryptionInfo) {
+    async reserve(user, row, encryptionInfo, request) {
       // Keys are never taken back by a concurrent upload start, so this check needs no lock.
       if ((await deps.keys.findFor(user.id, encryptionInfo.version)) === undefined) {
         throw new ValidationError('encryptionInfo.version must be the id of one of your keys');
@@ -54,6 +67,14 @@ export function createUploadPolicy(deps: UploadPolicyDeps): UploadPolicy {
         }
         if (row.kind === 'multipart' && usage.activeMultipart >= limits.maxConcurrentUploads) {
           throw new ApiError(429, ErrorCode.UPLOAD_FAILED, TOO_MANY_UPLOADS_MESSAGE);
+        }
+        if (
+          request !== undefined &&
+          (usage.request === undefined ||
+            usage.request.files + 1 > request.maxFiles ||
+            usage.request.bytes + row.size > request.maxBytes)
+        ) {
+          throw new ApiError(403, ErrorCode.QUOTA_EXCEEDED, REQUEST_FULL_MESSAGE);
         }
       });
     },

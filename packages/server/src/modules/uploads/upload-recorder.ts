@@ -84,6 +84,7 @@ export function createUploadRecorder(deps: UploadRecorderDeps): UploadRecorder {
             manifest: upload.manifest,
             object_key: upload.object_key,
             uploaded_at: at,
+            request_id: upload.request_id,
             ...nodeColumnsOf(upload.node),
           },
           at,

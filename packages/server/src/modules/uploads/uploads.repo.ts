@@ -32,6 +32,12 @@ export interface UploadUsage {
   monthlyUploads: number;
   /** Pending multipart uploads active (started or given a part) since the idle cutoff. */
   activeMultipart: number;
+  /**
+   * For an upload through a file request (issue 30): the files that came through it and the pending
+   * uploads that are coming, and their plaintext bytes. An aborted, failed or expired upload no longer
+   * counts, so nothing needs giving back.
+   */
+  request?: { files: number; bytes: number };
 }
 
 /** Upload records and their parts, scoped to the uploading user (the sweeper's query excepted). */
@@ -115,10 +121,44 @@ export function createUploadsRepo(db: Kysely<DB>): UploadsRepo {
               .as('completed_uploads'),
           ])
           .executeTakeFirstOrThrow();
+        const requestId = row.request_id ?? null;
+        const request =
+          requestId === null
+            ? undefined
+            : await trx
+                .selectNoFrom(() => [
+                  own
+                    .selectFrom('files')
+                    .select((e) => e.fn.countAll<string | number>().as('n'))
+                    .where('request_id', '=', requestId)
+                    .as('files'),
+                  own
+                    .selectFrom('files')
+                    .select((e) => e.fn.sum<string | number>('size').as('n'))
+                    .where('request_id', '=', requestId)
+                    .as('file_bytes'),
+                  pending()
+                    .select((e) => e.fn.countAll<string | number>().as('n'))
+                    .where('request_id', '=', requestId)
+                    .as('uploads'),
+                  pending()
+                    .select((e) => e.fn.sum<string | number>('size').as('n'))
+                    .where('request_id', '=', requestId)
+                    .as('upload_bytes'),
+                ])
+                .executeTakeFirstOrThrow();
         check({
           storedBytes: toNumber(usage.file_bytes) + toNumber(usage.pending_bytes),
           monthlyUploads: toNumber(usage.completed_uploads) + toNumber(usage.pending_count),
           activeMultipart: toNumber(usage.active_multipart),
+          ...(request === undefined
+            ? {}
+            : {
+                request: {
+                  files: toNumber(request.files) + toNumber(request.uploads),
+                  bytes: toNumber(request.file_bytes) + toNumber(request.upload_bytes),
+                },
+              }),
         });
         return trx.insertInto('uploads').values(row).returningAll().executeTakeFirstOrThrow();
       });

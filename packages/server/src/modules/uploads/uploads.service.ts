@@ -29,7 +29,7 @@ import { objectKeyFor, parseEncryptionInfo, SEALED_NAME_COLUMNS } from '../files
 import { assertNodePlace, folderNotFound, nodeIdTaken } from '../files/files.service.js';
 import type { FilesRepo } from '../files/files.repo.js';
 import type { CurrentUser } from '../users/users.service.js';
-import type { UploadPolicy } from './upload-policy.js';
+import type { RequestLimits, UploadPolicy } from './upload-policy.js';
 import { createUploadRecorder, notInProgress } from './upload-recorder.js';
 import { sameEtag, toUploadItem } from './upload-views.js';
 import type { UploadsRepo } from './uploads.repo.js';
@@ -50,9 +50,11 @@ export interface UploadsService {
    * Anything else (another user's, a direct, complete, aborted, failed or expired upload) is not found.
    */
   multipartState(userId: string, uploadId: string): Promise<MultipartUploadState>;
+  /** `through`: the file request the upload comes through (issue 30): `user` is then its owner. */
   createMultipart(
     user: CurrentUser,
     body: CreateMultipartUploadRequest,
+    through?: UploadThrough,
   ): Promise<CreateMultipartUploadResponse>;
   uploadPart(user: CurrentUser, input: UploadPartInput): Promise<UploadPartResponse>;
   completeMultipart(
@@ -70,7 +72,13 @@ export interface UploadsService {
     metadata: DirectUploadMetadata,
     body: AsyncIterable<Uint8Array>,
     afterBody: () => Promise<void>,
+    through?: UploadThrough,
   ): Promise<FileListItem>;
+}
+
+/** A file request an upload comes through, with its limits (checked with the owner's plan, in one step). */
+export interface UploadThrough extends RequestLimits {
+  requestId: string;
 }
 
 export interface UploadsLogger {
@@ -156,6 +164,7 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
       parts: number;
     },
     kind: 'direct' | 'multipart',
+    through?: UploadThrough,
   ): Promise<UploadRow> {
     const id = newId();
     const at = nowIso(deps.now());
@@ -188,8 +197,10 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
         file_id: null,
         created_at: at,
         updated_at: at,
+        request_id: through?.requestId ?? null,
       },
       fields.encryptionInfo,
+      through,
     );
   }
 
@@ -222,12 +233,12 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
       };
     },
 
-    async createMultipart(user, body) {
+    async createMultipart(user, body, through) {
       const parts = chunkCountFor(body.size);
       if (body.parts !== parts) {
         throw new ValidationError(`A file of ${body.size} bytes is uploaded in exactly ${parts} part(s)`);
       }
-      const row = await reserveUpload(user, { ...body, parts }, 'multipart');
+      const row = await reserveUpload(user, { ...body, parts }, 'multipart', through);
       try {
         const { uploadId: storageId } = await blobStore.createMultipart(row.object_key);
         if (!(await repo.setStorageUploadId(row.id, storageId))) {
@@ -354,9 +365,9 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
       // Already aborted or failed: aborting again changes nothing.
     },
 
-    async direct(user, metadata, body, afterBody) {
+    async direct(user, metadata, body, afterBody, through) {
       const storedSize = encryptedSizeFor(metadata.size);
-      const row = await reserveUpload(user, { ...metadata, parts: 1 }, 'direct');
+      const row = await reserveUpload(user, { ...metadata, parts: 1 }, 'direct', through);
       try {
         await blobStore.put(row.object_key, active(row.id, body), { size: storedSize });
       } catch (error) {
