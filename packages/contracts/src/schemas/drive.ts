@@ -20,7 +20,7 @@ import {
   IdSchema,
   jsonObjectText,
 } from './common.js';
-import { FileManifestJsonSchema } from './signatures.js';
+import { DriveKeyRecordJsonSchema, FileManifestJsonSchema } from './signatures.js';
 import { FileShareSchema } from './shares.js';
 
 /** A node id: a lower-case UUID the client chose before anything was signed or uploaded. */
@@ -233,7 +233,9 @@ export const PutDriveKeyRequestSchema = apiObject(
       "base64(RSA-OAEP(the key record's public key, drive key)).",
       NODE_WRAPPED_KEY_MAX_LENGTH,
     ),
+    /** The user's signature on this wrap (JSON text of a DriveKeyRecord); clients refuse a wrap without it. */
+    driveKeyRecord: DriveKeyRecordJsonSchema,
   },
-  'Give a key record its wrapped drive key (once).',
+  'Give a key record its wrapped drive key and its signed record (once).',
 );
 export type PutDriveKeyRequest = Static<typeof PutDriveKeyRequestSchema>;

@@ -2,7 +2,12 @@ import { Type, type Static } from 'typebox';
 import { NODE_WRAPPED_KEY_MAX_LENGTH } from '../constants.js';
 import { apiObject, base64String, DateTimeSchema, IdSchema, jsonObjectText } from './common.js';
 import { KeyRecordRevSchema, KeyWrapKdfSchema, passwordWrapFields } from './password-wrap.js';
-import { EncryptedSigningKeyJsonSchema, KeyBindingJsonSchema, SigningPublicKeySchema } from './signatures.js';
+import {
+  DriveKeyRecordJsonSchema,
+  EncryptedSigningKeyJsonSchema,
+  KeyBindingJsonSchema,
+  SigningPublicKeySchema,
+} from './signatures.js';
 
 /** The signing key of a key record; absent on records made before signing keys. */
 const signingFields = {
@@ -55,6 +60,8 @@ export const KeyRecordSchema = apiObject(
     wrappedDriveKey: Type.Optional(
       base64String('base64(RSA-OAEP(publicKey, drive key)).', NODE_WRAPPED_KEY_MAX_LENGTH),
     ),
+    /** The user's signed drive key record for `wrappedDriveKey`; present whenever it is. */
+    driveKeyRecord: Type.Optional(DriveKeyRecordJsonSchema),
   },
   "One of the user's key pairs.",
 );

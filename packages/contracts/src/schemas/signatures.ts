@@ -45,6 +45,14 @@ export const ShareGrantJsonSchema = jsonObjectText(
   'JSON text of the share grant (signed by the owner).',
   2048,
 );
+/**
+ * JSON text of a DriveKeyRecord: the user's own signature on a `wrappedDriveKey` (issue 31). RSA-OAEP
+ * wraps to a public key, so only this record tells the user's browser that the drive key is its own.
+ */
+export const DriveKeyRecordJsonSchema = jsonObjectText(
+  'JSON text of the drive key record (signed by the key owner).',
+  4096,
+);
 /** JSON text of a sealed pin set. Room for thousands of pins. */
 export const PinSetJsonSchema = jsonObjectText('JSON text of the sealed pin set.', 1_048_576);
 

@@ -77,6 +77,8 @@ export interface UserKeysTable {
   key_binding: Generated<JsonText | null>;
   /** base64 RSA-OAEP of the user's drive key to this key pair (migration 0009); null until set. */
   wrapped_drive_key: Generated<string | null>;
+  /** JSON text of the user's signed drive key record (migration 0011); set with wrapped_drive_key. */
+  drive_key_record: Generated<JsonText | null>;
 }
 
 export interface ContactsTable {

@@ -496,22 +496,47 @@ describe.each(dialectsUnderTest)('folders ($name)', ({ name: dialect, open }) =>
     expect(shared.file).not.toHaveProperty('parentNodeId');
   });
 
-  it('stores and answers a wrapped drive key once per key record', async () => {
+  it('stores and answers a wrapped drive key and its signed record once per key record', async () => {
     const keyId = await createKey(t, 'fh');
     const wrappedDriveKey = wrappedKeyB64();
-    const put = (user: string, id: string, value: string) =>
+    // The server stores the record as sent: the owner's browser checks its signature at unlock.
+    const record = (wrapped: string) =>
+      JSON.stringify({ v: 1, type: 'drive-key', keyId, wrapped: wrapped.slice(0, 16), signatureB64: 'AA==' });
+    const driveKeyRecord = record(wrappedDriveKey);
+    const put = (
+      user: string,
+      id: string,
+      value: string,
+      payload: object = { driveKeyRecord: record(value) },
+    ) =>
       t.as(user, {
         method: 'PUT',
         url: `/api/users/keys/${id}/drive-key`,
-        payload: { wrappedDriveKey: value },
+        payload: { wrappedDriveKey: value, ...payload },
       });
+    // A wrap without its record, or with one that is not a JSON object or is over 4 KiB, is refused.
+    expect((await put('fh', keyId, wrappedDriveKey, { driveKeyRecord: undefined })).statusCode).toBe(400);
+    expect((await put('fh', keyId, wrappedDriveKey, { driveKeyRecord: 'signed' })).statusCode).toBe(400);
+    const oversized = JSON.stringify({ v: 1, padding: 'x'.repeat(4096) });
+    expect((await put('fh', keyId, wrappedDriveKey, { driveKeyRecord: oversized })).statusCode).toBe(400);
+    expect((await get('fh', '/api/users/keys/active')).json()).not.toHaveProperty('wrappedDriveKey');
+
     const first = await put('fh', keyId, wrappedDriveKey);
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toMatchObject({ keyId, wrappedDriveKey });
-    expect((await get('fh', '/api/users/keys/active')).json()).toMatchObject({ wrappedDriveKey });
+    expect(first.json()).toMatchObject({ keyId, wrappedDriveKey, driveKeyRecord });
+    expect((await get('fh', '/api/users/keys/active')).json()).toMatchObject({
+      wrappedDriveKey,
+      driveKeyRecord,
+    });
+    expect((await get('fh', '/api/users/keys')).json()).toMatchObject({
+      keys: [{ keyId, wrappedDriveKey, driveKeyRecord }],
+    });
     const again = await put('fh', keyId, wrappedKeyB64());
     expect(again.statusCode).toBe(409);
-    expect((await get('fh', '/api/users/keys/active')).json()).toMatchObject({ wrappedDriveKey });
+    expect((await get('fh', '/api/users/keys/active')).json()).toMatchObject({
+      wrappedDriveKey,
+      driveKeyRecord,
+    });
     await createKey(t, 'fh-mal');
     expect((await put('fh-mal', keyId, wrappedKeyB64())).statusCode).toBe(404);
     expect((await put('fh', keyId, 'not base64!')).statusCode).toBe(400);

@@ -18,8 +18,14 @@ export interface KeysRepo {
   ): Promise<UserKeyRow | undefined>;
   /** Gives a record without a signing key its signing key; undefined when it has one (or is not found). */
   addSigningKey(userId: string, keyId: string, signing: SigningFields): Promise<UserKeyRow | undefined>;
-  /** Sets the record's wrapped drive key; undefined when it has one already (or is not found). */
-  setDriveKey(userId: string, keyId: string, wrappedDriveKey: string): Promise<UserKeyRow | undefined>;
+  /** Sets the record's wrapped drive key and its signed record; undefined when it has one already (or is not found). */
+  setDriveKey(userId: string, keyId: string, driveKey: DriveKeyFields): Promise<UserKeyRow | undefined>;
+}
+
+/** The drive key wrapped to a key record and the user's signed record of it (issue 31), as stored. */
+export interface DriveKeyFields {
+  wrappedDriveKey: string;
+  driveKeyRecord: string;
 }
 
 /** The signing key of a key record, as stored (issue 13). */
@@ -86,10 +92,10 @@ export function createKeysRepo(db: Kysely<DB>): KeysRepo {
         .returningAll()
         .executeTakeFirst();
     },
-    setDriveKey(userId, keyId, wrappedDriveKey) {
+    setDriveKey(userId, keyId, driveKey) {
       return own(userId)
         .updateTable('user_keys')
-        .set({ wrapped_drive_key: wrappedDriveKey })
+        .set({ wrapped_drive_key: driveKey.wrappedDriveKey, drive_key_record: driveKey.driveKeyRecord })
         .where('id', '=', keyId)
         .where('wrapped_drive_key', 'is', null)
         .returningAll()

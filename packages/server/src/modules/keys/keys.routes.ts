@@ -82,13 +82,13 @@ export function keysRoutes(app: FastifyTypeBox, deps: { keys: KeysService }): vo
   route.put(
     '/users/keys/:keyId/drive-key',
     {
-      summary: 'Give a key record the drive key wrapped to it (once; issue 31)',
+      summary: 'Give a key record the drive key wrapped to it and its signed record (once; issue 31)',
       caller: 'verified',
       params: KeyIdParamsSchema,
       body: PutDriveKeyRequestSchema,
       answer: KeyRecordSchema,
     },
-    async ({ user, params, body }) => keys.setDriveKey(user.id, params.keyId, body.wrappedDriveKey),
+    async ({ user, params, body }) => keys.setDriveKey(user.id, params.keyId, body),
   );
 
   route.delete(

@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { UserKeyRow } from '../../infra/db/schema.js';
 import type { PinsRepo } from '../pins/pins.repo.js';
 import type { UsersRepo } from '../users/users.repo.js';
-import type { KeysRepo } from './keys.repo.js';
+import type { DriveKeyFields, KeysRepo } from './keys.repo.js';
 
 export class KeysNotFoundError extends ApiError {
   constructor(message = 'No encryption keys found') {
@@ -35,8 +35,8 @@ export interface KeysService {
     encryptedSigningKey?: string,
   ): Promise<KeyRecord>;
   publicKeyOf(email: string): Promise<PublicKeyResponse>;
-  /** Stores the drive key wrapped to a key record (issue 31): once; 409 when it has one. */
-  setDriveKey(userId: string, keyId: string, wrappedDriveKey: string): Promise<KeyRecord>;
+  /** Stores the drive key wrapped to a key record, with its signed record (issue 31): once; 409 when it has one. */
+  setDriveKey(userId: string, keyId: string, driveKey: DriveKeyFields): Promise<KeyRecord>;
 }
 
 export function toKeyRecord(row: UserKeyRow): KeyRecord {
@@ -47,6 +47,7 @@ export function toKeyRecord(row: UserKeyRow): KeyRecord {
     createdAt: row.created_at,
     ...signingOf(row),
     ...(row.wrapped_drive_key === null ? {} : { wrappedDriveKey: row.wrapped_drive_key }),
+    ...(row.drive_key_record === null ? {} : { driveKeyRecord: row.drive_key_record }),
   };
 }
 
@@ -194,8 +195,8 @@ export function createKeysService(deps: {
       return (await repo.listFor(userId)).map(toKeyRecord);
     },
 
-    async setDriveKey(userId, keyId, wrappedDriveKey) {
-      const updated = await repo.setDriveKey(userId, keyId, wrappedDriveKey);
+    async setDriveKey(userId, keyId, driveKey) {
+      const updated = await repo.setDriveKey(userId, keyId, driveKey);
       if (updated !== undefined) return toKeyRecord(updated);
       if ((await repo.findFor(userId, keyId)) === undefined) {
         throw new NotFoundError('Key not found', ErrorCode.KEYS_NOT_FOUND);

@@ -1,15 +1,21 @@
+import type { KeyRecord } from '@coffer/contracts';
 import {
   createDriveKey,
   encryptPrivateKey,
   exportPublicKeyB64,
+  generateSigningKeyPair,
   generateUserKeyPair,
+  importPublicKeyB64,
   sealMetadata,
   openMetadata,
+  signDriveKeyRecord,
+  verifyDriveKeyRecord,
 } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
 import { createSessionFlags } from '../storage/session-flags';
 import { createMemoryKeyStore } from '../storage/unlocked-key-store';
 import { createEncryptionSession, type EncryptionSessionDeps } from './encryption-session';
+import { DRIVE_KEY_NOT_SIGNED } from './drive-key';
 import { KeysTamperedError } from './encryption.errors';
 import { FakeKeysServer, MemoryStorage } from './testing/fake-keys-server';
 
@@ -54,6 +60,29 @@ async function legacyRecord(server: FakeKeysServer, keyId: string): Promise<void
   });
 }
 
+/** The record as the fake server holds it (the session reads the same object). */
+function onlyRecord(server: FakeKeysServer): KeyRecord {
+  const record = server.records[0];
+  if (record === undefined) throw new Error('no record');
+  return record;
+}
+
+/** Is the stored drive key record valid for the stored wrap, against the record's own signing key? */
+async function signedByOwner(record: KeyRecord): Promise<boolean> {
+  const check = await verifyDriveKeyRecord(
+    record.driveKeyRecord,
+    { ownerEmail: EMAIL, keyId: record.keyId, wrappedDriveKeyB64: record.wrappedDriveKey ?? '' },
+    record.signingPublicKey ?? '',
+  );
+  return check.status === 'valid';
+}
+
+/** A drive key someone else made: wrapped to the user's own PUBLIC key, so it opens with her private key. */
+async function plantedWrap(record: KeyRecord): Promise<string> {
+  const { wrappedDriveKeysB64 } = await createDriveKey([await importPublicKeyB64(record.publicKey)]);
+  return wrappedDriveKeysB64[0] ?? '';
+}
+
 describe('encryption session: drive key (issue 31)', () => {
   it('set-up makes a drive key, stores its wrap once, and the next unlock opens the same key', async () => {
     const { server, open } = harness();
@@ -63,6 +92,7 @@ describe('encryption session: drive key (issue 31)', () => {
     expect(server.calls).toContain(`PUT /users/keys/${keyId}/drive-key`);
     const driveKey = first.requireKeys().driveKey;
     expect(driveKey?.extractable).toBe(false);
+    expect(await signedByOwner(onlyRecord(server))).toBe(true);
 
     server.calls.length = 0;
     const second = open();
@@ -78,6 +108,8 @@ describe('encryption session: drive key (issue 31)', () => {
     await session.unlock(PASSWORD);
     expect(server.calls).toContain('PUT /users/keys/legacy-1/drive-key');
     expect(server.records[0]?.wrappedDriveKey).toBeDefined();
+    // Signed with the signing key the same unlock gave the record.
+    expect(await signedByOwner(onlyRecord(server))).toBe(true);
     expect(session.requireKeys().driveKey).toBeDefined();
   });
 
@@ -99,6 +131,66 @@ describe('encryption session: drive key (issue 31)', () => {
     if (record === undefined) throw new Error('no record');
     record.wrappedDriveKey = foreign.wrappedDriveKeysB64[0];
     await expect(open().unlock(PASSWORD)).rejects.toBeInstanceOf(KeysTamperedError);
+  });
+
+  describe('a planted drive key (wrapped to my public key by someone else) is refused as tampered keys', () => {
+    /** Set up, then let the server swap in its own drive key and `driveKeyRecord`. */
+    async function unlockWithPlanted(
+      record: (planted: string, mine: KeyRecord) => Promise<string | undefined>,
+    ) {
+      const { server, open } = harness();
+      await open().setUp(PASSWORD);
+      const mine = onlyRecord(server);
+      const planted = await plantedWrap(mine);
+      const plantedRecord = await record(planted, { ...mine });
+      mine.wrappedDriveKey = planted;
+      if (plantedRecord === undefined) delete mine.driveKeyRecord;
+      else mine.driveKeyRecord = plantedRecord;
+      const session = open();
+      const refused = await session.unlock(PASSWORD).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      return { refused, session };
+    }
+
+    function expectRefused(outcome: Awaited<ReturnType<typeof unlockWithPlanted>>): void {
+      expect(outcome.refused).toBeInstanceOf(KeysTamperedError);
+      expect((outcome.refused as Error).message).toBe(DRIVE_KEY_NOT_SIGNED);
+      expect(outcome.session.isUnlocked()).toBe(false);
+    }
+
+    it('without a record', async () => {
+      expectRefused(await unlockWithPlanted(() => Promise.resolve(undefined)));
+    });
+
+    it('with a record signed by another key', async () => {
+      const mallory = await generateSigningKeyPair();
+      expectRefused(
+        await unlockWithPlanted((planted, mine) =>
+          signDriveKeyRecord(
+            { ownerEmail: EMAIL, keyId: mine.keyId, wrappedDriveKeyB64: planted },
+            mallory.privateKey,
+          ),
+        ),
+      );
+    });
+
+    it('with my genuine record of my own wrap (replayed beside the planted one)', async () => {
+      expectRefused(await unlockWithPlanted((_planted, mine) => Promise.resolve(mine.driveKeyRecord)));
+    });
+
+    it('when another device "stored one first" (409) and the server answers with a planted one', async () => {
+      const { server, open } = harness();
+      await legacyRecord(server, 'legacy-409');
+      const record = onlyRecord(server);
+      server.putDriveKey = async (keyId) => {
+        server.calls.push(`PUT /users/keys/${keyId}/drive-key`);
+        record.wrappedDriveKey = await plantedWrap(record);
+        throw Object.assign(new Error('conflict'), { status: 409 });
+      };
+      await expect(open().unlock(PASSWORD)).rejects.toThrow(DRIVE_KEY_NOT_SIGNED);
+    });
   });
 
   it('unlocks without a drive key when storing it fails, and tries again next unlock', async () => {

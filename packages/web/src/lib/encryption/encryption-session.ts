@@ -370,13 +370,15 @@ export function createEncryptionSession(deps: EncryptionSessionDeps): Encryption
   }
 
   /**
-   * The keys with the drive key (issue 31). A wrap that does not open is refused like any altered
-   * key (KeysTamperedError); any other failure (offline, an older server) leaves the keys without
-   * one, and the next unlock tries again.
+   * The keys with the drive key (issue 31). A wrap the user did not sign, or that does not open, is
+   * refused like any altered key (KeysTamperedError); any other failure (offline, an older server, no
+   * signing key yet) leaves the keys without one, and the next unlock tries again.
    */
   async function withDriveKey(record: KeyRecord, keys: UnlockedKeys): Promise<UnlockedKeys> {
+    // Without a signing key a drive key can be neither signed nor checked: none until one is added.
+    if (keys.signingPrivateKey === undefined || email() === null) return keys;
     try {
-      return { ...keys, driveKey: await driveKeyFor(record, keys, deps.keys) };
+      return { ...keys, driveKey: await driveKeyFor(record, keys, email(), deps.keys) };
     } catch (error) {
       if (error instanceof KeysTamperedError) throw error;
       onBackgroundError(error);

@@ -9,6 +9,7 @@ import { m0007IdpFactors } from './0007-idp-factors.js';
 import { m0008RecoveryKits } from './0008-recovery-kits.js';
 import { m0009EncryptedDrive } from './0009-encrypted-drive.js';
 import { m0010LinksRequests } from './0010-links-requests.js';
+import { m0011DriveKeyRecords } from './0011-drive-key-records.js';
 
 /**
  * Every migration, by name. Kysely applies them in name order and records each name once applied, so
@@ -27,4 +28,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0008_recovery_kits': m0008RecoveryKits,
   '0009_encrypted_drive': m0009EncryptedDrive,
   '0010_links_requests': m0010LinksRequests,
+  '0011_drive_key_records': m0011DriveKeyRecords,
 };

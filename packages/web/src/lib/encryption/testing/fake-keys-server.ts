@@ -129,6 +129,7 @@ export class FakeKeysServer implements KeysPort {
     if (record === undefined) return Promise.reject(new FakeApiError(404, 'KEYS_NOT_FOUND'));
     if (record.wrappedDriveKey !== undefined) return Promise.reject(new FakeApiError(409, 'CONFLICT'));
     record.wrappedDriveKey = body.wrappedDriveKey;
+    record.driveKeyRecord = body.driveKeyRecord;
     return Promise.resolve(record);
   }
 }
