@@ -5,3 +5,5 @@
 export { Crc32, crc32 } from './crc32';
 export { uniqueEntryPaths } from './entry-names';
 export { ZipWriter, type ZipEntryOptions, type ZipOutput, type ZipWriterOptions } from './zip-writer';
+export { downloadZip, type ZipDownloadOptions, type ZipFile, type ZipProgress } from './zip-download';
+export { openZipSink } from './zip-save';
