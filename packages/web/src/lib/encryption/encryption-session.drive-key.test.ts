@@ -193,6 +193,21 @@ describe('encryption session: drive key (issue 31)', () => {
     });
   });
 
+  it('a reload that would add a planted drive key to the stored keys forgets them instead', async () => {
+    const { server, open } = harness();
+    const put = server.putDriveKey.bind(server);
+    server.putDriveKey = () => Promise.reject(Object.assign(new Error('offline'), { status: 503 }));
+    const first = open();
+    await first.setUp(PASSWORD);
+    expect(first.requireKeys().driveKey).toBeUndefined();
+    server.putDriveKey = put;
+    const record = onlyRecord(server);
+    record.wrappedDriveKey = await plantedWrap(record);
+    const reloaded = open();
+    expect(await reloaded.restore()).toBe(false);
+    expect(reloaded.isUnlocked()).toBe(false);
+  });
+
   it('unlocks without a drive key when storing it fails, and tries again next unlock', async () => {
     const { server, open } = harness();
     await legacyRecord(server, 'legacy-3');
