@@ -29,6 +29,8 @@ interface BrowserDownload {
   readonly response: Response;
   /** Resolves with the bytes once the body ended; rejects when the stream was errored (failed download). */
   readonly saved: Promise<Uint8Array>;
+  /** The bytes the browser took from the body so far (kept when the download then fails). */
+  readonly taken: readonly number[];
 }
 
 /** The real service worker code against a stand-in for its global scope; the test plays the browser. */
@@ -40,7 +42,7 @@ function startServiceWorker(options: DownloadWorkerOptions = {}) {
       addEventListener: (type: string, handler: (event: never) => void) => handlers.set(type, handler),
       skipWaiting: () => Promise.resolve(),
     },
-    { sliceBytes: 300, ...options },
+    { sliceBytes: 300, openSliceBytes: 96, ...options },
   );
   /** What messages asked the browser to keep the worker running for. */
   const extensions: Promise<unknown>[] = [];
@@ -71,10 +73,9 @@ function startServiceWorker(options: DownloadWorkerOptions = {}) {
   return { worker, request, extensions };
 }
 
-async function save(response: Response, cancelAfter?: number): Promise<Uint8Array> {
+async function save(response: Response, cancelAfter?: number, pieces: number[] = []): Promise<Uint8Array> {
   if (response.body === null) throw new Error('no body');
   const reader = response.body.getReader();
-  const pieces: number[] = [];
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return new Uint8Array(pieces);
@@ -145,10 +146,11 @@ async function setUp(
           if (answer === null) throw new Error('the service worker let its own URL pass');
           downloads.push(
             answer.then((response) => {
-              const saved = save(response, cancelAfter);
+              const taken: number[] = [];
+              const saved = save(response, cancelAfter, taken);
               // Asserted on by the tests that expect a failed download; never unhandled meanwhile.
               saved.catch(() => undefined);
-              return { response, saved };
+              return { response, saved, taken };
             }),
           );
           return () => {
@@ -213,6 +215,20 @@ describe('download service worker', () => {
     t.server.downloadBehaviour = 'tamper';
     await expect(downloadFile(t.options)).rejects.toBeInstanceOf(IntegrityError);
     await expect(savedOf(t.downloads)).rejects.toThrow();
+  });
+
+  it('releases nothing of a chunk that does not verify: the browser took the verified chunk before it, then the download failed', async () => {
+    const content = patternBytes(3000, 1);
+    const t = await setUp(content);
+    // One byte flipped in the middle of the stored object: inside the second chunk (11 slices of 96 bytes).
+    t.server.downloadBehaviour = 'tamper';
+    await expect(downloadFile(t.options)).rejects.toBeInstanceOf(IntegrityError);
+    await expect(savedOf(t.downloads)).rejects.toThrow();
+    const [first] = t.downloads;
+    if (first === undefined) throw new Error('no download was opened');
+    const { taken } = await first;
+    expect(taken.length).toBeLessThanOrEqual(chunkSize);
+    expect(new Uint8Array(taken)).toEqual(content.subarray(0, taken.length));
   });
 
   it('opens no download when the first answer fails', async () => {

@@ -53,6 +53,8 @@ export interface DownloadWorkerOptions {
   readonly frameTimeoutMs?: number;
   /** Bytes per queued slice (tests use small ones). */
   readonly sliceBytes?: number;
+  /** Bytes per slice a chunk is received, verified and decrypted in (tests use small ones; a multiple of 16). */
+  readonly openSliceBytes?: number;
 }
 
 const FRAME_TIMEOUT_MS = 30_000;
@@ -184,7 +186,7 @@ export function installDownloadServiceWorker(
       }
       return opened;
     };
-    void runDownloadOnPort(message.job, page, openSink)
+    void runDownloadOnPort(message.job, page, openSink, options.openSliceBytes)
       .then(
         () => {
           finish(message.id, null);

@@ -5,7 +5,9 @@ import { quantizePercent } from '../transfers/progress';
 import { openFileTargetSink } from '../transfers/save/fs-access-sink';
 import type { SaveSink } from '../transfers/save/save-sink';
 import { TransferAbortedError } from '../transfers/transfer-errors';
+import { openChunkInSlices } from '../transfers/chunk-open';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
+import { checkStreamingGcm } from './streaming-support';
 import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage, WorkerSinkTarget } from './protocol';
 
 /**
@@ -35,8 +37,12 @@ export async function runDownloadOnPort(
   job: DownloadJob,
   page: PagePort,
   openSink: () => Promise<SaveSink>,
+  /** Bytes per slice a chunk is verified and decrypted in (tests use small ones). */
+  openSliceBytes?: number,
 ): Promise<void> {
   let percent = -1;
+  // Verify each chunk whole, then decrypt it slice by slice, where this engine computes GCM that way.
+  const streaming = await checkStreamingGcm();
   await runDownloadPipeline({
     job,
     open: async (offset, signal) =>
@@ -50,6 +56,13 @@ export async function runDownloadOnPort(
     // WebCrypto copies its input when called: the read buffer is free again at once.
     decrypt: (key, index, isLast, encrypted) => decryptChunk(key, index, isLast, new Uint8Array(encrypted)),
     decryptCopiesInput: true,
+    ...(streaming
+      ? {
+          openChunk: (key: CryptoKey, index: number, isLast: boolean, chunk: Blob) =>
+            openChunkInSlices(key, index, isLast, chunk, openSliceBytes),
+          ...(openSliceBytes === undefined ? {} : { chunkSliceBytes: openSliceBytes }),
+        }
+      : {}),
     openSink,
     progress: {
       text: (text) => {

@@ -3,6 +3,7 @@ import { CHUNK_OVERHEAD, chunkCount, encryptedSize, plainChunkLength } from '@co
 import { downloadHttpErrorMessage, DOWNLOAD_NETWORK_ERROR_TEXT } from './error-mapping';
 import { releaseBuffer } from './buffers';
 import { createChunkPhase, type ChunkPhase } from './chunk-phase';
+import { OPEN_SLICE_BYTES } from './chunk-open';
 import { downloadFailure } from './download-failure';
 import { ResumableReader, type OpenedStream } from './resumable-reader';
 import type { SaveSink } from './save/save-sink';
@@ -70,6 +71,20 @@ export interface DownloadPipelineOptions {
    * buffer is then reused for the next chunk instead of allocating a fresh 95 MiB one.
    */
   readonly decryptCopiesInput?: boolean;
+  /**
+   * Where given (the workers, where the streaming self-test passed), each chunk is read into a Blob
+   * a slice at a time instead of a chunk buffer, and opened with this instead of `decrypt`: verify
+   * the whole chunk first, then yield its plaintext slice by slice (`openChunkInSlices`). Nothing of
+   * a chunk reaches the sink before its tag verified, and no chunk-sized buffer exists.
+   */
+  readonly openChunk?: (
+    key: CryptoKey,
+    index: number,
+    isLast: boolean,
+    chunk: Blob,
+  ) => AsyncIterable<Uint8Array<ArrayBuffer>>;
+  /** Bytes per slice read into a chunk's Blob (`openChunk` only; default 4 MiB). */
+  readonly chunkSliceBytes?: number;
   /** Opened after the first answer arrived, so a failed request never starts a browser download. */
   readonly openSink: () => Promise<SaveSink>;
   readonly progress: PipelineProgress;
@@ -135,6 +150,10 @@ async function streamChunks(
   const { job } = options;
   const count = chunkCount(job.size, job.chunkSize);
   const phase = createDownloadPhase(options.progress, count);
+  if (options.openChunk !== undefined) {
+    await streamChunksInSlices(options, options.openChunk, count, phase, input, sink, fail, signal);
+    return;
+  }
   // One read buffer for the whole download where decrypt copies its input (see `decryptCopiesInput`):
   // a fresh 95 MiB buffer costs ~25,000 page faults before the first byte lands in it.
   let spare: ArrayBuffer | null = null;
@@ -158,6 +177,54 @@ async function streamChunks(
   if (writing !== null) await guard(writing, signal);
   // The read buffer goes with the download, not at a later collection.
   if (spare !== null) releaseBuffer(spare);
+}
+
+/**
+ * The streaming form of {@link streamChunks}: each chunk is received into a Blob, verified whole,
+ * then decrypted and written slice by slice. Chunk i + 1 is received while chunk i is opened and
+ * written (at most two chunks in flight, as Blobs the browser holds).
+ */
+async function streamChunksInSlices(
+  options: DownloadPipelineOptions,
+  openChunk: NonNullable<DownloadPipelineOptions['openChunk']>,
+  count: number,
+  phase: ChunkPhase,
+  input: ResumableReader,
+  sink: SaveSink,
+  fail: (error: unknown) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const { job } = options;
+  let writing: Promise<void> | null = null;
+  for (let index = 0; index < count; index++) {
+    const isLast = index === count - 1;
+    phase.bytesMoving(true);
+    const length = plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD;
+    const chunk = await input.readBlob(length, options.chunkSliceBytes ?? OPEN_SLICE_BYTES);
+    if (isLast) await input.expectEnd();
+    phase.bytesMoving(false);
+    if (writing !== null) await guard(writing, signal);
+    phase.waitingFor(index);
+    writing = writeOpened(openChunk(job.fileKey, index, isLast, chunk), sink, phase, signal);
+    writing.catch(fail);
+  }
+  if (writing !== null) await guard(writing, signal);
+}
+
+async function writeOpened(
+  plaintextSlices: AsyncIterable<Uint8Array<ArrayBuffer>>,
+  sink: SaveSink,
+  phase: ChunkPhase,
+  signal: AbortSignal,
+): Promise<void> {
+  let first = true;
+  for await (const plaintext of plaintextSlices) {
+    // The first slice exists only once the whole chunk verified.
+    if (first) phase.waitingFor(null);
+    first = false;
+    if (signal.aborted) return;
+    await sink.write(plaintext);
+  }
 }
 
 async function writeWhenDecrypted(

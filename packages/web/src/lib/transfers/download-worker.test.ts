@@ -5,6 +5,9 @@ import { responseTransfer } from '../crypto-worker/chunk-cipher';
 import { processCryptoRequest } from '../crypto-worker/process-request';
 import type { CryptoRequest } from '../crypto-worker/protocol';
 import { createWorkerChunkCipher, type CryptoWorkerLike } from '../crypto-worker/worker-chunk-cipher';
+import { PagePort, runDownloadOnPort } from '../crypto-worker/download-job';
+import type { DownloadPageMessage, DownloadWorkerMessage } from '../crypto-worker/protocol';
+import { openFileTargetSink } from './save/fs-access-sink';
 import { downloadFile, type DownloadOptions } from './download';
 import type { SaveSink } from './save/save-sink';
 import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-server';
@@ -112,6 +115,70 @@ describe('download in the crypto worker', () => {
     const tampered = new MemorySink();
     await expect(downloadFile(bad.options(tampered))).rejects.toBeInstanceOf(IntegrityError);
     expect(tampered.state).toBe('aborted');
+    // The page got the verified first chunk, nothing of the tampered second one (never offered).
+    expect(concat(tampered.chunks)).toEqual(content.subarray(0, chunkSize));
+  });
+
+  it('File System Access: a tampered chunk aborts the picked file (discarded), and nothing of that chunk was written', async () => {
+    const content = patternBytes(3000, 5);
+    const server = new FakeCofferServer();
+    const { ciphertext, encryptionInfo, fileKey } = await encryptForStorage(
+      content,
+      owner.publicKey,
+      chunkSize,
+    );
+    const item = server.addFile('report.pdf', content.length, encryptionInfo, ciphertext);
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+      server.fetch(input instanceof Request ? input.url : input.toString(), init),
+    );
+    // One byte flipped in the middle of the stored object: inside the second of three chunks.
+    server.downloadBehaviour = 'tamper';
+    const written: number[] = [];
+    const ends: string[] = [];
+    const handle = {
+      createWritable: () =>
+        Promise.resolve({
+          write: (bytes: Uint8Array) => {
+            written.push(...bytes);
+            return Promise.resolve();
+          },
+          close: () => {
+            ends.push('close');
+            return Promise.resolve();
+          },
+          abort: () => {
+            ends.push('abort');
+            return Promise.resolve();
+          },
+        } as unknown as FileSystemWritableFileStream),
+    };
+    const channel = new MessageChannel();
+    // The page: fresh headers for each request.
+    channel.port2.onmessage = (event: MessageEvent<DownloadWorkerMessage>) => {
+      const message = event.data;
+      if (message.type === 'call')
+        channel.port2.postMessage({
+          type: 'return',
+          seq: message.seq,
+          value: {},
+        } satisfies DownloadPageMessage);
+    };
+    const page = new PagePort(channel.port1);
+    const job = {
+      fileKey,
+      size: content.length,
+      chunkSize,
+      downloadPath: `/users/files/${item.fileId}/download`,
+      retryDelaysMs: [],
+    };
+    // Chunks verified and decrypted in slices of 96 bytes: the tampered chunk has 11.
+    await expect(runDownloadOnPort(job, page, () => openFileTargetSink(handle), 96)).rejects.toBeInstanceOf(
+      IntegrityError,
+    );
+    page.close();
+    channel.port2.close();
+    expect(ends).toEqual(['abort']);
+    expect(new Uint8Array(written)).toEqual(content.subarray(0, chunkSize));
   });
 
   it('resumes a broken connection from the worker with a Range request', async () => {

@@ -51,6 +51,23 @@ export class ExactReader {
     return this.#byob === null ? this.#readPieces(buffer) : this.#readInPlace(this.#byob, buffer);
   }
 
+  /**
+   * The next `length` bytes as a Blob, read `sliceBytes` at a time through one reused slice buffer
+   * (each slice is copied into the Blob, which the browser holds: on disk when large), so no
+   * chunk-sized buffer exists here.
+   * @throws {TruncatedStreamError} the stream ended first.
+   */
+  async readBlob(length: number, sliceBytes: number): Promise<Blob> {
+    const pieces: Blob[] = [];
+    let spare: ArrayBuffer | null = null;
+    for (let offset = 0; offset < length; offset += sliceBytes) {
+      const bytes = await this.read(Math.min(sliceBytes, length - offset), spare);
+      pieces.push(new Blob([bytes]));
+      spare = bytes;
+    }
+    return new Blob(pieces);
+  }
+
   /** @throws {IntegrityError} more bytes follow. */
   async expectEnd(): Promise<void> {
     if (this.#byob !== null) {

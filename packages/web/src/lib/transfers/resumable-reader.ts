@@ -69,6 +69,16 @@ export class ResumableReader {
     return buffer;
   }
 
+  /**
+   * The next `length` bytes of the object (one whole encrypted chunk) as a Blob, read in slices
+   * (see {@link ExactReader.readBlob}); a break drops what was read of it and reads it again.
+   */
+  async readBlob(length: number, sliceBytes: number): Promise<Blob> {
+    const blob = await this.#withRetries(async () => (await this.#ensureOpen()).readBlob(length, sliceBytes));
+    this.#position += length;
+    return blob;
+  }
+
   /** @throws {IntegrityError} bytes follow the last chunk (the object was extended). */
   async expectEnd(): Promise<void> {
     await (await this.#ensureOpen()).expectEnd();
