@@ -95,6 +95,8 @@ describe.each(dialectsUnderTest)('file request uploads ($name)', ({ open }) => {
       filesUsed: 1,
       bytesUsed: 1234,
     });
+    const info = await t.app.inject({ method: 'GET', url: `/api/public/requests/${requestId}`, headers });
+    expect(info.json()).toMatchObject({ filesLeft: 4, bytesLeft: 1_000_000 - 1234 });
     // A wrong proof uploads nothing.
     expect(
       (await direct(requestId, { 'x-link-auth': randomBytes(32).toString('base64url') }, keyId, 10))
@@ -113,6 +115,9 @@ describe.each(dialectsUnderTest)('file request uploads ($name)', ({ open }) => {
     expect(
       statuses.filter((status) => status !== 201).every((status) => status === 403 || status === 404),
     ).toBe(true);
+    const full = await t.app.inject({ method: 'GET', url: `/api/public/requests/${requestId}`, headers });
+    expect(full.statusCode).toBe(404);
+    expect(full.json()).toMatchObject({ code: 'LINK_UNAVAILABLE' });
   });
 
   it('lets exactly the allowed bytes through when uploaders race', async () => {

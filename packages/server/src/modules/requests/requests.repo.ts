@@ -117,6 +117,34 @@ export function createRequestsRepo(db: Kysely<DB>) {
       return db.selectFrom('file_requests').selectAll().where('id', '=', requestId).executeTakeFirst();
     },
 
+    /** Files received through the request and uploads to it in progress, with their plaintext bytes. */
+    async usage(ownerId: string, requestId: string): Promise<{ files: number; bytes: number }> {
+      const own = scopedTo(db, ownerId);
+      const [files, uploads] = await Promise.all([
+        own
+          .selectFrom('files')
+          .select((e) => [
+            e.fn.countAll<string | number>().as('n'),
+            e.fn.sum<string | number | null>('size').as('bytes'),
+          ])
+          .where('request_id', '=', requestId)
+          .executeTakeFirstOrThrow(),
+        own
+          .selectFrom('uploads')
+          .select((e) => [
+            e.fn.countAll<string | number>().as('n'),
+            e.fn.sum<string | number | null>('size').as('bytes'),
+          ])
+          .where('request_id', '=', requestId)
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow(),
+      ]);
+      return {
+        files: Number(files.n) + Number(uploads.n),
+        bytes: Number(files.bytes ?? 0) + Number(uploads.bytes ?? 0),
+      };
+    },
+
     async touch(requestId: string, at: string): Promise<void> {
       await db.updateTable('file_requests').set({ last_used_at: at }).where('id', '=', requestId).execute();
     },

@@ -135,14 +135,17 @@ export function createRequestsService(deps: RequestsDeps) {
       });
       const owner = await repo.owner(request.owner_id, request.owner_key_id);
       if (owner === undefined || owner.email === null) throw linkUnavailable();
+      const used = await repo.usage(request.owner_id, requestId);
+      // Full (files received and in progress): nothing more to take, the one answer.
+      if (used.files >= request.max_files || used.bytes >= request.max_bytes) throw linkUnavailable();
       return {
         ownerEmail: owner.email,
         ownerPublicKey: owner.public_key,
         ownerKeyId: request.owner_key_id,
         message: request.message,
         expiresAt: request.expires_at,
-        filesLeft: Math.max(0, request.max_files - request.files_used),
-        bytesLeft: Math.max(0, request.max_bytes - request.bytes_used),
+        filesLeft: request.max_files - used.files,
+        bytesLeft: request.max_bytes - used.bytes,
         signedInOnly: fromDbBool(request.signed_in_only),
       };
     },
