@@ -1,11 +1,12 @@
-import { useRef, useState, type ReactElement, type SyntheticEvent } from 'react';
-import { Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { useState, type ReactElement } from 'react';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useAppSession } from '../../session/session-context';
 import { WrongOldPasswordError } from '../../lib/encryption/encryption.errors';
 import { snackbar } from '../../lib/snackbar';
 import { NewKeyFields } from '../unlock/NewKeyFields';
-import { useShownErrors } from '../unlock/use-shown-errors';
+import { MasterKeyInput } from '../unlock/MasterKeyInput';
+import { useKeyForm } from '../unlock/use-key-form';
 import { validateChangeKeyForm, type ChangeKeyValues } from './change-key-form';
 
 /** Ours: the texts of a change of master unlock key. */
@@ -26,93 +27,79 @@ const EMPTY: ChangeKeyValues = { current: '', password: '', confirmation: '' };
 export function ChangeKeyForm(): ReactElement {
   const { encryption } = useAppSession();
   const [values, setValues] = useState<ChangeKeyValues>(EMPTY);
-  const [submitError, setSubmitError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const [working, setWorking] = useState(false);
-  const currentRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const confirmationRef = useRef<HTMLInputElement>(null);
-  const errors = validateChangeKeyForm(values);
-  const shown = useShownErrors<keyof ChangeKeyValues>(errors);
+  const form = useKeyForm<keyof ChangeKeyValues>(
+    ['current', 'password', 'confirmation'],
+    validateChangeKeyForm(values),
+  );
 
   const change = (next: Partial<ChangeKeyValues>): void => {
     setValues((previous) => ({ ...previous, ...next }));
-    setSubmitError(null);
+    form.setSubmitError(null);
     setDone(false);
   };
 
-  const submit = async (event: SyntheticEvent<HTMLFormElement>): Promise<void> => {
-    event.preventDefault();
-    if (working) return;
-    shown.attempt();
-    setSubmitError(null);
-    setDone(false);
-    const first = (['current', 'password', 'confirmation'] as const).find(
-      (field) => errors[field] !== undefined,
-    );
-    if (first !== undefined) {
-      ({ current: currentRef, password: passwordRef, confirmation: confirmationRef })[first].current?.focus();
-      return;
-    }
-    setWorking(true);
+  const submit = async (): Promise<void> => {
     try {
       await encryption.changePassword(values.current, values.password);
       setValues(EMPTY);
-      shown.reset();
+      form.shown.reset();
       setDone(true);
       snackbar.success(changeKeyTexts.changed);
     } catch (error) {
       if (error instanceof WrongOldPasswordError) {
-        setSubmitError(changeKeyTexts.wrongCurrent);
+        form.setSubmitError(changeKeyTexts.wrongCurrent);
         setValues((previous) => ({ ...previous, current: '' }));
-        currentRef.current?.focus();
+        form.focus('current');
       } else {
         console.error('Changing the master unlock key failed', error);
-        setSubmitError(changeKeyTexts.failed);
+        form.setSubmitError(changeKeyTexts.failed);
       }
-    } finally {
-      setWorking(false);
     }
   };
 
   return (
     <form
       noValidate
-      onSubmit={(event) => void submit(event)}
-      aria-busy={working}
+      onSubmit={(event) => {
+        setDone(false);
+        void form.submit(event, submit);
+      }}
+      aria-busy={form.working}
       aria-labelledby="change-key-title"
     >
       <Stack gap="md">
-        <PasswordInput
-          ref={currentRef}
+        <MasterKeyInput
+          ref={form.inputRef('current')}
           label="Current master unlock key"
           autoComplete="current-password"
           value={values.current}
-          onChange={(event) => {
-            change({ current: event.currentTarget.value });
+          onValue={(current) => {
+            change({ current });
           }}
-          onBlur={() => {
-            shown.leave('current', values.current);
+          onLeave={(current) => {
+            form.shown.leave('current', current);
           }}
-          error={submitError === changeKeyTexts.wrongCurrent ? submitError : shown.shown('current')}
-          disabled={working}
-          required
+          error={
+            form.submitError === changeKeyTexts.wrongCurrent ? form.submitError : form.shown.shown('current')
+          }
+          disabled={form.working}
         />
         <NewKeyFields
           values={values}
           onChange={(next) => {
             change(next);
           }}
-          errors={{ password: shown.shown('password'), confirmation: shown.shown('confirmation') }}
-          onLeave={shown.leave}
-          disabled={working}
+          errors={{ password: form.shown.shown('password'), confirmation: form.shown.shown('confirmation') }}
+          onLeave={form.shown.leave}
+          disabled={form.working}
           checklistId="change-key-rules"
-          passwordRef={passwordRef}
-          confirmationRef={confirmationRef}
+          passwordRef={form.inputRef('password')}
+          confirmationRef={form.inputRef('confirmation')}
         />
-        {submitError !== null && submitError !== changeKeyTexts.wrongCurrent && (
+        {form.submitError !== null && form.submitError !== changeKeyTexts.wrongCurrent && (
           <Text size="sm" c="red" role="alert">
-            {submitError}
+            {form.submitError}
           </Text>
         )}
         {done && (
@@ -121,12 +108,12 @@ export function ChangeKeyForm(): ReactElement {
           </Text>
         )}
         <Group justify="flex-end" gap="sm">
-          {working && (
+          {form.working && (
             <Text size="sm" c="dimmed" role="status">
               {changeKeyTexts.working}
             </Text>
           )}
-          <Button type="submit" loading={working} leftSection={<IconKey size={16} aria-hidden />}>
+          <Button type="submit" loading={form.working} leftSection={<IconKey size={16} aria-hidden />}>
             Change master unlock key
           </Button>
         </Group>

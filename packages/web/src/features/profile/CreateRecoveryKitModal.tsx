@@ -1,10 +1,11 @@
 import { useState, type ReactElement, type SyntheticEvent } from 'react';
-import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconFileCertificate } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { validateMasterKey } from '@coffer/contracts';
 import { useAppSession } from '../../session/session-context';
 import { WrongOldPasswordError } from '../../lib/encryption/encryption.errors';
+import { MasterKeyInput } from '../unlock/MasterKeyInput';
 import { RecoveryKitSheet } from '../unlock/RecoveryKitSheet';
 import { recoveryKitStatusQueryKey } from '../unlock/RecoveryOffer';
 
@@ -94,17 +95,16 @@ export function CreateRecoveryKitModal({
               Enter your master unlock key. The recovery kit wraps your encryption keys a second time, under
               24 words only you will have.
             </Text>
-            <PasswordInput
+            <MasterKeyInput
               label="Master unlock key"
               autoComplete="current-password"
               value={password}
-              onChange={(event) => {
-                setPassword(event.currentTarget.value);
+              onValue={(value) => {
+                setPassword(value);
                 setError(null);
               }}
               error={error}
               disabled={working}
-              required
               data-autofocus
             />
             <Group justify="flex-end" gap="sm">

@@ -1,7 +1,11 @@
 import type { ReactElement, Ref } from 'react';
-import { PasswordInput, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
+import { MasterKeyInput } from './MasterKeyInput';
 import { PasswordChecklist } from './PasswordChecklist';
 import type { UnlockFormValues } from './unlock-form';
+
+/** The labels of a new key (a change of key, a recovery). */
+const NEW_KEY_LABELS = { password: 'New master unlock key', confirmation: 'Confirm new master unlock key' };
 
 export interface NewKeyFieldsProps {
   values: UnlockFormValues;
@@ -16,11 +20,15 @@ export interface NewKeyFieldsProps {
   confirmationRef?: Ref<HTMLInputElement>;
   size?: 'sm' | 'md';
   autoFocus?: boolean;
+  /** The set-up's first key is not a "new" one. */
+  labels?: { password: string; confirmation: string };
+  /** Under the key's label. */
+  description?: string;
 }
 
 /**
- * A new master unlock key and its confirmation, with the rules ticked off while typing: the same
- * fields as the set-up, for a change of key and for a recovery.
+ * A new master unlock key and its confirmation, with the rules ticked off while typing: the set-up,
+ * a change of key and a recovery.
  */
 export function NewKeyFields({
   values,
@@ -33,42 +41,43 @@ export function NewKeyFields({
   confirmationRef,
   size = 'sm',
   autoFocus = false,
+  labels = NEW_KEY_LABELS,
+  description,
 }: NewKeyFieldsProps): ReactElement {
   return (
     <Stack gap="md">
-      <PasswordInput
+      <MasterKeyInput
         ref={passwordRef}
-        label="New master unlock key"
+        label={labels.password}
+        description={description}
         autoComplete="new-password"
         value={values.password}
-        onChange={(event) => {
-          onChange({ ...values, password: event.currentTarget.value });
+        onValue={(password) => {
+          onChange({ ...values, password });
         }}
-        onBlur={() => {
-          onLeave('password', values.password);
+        onLeave={(password) => {
+          onLeave('password', password);
         }}
         error={errors.password}
         disabled={disabled}
-        required
         size={size}
         aria-describedby={checklistId}
         {...(autoFocus ? { 'data-autofocus': true, autoFocus: true } : {})}
       />
       <PasswordChecklist password={values.password} id={checklistId} />
-      <PasswordInput
+      <MasterKeyInput
         ref={confirmationRef}
-        label="Confirm new master unlock key"
+        label={labels.confirmation}
         autoComplete="new-password"
         value={values.confirmation}
-        onChange={(event) => {
-          onChange({ ...values, confirmation: event.currentTarget.value });
+        onValue={(confirmation) => {
+          onChange({ ...values, confirmation });
         }}
-        onBlur={() => {
-          onLeave('confirmation', values.confirmation);
+        onLeave={(confirmation) => {
+          onLeave('confirmation', confirmation);
         }}
         error={errors.confirmation}
         disabled={disabled}
-        required
         size={size}
       />
     </Stack>

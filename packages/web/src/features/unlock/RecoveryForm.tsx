@@ -3,7 +3,7 @@ import { Button, Group, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { IconArrowLeft, IconCheck, IconLockOpen } from '@tabler/icons-react';
 import { NewKeyFields } from './NewKeyFields';
 import { validateUnlockForm, type UnlockFormValues } from './unlock-form';
-import { useShownErrors } from './use-shown-errors';
+import { useKeyForm } from './use-key-form';
 
 /** Ours: the words field left empty. */
 export const WORDS_REQUIRED = 'Enter the 24 words of your recovery kit.';
@@ -24,14 +24,14 @@ export function RecoveryForm({ onCheckWords, onRecover, onBack }: RecoveryFormPr
   const [step, setStep] = useState<'words' | 'new-key'>('words');
   const [words, setWords] = useState('');
   const [wordsError, setWordsError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   const [values, setValues] = useState<UnlockFormValues>({ password: '', confirmation: '' });
-  const [submitError, setSubmitError] = useState<string | null>(null);
-  const [working, setWorking] = useState(false);
   const wordsRef = useRef<HTMLTextAreaElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const confirmationRef = useRef<HTMLInputElement>(null);
-  const errors = validateUnlockForm('set-up', values);
-  const shown = useShownErrors<keyof UnlockFormValues>(errors);
+  const form = useKeyForm<keyof UnlockFormValues>(
+    ['password', 'confirmation'],
+    validateUnlockForm('set-up', values),
+  );
+  const working = checking || form.working;
 
   const checkWords = async (event: SyntheticEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
@@ -41,36 +41,19 @@ export function RecoveryForm({ onCheckWords, onRecover, onBack }: RecoveryFormPr
       wordsRef.current?.focus();
       return;
     }
-    setWorking(true);
+    setChecking(true);
     try {
       const problem = await onCheckWords(words);
       setWordsError(problem);
       if (problem === null) setStep('new-key');
       else wordsRef.current?.focus();
     } finally {
-      setWorking(false);
+      setChecking(false);
     }
   };
 
-  const recover = async (event: SyntheticEvent<HTMLFormElement>): Promise<void> => {
-    event.preventDefault();
-    if (working) return;
-    shown.attempt();
-    setSubmitError(null);
-    if (errors.password !== undefined) {
-      passwordRef.current?.focus();
-      return;
-    }
-    if (errors.confirmation !== undefined) {
-      confirmationRef.current?.focus();
-      return;
-    }
-    setWorking(true);
-    try {
-      setSubmitError(await onRecover(words, values.password));
-    } finally {
-      setWorking(false);
-    }
+  const recover = async (): Promise<void> => {
+    form.setSubmitError(await onRecover(words, values.password));
   };
 
   if (step === 'words') {
@@ -118,7 +101,7 @@ export function RecoveryForm({ onCheckWords, onRecover, onBack }: RecoveryFormPr
   }
 
   return (
-    <form noValidate onSubmit={(event) => void recover(event)} aria-busy={working}>
+    <form noValidate onSubmit={(event) => void form.submit(event, recover)} aria-busy={working}>
       <Stack gap="md">
         <Group gap="xs" wrap="nowrap" role="status">
           <ThemeIcon size={22} radius="xl" color="teal" aria-hidden>
@@ -130,20 +113,20 @@ export function RecoveryForm({ onCheckWords, onRecover, onBack }: RecoveryFormPr
           values={values}
           onChange={(next) => {
             setValues(next);
-            setSubmitError(null);
+            form.setSubmitError(null);
           }}
-          errors={{ password: shown.shown('password'), confirmation: shown.shown('confirmation') }}
-          onLeave={shown.leave}
+          errors={{ password: form.shown.shown('password'), confirmation: form.shown.shown('confirmation') }}
+          onLeave={form.shown.leave}
           disabled={working}
           checklistId="recovery-key-rules"
-          passwordRef={passwordRef}
-          confirmationRef={confirmationRef}
+          passwordRef={form.inputRef('password')}
+          confirmationRef={form.inputRef('confirmation')}
           size="md"
           autoFocus
         />
-        {submitError !== null && (
+        {form.submitError !== null && (
           <Text size="sm" c="red" role="alert">
-            {submitError}
+            {form.submitError}
           </Text>
         )}
         <Button

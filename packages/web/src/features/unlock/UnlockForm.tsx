@@ -1,9 +1,12 @@
-import { useRef, useState, type ReactElement, type SyntheticEvent } from 'react';
-import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import type { ReactElement } from 'react';
+import { useState } from 'react';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconLockOpen, IconShieldCheck } from '@tabler/icons-react';
 import type { SetupStatus } from '../../lib/encryption/encryption-session';
-import { PasswordChecklist } from './PasswordChecklist';
+import { MasterKeyInput } from './MasterKeyInput';
+import { NewKeyFields } from './NewKeyFields';
 import { validateUnlockForm, type UnlockFormValues } from './unlock-form';
+import { useKeyForm } from './use-key-form';
 
 export interface UnlockFormProps {
   mode: SetupStatus;
@@ -13,101 +16,67 @@ export interface UnlockFormProps {
   onForgotKey?: () => void;
 }
 
+const EMPTY: UnlockFormValues = { password: '', confirmation: '' };
+
 /**
  * The master unlock key form: one field to unlock, two (with the rules as a checklist) to set up.
  * Messages appear once a field has been left or the form submitted, in spec section 5's order.
  */
 export function UnlockForm({ mode, onSubmit, onForgotKey }: UnlockFormProps): ReactElement {
-  const [values, setValues] = useState<UnlockFormValues>({ password: '', confirmation: '' });
-  const [touched, setTouched] = useState({ password: false, confirmation: false });
-  const [attempted, setAttempted] = useState(false);
-  const [submitError, setSubmitError] = useState<string | null>(null);
-  const [working, setWorking] = useState(false);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const confirmationRef = useRef<HTMLInputElement>(null);
-
+  const [values, setValues] = useState<UnlockFormValues>(EMPTY);
   const errors = validateUnlockForm(mode, values);
-  const passwordError =
-    submitError ??
-    ((attempted || touched.password) && errors.password !== undefined ? errors.password : null);
-  const confirmationError =
-    (attempted || touched.confirmation) && errors.confirmation !== undefined ? errors.confirmation : null;
+  const form = useKeyForm<keyof UnlockFormValues>(['password', 'confirmation'], errors);
+  const passwordError = form.submitError ?? form.shown.shown('password');
   const settingUp = mode === 'set-up';
 
-  const submit = async (event: SyntheticEvent<HTMLFormElement>): Promise<void> => {
-    event.preventDefault();
-    if (working) return;
-    setAttempted(true);
-    setSubmitError(null);
-    if (errors.password !== undefined) {
-      passwordRef.current?.focus();
-      return;
-    }
-    if (errors.confirmation !== undefined) {
-      confirmationRef.current?.focus();
-      return;
-    }
-    setWorking(true);
-    try {
-      const failure = await onSubmit(values.password);
-      if (failure !== null) {
-        setSubmitError(failure);
-        setValues({ password: '', confirmation: '' });
-        setAttempted(false);
-        setTouched({ password: false, confirmation: false });
-        passwordRef.current?.focus();
-      }
-    } finally {
-      setWorking(false);
+  const submit = async (): Promise<void> => {
+    const failure = await onSubmit(values.password);
+    if (failure !== null) {
+      form.setSubmitError(failure);
+      setValues(EMPTY);
+      form.shown.reset();
+      form.focus('password');
     }
   };
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} aria-busy={working}>
+    <form noValidate onSubmit={(event) => void form.submit(event, submit)} aria-busy={form.working}>
       <Stack gap="md">
-        <PasswordInput
-          ref={passwordRef}
-          label="Master unlock key"
-          description={
-            settingUp
-              ? 'Protects your encryption keys. Only you know it: Coffer cannot recover it.'
-              : undefined
-          }
-          autoComplete={settingUp ? 'new-password' : 'current-password'}
-          value={values.password}
-          onChange={(event) => {
-            const password = event.currentTarget.value;
-            setValues((previous) => ({ ...previous, password }));
-            setSubmitError(null);
-          }}
-          onBlur={() => {
-            if (values.password !== '') setTouched((previous) => ({ ...previous, password: true }));
-          }}
-          error={passwordError}
-          disabled={working}
-          data-autofocus
-          autoFocus
-          required
-          size="md"
-          aria-describedby={settingUp ? 'master-key-rules' : undefined}
-        />
-        {settingUp && <PasswordChecklist password={values.password} id="master-key-rules" />}
-        {settingUp && (
-          <PasswordInput
-            ref={confirmationRef}
-            label="Confirm master unlock key"
-            autoComplete="new-password"
-            value={values.confirmation}
-            onChange={(event) => {
-              const confirmation = event.currentTarget.value;
-              setValues((previous) => ({ ...previous, confirmation }));
+        {settingUp ? (
+          <NewKeyFields
+            values={values}
+            onChange={(next) => {
+              if (next.password !== values.password) form.setSubmitError(null);
+              setValues(next);
             }}
-            onBlur={() => {
-              if (values.confirmation !== '') setTouched((previous) => ({ ...previous, confirmation: true }));
+            errors={{ password: passwordError, confirmation: form.shown.shown('confirmation') }}
+            onLeave={form.shown.leave}
+            disabled={form.working}
+            checklistId="master-key-rules"
+            passwordRef={form.inputRef('password')}
+            confirmationRef={form.inputRef('confirmation')}
+            size="md"
+            autoFocus
+            labels={{ password: 'Master unlock key', confirmation: 'Confirm master unlock key' }}
+            description="Protects your encryption keys. Only you know it: Coffer cannot recover it."
+          />
+        ) : (
+          <MasterKeyInput
+            ref={form.inputRef('password')}
+            label="Master unlock key"
+            autoComplete="current-password"
+            value={values.password}
+            onValue={(password) => {
+              setValues((previous) => ({ ...previous, password }));
+              form.setSubmitError(null);
             }}
-            error={confirmationError}
-            disabled={working}
-            required
+            onLeave={(password) => {
+              form.shown.leave('password', password);
+            }}
+            error={passwordError}
+            disabled={form.working}
+            data-autofocus
+            autoFocus
             size="md"
           />
         )}
@@ -115,7 +84,7 @@ export function UnlockForm({ mode, onSubmit, onForgotKey }: UnlockFormProps): Re
           type="submit"
           size="md"
           fullWidth
-          loading={working}
+          loading={form.working}
           leftSection={
             settingUp ? <IconShieldCheck size={18} aria-hidden /> : <IconLockOpen size={18} aria-hidden />
           }
@@ -124,7 +93,7 @@ export function UnlockForm({ mode, onSubmit, onForgotKey }: UnlockFormProps): Re
         </Button>
         {!settingUp && onForgotKey !== undefined && (
           <Text size="sm" ta="center">
-            <Anchor component="button" type="button" onClick={onForgotKey} disabled={working}>
+            <Anchor component="button" type="button" onClick={onForgotKey} disabled={form.working}>
               Forgot your master unlock key?
             </Anchor>
           </Text>
