@@ -96,16 +96,21 @@ export const KeysResponseSchema = apiObject(
 export type KeysResponse = Static<typeof KeysResponseSchema>;
 
 /**
+ * A key record's password-wrapped keys after a change of master unlock key; the signing key is
+ * required when the record has one, re-wrapped with the same new salt.
+ */
+const rewrappedFields = {
+  encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
+  encryptedSigningKey: Type.Optional(EncryptedSigningKeyJsonSchema),
+};
+
+/**
  * PUT /users/keys/:keyId — the password change: the same private key re-wrapped under the
  * new password. The public key never changes. Answered with the updated KeyRecord.
  */
 export const RewrapKeyRequestSchema = apiObject(
   'RewrapKeyRequest',
-  {
-    encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
-    /** Re-wrapped with the same new salt, when the record has a signing key. */
-    encryptedSigningKey: Type.Optional(EncryptedSigningKeyJsonSchema),
-  },
+  rewrappedFields,
   'Replace the wrapped private key after a password change.',
 );
 export type RewrapKeyRequest = Static<typeof RewrapKeyRequestSchema>;
@@ -132,12 +137,7 @@ export type PublicKeyResponse = Static<typeof PublicKeyResponseSchema>;
 /** One key record re-wrapped: its id and its new password-wrapped keys. */
 export const RewrappedKeySchema = apiObject(
   'RewrappedKey',
-  {
-    keyId: IdSchema,
-    encryptedPrivateKey: EncryptedPrivateKeyJsonSchema,
-    /** Required when the record has a signing key (re-wrapped with the same new salt). */
-    encryptedSigningKey: Type.Optional(EncryptedSigningKeyJsonSchema),
-  },
+  { keyId: IdSchema, ...rewrappedFields },
   'A key record re-wrapped under a new master unlock key.',
 );
 export type RewrappedKey = Static<typeof RewrappedKeySchema>;
