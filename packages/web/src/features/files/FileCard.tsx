@@ -21,6 +21,8 @@ interface FileCardProps {
   actions?: ReactNode;
   /** Below the actions (who the file is shared with). */
   footer?: ReactNode;
+  /** Before the type icon (a selection checkbox). */
+  leading?: ReactNode;
 }
 
 /** One file in a grid: type icon and colour, title, size and date, download and the page's actions. */
@@ -33,6 +35,7 @@ export function FileCard({
   onCancelDownload,
   actions,
   footer,
+  leading,
 }: FileCardProps): ReactElement {
   const titleId = useId();
   // Subscribed here, not on the page: a progress step re-renders this card only.
@@ -48,6 +51,7 @@ export function FileCard({
     >
       <Stack gap="md" h="100%" justify="space-between">
         <Group gap="sm" wrap="nowrap" align="flex-start">
+          {leading}
           <FileTypeIcon type={file.fileType} />
           <Box miw={0} flex={1}>
             {titleHref === undefined ? (

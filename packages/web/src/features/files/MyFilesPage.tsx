@@ -18,6 +18,7 @@ import { useFileDownloads } from './use-file-download';
 import { useMyFiles } from './use-files';
 import { IconAction } from '../../ui/IconAction';
 import { useFolderView } from '../folders/use-folder-view';
+import { useBulkActions } from '../folders/use-bulk-actions';
 
 /** My Files (/myfiles): search, type filter, sort; download, delete, share and revoke per file. */
 export function MyFilesPage(): ReactElement {
@@ -30,6 +31,9 @@ export function MyFilesPage(): ReactElement {
   const [deleteTarget, setDeleteTarget] = useState<FileView | null>(null);
   const [deleteOpened, setDeleteOpened] = useState(false);
   const [linksTarget, setLinksTarget] = useState<FileView | null>(null);
+  const bulk = useBulkActions(folders, (fileIds) => {
+    setShareTarget({ fileIds });
+  });
 
   const openShare = (file: FileView): void => {
     if (!file.isEncrypted) {
@@ -61,11 +65,17 @@ export function MyFilesPage(): ReactElement {
             >
               Links
             </Button>
+            {bulk.selectButton}
             {folders.newFolderButton}
             {uploadButton}
           </Group>
         }
-        notice={folders.breadcrumbs}
+        notice={
+          <>
+            {folders.breadcrumbs}
+            {bulk.bar}
+          </>
+        }
         leading={folders.leading}
         onSearchChange={folders.onSearchChange}
         files={files}
@@ -83,6 +93,7 @@ export function MyFilesPage(): ReactElement {
           <div style={{ height: '100%' }} {...folders.fileDrag(file)}>
             <FileCard
               file={file}
+              leading={folders.fileLeading(file)}
               onDownload={() => {
                 downloads.start(file);
               }}
@@ -132,6 +143,7 @@ export function MyFilesPage(): ReactElement {
         )}
       />
       {folders.dialogs}
+      {bulk.dialogs}
 
       <ShareFilesModal
         opened={shareTarget !== null}

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
-import { Button, Text } from '@mantine/core';
-import { IconArrowsMove, IconFolderPlus, IconPencil, IconTrash } from '@tabler/icons-react';
+import { Button, Checkbox, Text } from '@mantine/core';
+import { IconArrowsMove, IconFileZip, IconFolderPlus, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { folderPath, foldersBelow, searchForm, type DriveFile, type DriveFolder } from '../../lib/drive';
 import type { FileView } from '../../lib/files/file-views';
@@ -14,6 +14,9 @@ import { FOLDER_PARAM, folderHref } from './folder-href';
 import { draggableNode, type DraggedNode } from './node-drag';
 import { countBelow, useFolderActions, type DriveItem } from './use-folder-actions';
 import { useMyFolders } from './use-my-folders';
+import { useSelection, type Selection } from './use-selection';
+import { useZipDownload } from './use-zip-download';
+import { zipPlan } from './zip-plan';
 
 /** A file view that came from lib/drive (My Files' views do). */
 export function driveFileOf(file: FileView): DriveFile | undefined {
@@ -35,6 +38,8 @@ export interface FolderView<F extends FileView> {
   readonly files: readonly F[];
   readonly onSearchChange: (search: string) => void;
   readonly searching: boolean;
+  /** The folders the grid shows now (the current folder's, or those the search finds). */
+  readonly shownFolders: readonly DriveFolder[];
   /** Folder cards before the files. */
   readonly leading: (search: string) => { key: string; node: ReactNode }[];
   readonly breadcrumbs: ReactNode;
@@ -51,6 +56,12 @@ export interface FolderView<F extends FileView> {
   /** The drive, for selection, ZIP and sharing. */
   readonly drive: ReturnType<typeof useMyFolders>;
   readonly actions: ReturnType<typeof useFolderActions>;
+  /** Every file of mine as lib/drive opened it. */
+  readonly driveFiles: readonly DriveFile[];
+  readonly selection: Selection;
+  readonly zip: ReturnType<typeof useZipDownload>;
+  /** A file card's selection checkbox (in selection mode). */
+  fileLeading(file: F): ReactNode;
 }
 
 /**
@@ -60,14 +71,12 @@ export interface FolderView<F extends FileView> {
  */
 export function useFolderView<F extends FileView>(
   allFiles: readonly F[],
-  folderCardExtras?: (folder: DriveFolder) => {
-    actions?: ReactNode;
-    selected?: boolean;
-    onSelect?: (on: boolean) => void;
-  },
+  folderCardExtras?: (folder: DriveFolder) => ReactNode,
 ): FolderView<F> {
   const drive = useMyFolders();
   const actions = useFolderActions(drive);
+  const selection = useSelection();
+  const zip = useZipDownload();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const wanted = params.get(FOLDER_PARAM);
@@ -108,6 +117,7 @@ export function useFolderView<F extends FileView>(
 
   const folderCard = (folder: DriveFolder): ReactNode => {
     const extras = folderCardExtras?.(folder);
+    const selecting = selection.active && folder.state === 'open';
     return (
       <FolderCard
         folder={folder}
@@ -118,12 +128,28 @@ export function useFolderView<F extends FileView>(
         onDropNode={(node) => {
           dropOn(node, folder.nodeId);
         }}
-        selected={extras?.selected}
-        onSelect={extras?.onSelect}
+        selected={selecting ? selection.has('folder', folder.nodeId) : undefined}
+        onSelect={
+          selecting
+            ? (on) => {
+                selection.toggle('folder', folder.nodeId, on);
+              }
+            : undefined
+        }
         actions={
           folder.state === 'open' ? (
             <>
-              {extras?.actions}
+              <IconAction
+                tooltip="Download as ZIP"
+                label={`Download ${folder.name} as ZIP`}
+                icon={IconFileZip}
+                onClick={() => {
+                  zip.start(
+                    zipPlan({ files: [], folders: [folder] }, { files: driveFiles, folders }, 'My Files'),
+                  );
+                }}
+              />
+              {extras}
               <IconAction
                 tooltip="Rename"
                 label={`Rename ${folder.name}`}
@@ -166,13 +192,14 @@ export function useFolderView<F extends FileView>(
     );
   };
 
-  const leading = (text: string) => {
+  const foldersFor = (text: string): DriveFolder[] => {
     const needle = searchForm(text);
-    const shown =
-      needle === ''
-        ? folders.filter((folder) => placeOf(folder.parentNodeId) === current)
-        : folders.filter((folder) => searchForm(folder.name).includes(needle));
-    return [...shown]
+    return needle === ''
+      ? folders.filter((folder) => placeOf(folder.parentNodeId) === current)
+      : folders.filter((folder) => searchForm(folder.name).includes(needle));
+  };
+  const leading = (text: string) => {
+    return [...foldersFor(text)]
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((folder) => ({ key: `folder:${folder.nodeId}`, node: folderCard(folder) }));
   };
@@ -238,6 +265,7 @@ export function useFolderView<F extends FileView>(
     files,
     onSearchChange: setSearch,
     searching,
+    shownFolders: foldersFor(search),
     leading,
     breadcrumbs: <FolderBreadcrumbs path={folderPath(folders, current)} onDropNode={dropOn} />,
     newFolderButton: (
@@ -292,6 +320,23 @@ export function useFolderView<F extends FileView>(
     dialogs,
     drive,
     actions,
+    driveFiles,
+    selection,
+    zip,
+    fileLeading: (file) => {
+      const item = driveFileOf(file);
+      if (!selection.active || item === undefined) return null;
+      return (
+        <Checkbox
+          aria-label={`Select ${file.title}`}
+          mt={12}
+          checked={selection.has('file', item.fileId)}
+          onChange={(event) => {
+            selection.toggle('file', item.fileId, event.currentTarget.checked);
+          }}
+        />
+      );
+    },
   };
 }
 

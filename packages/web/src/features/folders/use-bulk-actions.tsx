@@ -1,0 +1,179 @@
+import { useState, type ReactElement, type ReactNode } from 'react';
+import { Button, Text } from '@mantine/core';
+import { IconArrowsMove, IconFileZip, IconListCheck, IconShare, IconTrash } from '@tabler/icons-react';
+import { useApiClient } from '../../lib/api/context';
+import { filesApi } from '../../lib/api/files';
+import { deleteFolder, type DriveFile, type DriveFolder } from '../../lib/drive';
+import type { FileView } from '../../lib/files/file-views';
+import { snackbar } from '../../lib/snackbar';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { SelectionBar } from '../../ui/SelectionBar';
+import { ZipProgressCard } from './ZipProgressCard';
+import { countBelow } from './use-folder-actions';
+import { driveFileOf, type FolderView } from './use-folder-view';
+import { zipPlan } from './zip-plan';
+
+export interface BulkActions {
+  /** "Select" in the header: starts selection mode. */
+  readonly selectButton: ReactNode;
+  /** The selection bar (in selection mode) and a running ZIP's progress. */
+  readonly bar: ReactNode;
+  readonly dialogs: ReactElement;
+}
+
+/**
+ * My Files' selection mode (issue 31): checkboxes on cards, Select all, and a bar with the count and
+ * its actions: download as one ZIP, move, share (files), delete (ConfirmDialog).
+ */
+export function useBulkActions<F extends FileView>(
+  view: FolderView<F>,
+  onShareFiles: (fileIds: readonly string[]) => void,
+): BulkActions {
+  const api = useApiClient();
+  const { selection } = view;
+  const [confirming, setConfirming] = useState(false);
+  const [pending, setPending] = useState(false);
+
+  const selectedFiles = view.driveFiles.filter((file) => selection.files.has(file.fileId));
+  const selectedFolders = view.folders.filter((folder) => selection.folders.has(folder.nodeId));
+  const visibleFiles = view.files.flatMap((file) => driveFileOf(file) ?? []);
+  const selectable = {
+    files: visibleFiles.map((file) => file.fileId),
+    folders: view.shownFolders.filter((folder) => folder.state === 'open').map((folder) => folder.nodeId),
+  };
+  const total = selectable.files.length + selectable.folders.length;
+  const nothing = selection.count === 0;
+
+  const remove = async (): Promise<void> => {
+    setPending(true);
+    let failed = 0;
+    for (const folder of selectedFolders) await deleteFolder(api, folder.nodeId).catch(() => (failed += 1));
+    for (const file of selectedFiles) await filesApi.delete(api, file.fileId).catch(() => (failed += 1));
+    setPending(false);
+    setConfirming(false);
+    await view.drive.refresh();
+    if (failed > 0) snackbar.danger(`${failed} of ${selection.count} could not be deleted`);
+    else snackbar.success(`Deleted ${selection.count} ${selection.count === 1 ? 'item' : 'items'}`);
+    selection.stop();
+  };
+
+  const inside = selectedFolders.reduce(
+    (sum, folder) => sum + countBelow(folder, view.folders, view.driveFiles).files,
+    0,
+  );
+
+  return {
+    selectButton: (
+      <Button
+        variant={selection.active ? 'light' : 'default'}
+        leftSection={<IconListCheck size={18} aria-hidden />}
+        onClick={() => {
+          if (selection.active) selection.stop();
+          else selection.start();
+        }}
+      >
+        {selection.active ? 'Done' : 'Select'}
+      </Button>
+    ),
+    bar: (
+      <>
+        {view.zip.running !== null && <ZipProgressCard zip={view.zip.running} />}
+        {selection.active && (
+          <SelectionBar
+            count={selection.count}
+            total={total}
+            onSelectAll={() => {
+              selection.set(selectable.files, selectable.folders);
+            }}
+            onClear={() => {
+              selection.clear();
+            }}
+            onDone={() => {
+              selection.stop();
+            }}
+          >
+            <Button
+              size="xs"
+              leftSection={<IconFileZip size={16} aria-hidden />}
+              disabled={nothing || view.zip.running !== null}
+              onClick={() => {
+                view.zip.start(
+                  zipPlan(
+                    { files: selectedFiles, folders: selectedFolders },
+                    { files: view.driveFiles, folders: view.folders },
+                    'My Files',
+                  ),
+                );
+              }}
+            >
+              Download ZIP
+            </Button>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconArrowsMove size={16} aria-hidden />}
+              disabled={nothing}
+              onClick={() => {
+                view.openMove([...selectedFolders, ...selectedFiles.filter((file) => file.state === 'open')]);
+              }}
+            >
+              Move
+            </Button>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconShare size={16} aria-hidden />}
+              disabled={selectedFiles.length === 0}
+              onClick={() => {
+                onShareFiles(selectedFiles.map((file) => file.fileId));
+              }}
+            >
+              Share
+            </Button>
+            <Button
+              size="xs"
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              disabled={nothing}
+              onClick={() => {
+                setConfirming(true);
+              }}
+            >
+              Delete
+            </Button>
+          </SelectionBar>
+        )}
+      </>
+    ),
+    dialogs: (
+      <ConfirmDialog
+        opened={confirming}
+        title={`Delete ${selection.count} ${selection.count === 1 ? 'item' : 'items'}?`}
+        confirmLabel="Delete"
+        pending={pending}
+        onClose={() => {
+          setConfirming(false);
+        }}
+        onConfirm={() => {
+          void remove();
+        }}
+      >
+        <Text>
+          {describe(selectedFiles, selectedFolders, inside)} will be deleted for you and everyone they are
+          shared with. This cannot be undone.
+        </Text>
+      </ConfirmDialog>
+    ),
+  };
+}
+
+function describe(files: readonly DriveFile[], folders: readonly DriveFolder[], inside: number): string {
+  const parts: string[] = [];
+  if (files.length > 0) parts.push(`${files.length} ${files.length === 1 ? 'file' : 'files'}`);
+  if (folders.length > 0)
+    parts.push(
+      `${folders.length} ${folders.length === 1 ? 'folder' : 'folders'} (with ${inside} ${inside === 1 ? 'file' : 'files'} inside)`,
+    );
+  return parts.join(' and ');
+}
