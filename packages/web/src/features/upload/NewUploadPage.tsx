@@ -2,6 +2,8 @@ import type { ReactElement } from 'react';
 import { MAX_FILES_PER_DROP, uploadMessages } from '@coffer/contracts';
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconUpload } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { FolderUpload } from './FolderUpload';
 import { RecentUploads } from './RecentUploads';
 import { UnfinishedUploads } from './UnfinishedUploads';
 import { UploadDropzone } from './UploadDropzone';
@@ -13,6 +15,9 @@ export function NewUploadPage(): ReactElement {
   const list = useUploadList();
   const waiting = list.entries.filter((entry) => entry.transferId === null).length;
   const full = list.entries.length >= MAX_FILES_PER_DROP;
+  // Issue 31: /new?folder=<nodeId> uploads into that folder (a folder upload's tree goes there).
+  const [params] = useSearchParams();
+  const target = params.get('folder');
 
   return (
     <Stack gap="lg">
@@ -27,7 +32,9 @@ export function NewUploadPage(): ReactElement {
         </Alert>
       )}
 
-      <UploadDropzone onFiles={list.add} busy={list.busy} full={full && !list.busy} />
+      <FolderUpload target={target}>
+        <UploadDropzone onFiles={list.add} busy={list.busy} full={full && !list.busy} />
+      </FolderUpload>
 
       {list.ready && <UnfinishedUploads busy={list.busy} onResume={list.resume} />}
 
