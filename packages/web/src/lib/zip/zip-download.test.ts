@@ -142,12 +142,12 @@ describe('downloadZip', () => {
     const { createHash } = await import('node:crypto');
     expect(sha('Trip/day 1/photo.jpg')).toBe(
       createHash('sha256')
-        .update(contents[0]?.data ?? [])
+        .update(contents[0]?.data ?? new Uint8Array())
         .digest('hex'),
     );
     expect(sha('Trip/notes.txt')).toBe(
       createHash('sha256')
-        .update(contents[1]?.data ?? [])
+        .update(contents[1]?.data ?? new Uint8Array())
         .digest('hex'),
     );
     expect(progress.at(-1)).toBe(4);
