@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB, FileRow, FolderRow, FolderShareRow, NewFolderShareRow } from '../../infra/db/schema.js';
 import { scopedTo, withUserLock } from '../../infra/db/user-scope.js';
-import type { ShareRecipient } from '../shares/shares.repo.js';
+import { deleteShareOf, recipientsOf, type ShareRecipient } from '../shares/share-recipients.js';
 import { chunked, subtreeOf } from './folder-tree.js';
+import { readTree } from './folders.repo.js';
 
 /** A folder shared with the caller, with the folder's sealed name and the sender's email. */
 export interface ReceivedFolder {
@@ -86,13 +87,7 @@ export function createFolderSharesRepo(db: Kysely<DB>): FolderSharesRepo {
     };
   };
 
-  const treeOf = async (ownerId: string) => {
-    const rows = await scopedTo(db, ownerId)
-      .selectFrom('folders')
-      .select(['node_id', 'parent_node_id'])
-      .execute();
-    return new Map(rows.map((row) => [row.node_id, row.parent_node_id]));
-  };
+  const treeOf = (ownerId: string) => readTree(scopedTo(db, ownerId));
 
   return {
     insertWithinLimit(row, max) {
@@ -116,38 +111,12 @@ export function createFolderSharesRepo(db: Kysely<DB>): FolderSharesRepo {
       });
     },
 
-    async recipientsOf(ownerId, nodeId) {
-      const rows = await scopedTo(db, ownerId)
-        .selectFrom('folder_shares')
-        .leftJoin('contacts', (join) =>
-          join
-            .onRef('contacts.user_id', '=', 'folder_shares.owner_id')
-            .onRef('contacts.email', '=', 'folder_shares.recipient_email'),
-        )
-        .leftJoin('users', 'users.id', 'folder_shares.recipient_id')
-        .select([
-          'folder_shares.recipient_email',
-          'contacts.name as contact_name',
-          'users.name as account_name',
-        ])
-        .where('folder_shares.node_id', '=', nodeId)
-        .orderBy('folder_shares.created_at')
-        .orderBy('folder_shares.recipient_email')
-        .execute();
-      return rows.map((row) => ({
-        email: row.recipient_email,
-        contactName: row.contact_name,
-        accountName: row.account_name,
-      }));
+    recipientsOf(ownerId, nodeId) {
+      return recipientsOf(db, 'folder_shares', ownerId, nodeId);
     },
 
-    async deleteFor(ownerId, nodeId, recipientEmail) {
-      const result = await scopedTo(db, ownerId)
-        .deleteFrom('folder_shares')
-        .where('node_id', '=', nodeId)
-        .where('recipient_email', '=', recipientEmail)
-        .executeTakeFirst();
-      return result.numDeletedRows > 0n;
+    deleteFor(ownerId, nodeId, recipientEmail) {
+      return deleteShareOf(db, 'folder_shares', ownerId, nodeId, recipientEmail);
     },
 
     async receivedBy(recipientId) {

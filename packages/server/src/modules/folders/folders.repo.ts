@@ -19,6 +19,15 @@ export type TreeCheck<R> = (tree: FolderTree, context: { nodeIdUsedByFile: boole
 /** The result of a guarded write: the row, or the check's refusal, or 'missing' (no such folder). */
 export type Guarded<R> = { row: FolderRow } | { refused: R } | 'missing';
 
+/** Writes the owner's folder `nodeId` with `values` at `at` if `check` passes, under the owner's lock. */
+export type GuardedWrite = <R>(
+  ownerId: string,
+  nodeId: string,
+  values: FolderValues,
+  at: string,
+  check: TreeCheck<R>,
+) => Promise<Guarded<R>>;
+
 /** Files and blobs a folder delete removed: the blobs go once the transaction has committed. */
 export interface DeletedTree {
   objectKeys: string[];
@@ -33,20 +42,8 @@ export interface FoldersRepo {
   /** The owner's whole tree (node id → parent id), outside a transaction (reads for recipients). */
   treeOf(ownerId: string): Promise<FolderTree>;
   findFor(ownerId: string, nodeId: string): Promise<FolderRow | undefined>;
-  create<R>(
-    ownerId: string,
-    nodeId: string,
-    values: FolderValues,
-    at: string,
-    check: TreeCheck<R>,
-  ): Promise<Guarded<R>>;
-  update<R>(
-    ownerId: string,
-    nodeId: string,
-    values: FolderValues,
-    at: string,
-    check: TreeCheck<R>,
-  ): Promise<Guarded<R>>;
+  create: GuardedWrite;
+  update: GuardedWrite;
   /**
    * Deletes the folder, every folder and file below it, their file shares and folder shares, in one
    * transaction. Undefined when the owner has no such folder.
@@ -54,7 +51,8 @@ export interface FoldersRepo {
   deleteTree(ownerId: string, nodeId: string): Promise<DeletedTree | undefined>;
 }
 
-async function readTree(own: UserScope): Promise<Map<string, string | null>> {
+/** The owner's tree (node id → parent id), read through `own` (in a transaction or not). */
+export async function readTree(own: UserScope): Promise<FolderTree> {
   const rows = await own.selectFrom('folders').select(['node_id', 'parent_node_id']).execute();
   return new Map(rows.map((row) => [row.node_id, row.parent_node_id]));
 }

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Page } from '../../http/page-cursor.js';
 import type { DB, FileRow, NewShareRow, ShareRow } from '../../infra/db/schema.js';
 import type { FileListRow } from '../files/files.repo.js';
-import { scopedTo, withUserLock } from '../../infra/db/user-scope.js';
+import { withUserLock } from '../../infra/db/user-scope.js';
+import { deleteShareOf, recipientsOf, type ShareRecipient } from './share-recipients.js';
 
 /** A file shared with the caller, with the sender's email and the caller's wrapped key. */
 export interface ReceivedShare {
@@ -20,13 +21,6 @@ export interface ReceivedListEntry {
   file: FileListRow;
   ownerEmail: string | null;
   sharedAt: string;
-}
-
-/** A recipient of one of the caller's files, with the names the owner may know them by. */
-export interface ShareRecipient {
-  email: string;
-  contactName: string | null;
-  accountName: string | null;
 }
 
 export interface SharesRepo {
@@ -107,34 +101,12 @@ export function createSharesRepo(db: Kysely<DB>): SharesRepo {
       });
     },
 
-    async recipientsOf(ownerId, fileId) {
-      const rows = await scopedTo(db, ownerId)
-        .selectFrom('shares')
-        .leftJoin('contacts', (join) =>
-          join
-            .onRef('contacts.user_id', '=', 'shares.owner_id')
-            .onRef('contacts.email', '=', 'shares.recipient_email'),
-        )
-        .leftJoin('users', 'users.id', 'shares.recipient_id')
-        .select(['shares.recipient_email', 'contacts.name as contact_name', 'users.name as account_name'])
-        .where('shares.file_id', '=', fileId)
-        .orderBy('shares.created_at')
-        .orderBy('shares.recipient_email')
-        .execute();
-      return rows.map((row) => ({
-        email: row.recipient_email,
-        contactName: row.contact_name,
-        accountName: row.account_name,
-      }));
+    recipientsOf(ownerId, fileId) {
+      return recipientsOf(db, 'shares', ownerId, fileId);
     },
 
-    async deleteFor(ownerId, fileId, recipientEmail) {
-      const result = await scopedTo(db, ownerId)
-        .deleteFrom('shares')
-        .where('file_id', '=', fileId)
-        .where('recipient_email', '=', recipientEmail)
-        .executeTakeFirst();
-      return result.numDeletedRows > 0n;
+    deleteFor(ownerId, fileId, recipientEmail) {
+      return deleteShareOf(db, 'shares', ownerId, fileId, recipientEmail);
     },
 
     async receivedBy(recipientId, page) {
