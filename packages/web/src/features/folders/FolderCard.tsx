@@ -59,7 +59,13 @@ export function FolderCard({
           {unreadable ? <IconFolderX size={24} aria-hidden /> : <IconFolder size={24} aria-hidden />}
         </ThemeIcon>
         <Box miw={0} flex={1}>
-          <UnstyledButton onClick={onOpen} disabled={unreadable} w="100%" title={folder.problem}>
+          <UnstyledButton
+            onClick={onOpen}
+            disabled={unreadable}
+            w="100%"
+            title={folder.problem}
+            aria-label={`Open ${folder.name}`}
+          >
             <Text id={titleId} fw={600} truncate="end" data-testid="folder-title">
               {folder.name}
             </Text>
