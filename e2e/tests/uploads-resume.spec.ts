@@ -56,7 +56,9 @@ interface HeldState {
 const pendingUploadId = async (page: Page, name: string): Promise<string | undefined> => {
   const { body } = await apiCall(page, 'GET', '/users/uploads');
   const uploads = (body as { uploads: { uploadId: string; fileName: string; status: string }[] }).uploads;
-  return uploads.find((u) => u.fileName === name && u.status === 'pending')?.uploadId;
+  // Issue 31: an upload with a sealed name is listed as 'encrypted'.
+  return uploads.find((u) => (u.fileName === name || u.fileName === 'encrypted') && u.status === 'pending')
+    ?.uploadId;
 };
 
 const heldState = async (page: Page, uploadId: string): Promise<HeldState> => {
