@@ -72,18 +72,20 @@ describe('node keys', () => {
 
   it('a wrap moved to another parent, another node id or another drive does not open', async () => {
     const wrapped = await wrapNodeKey(await generateFileKey(), folderA, inA(FILE_1));
+    // Each attempt starts only when its expectation awaits it: started together, a later rejection
+    // would settle before anything handles it (an unhandled rejection that fails the run).
     const attempts = [
       // The server moves the record under folder B: B's key cannot open it, nor can A's at B's place.
-      unwrapNodeKey(wrapped, folderB, { parentNodeId: FOLDER_B, nodeId: FILE_1 }, 'file'),
-      unwrapNodeKey(wrapped, folderA, { parentNodeId: FOLDER_B, nodeId: FILE_1 }, 'file'),
+      () => unwrapNodeKey(wrapped, folderB, { parentNodeId: FOLDER_B, nodeId: FILE_1 }, 'file'),
+      () => unwrapNodeKey(wrapped, folderA, { parentNodeId: FOLDER_B, nodeId: FILE_1 }, 'file'),
       // The server serves it as another file (swapping two files' keys).
-      unwrapNodeKey(wrapped, folderA, inA(FILE_2), 'file'),
+      () => unwrapNodeKey(wrapped, folderA, inA(FILE_2), 'file'),
       // Or at the top of the drive.
-      unwrapNodeKey(wrapped, driveKey, { parentNodeId: 'drive', nodeId: FILE_1 }, 'file'),
+      () => unwrapNodeKey(wrapped, driveKey, { parentNodeId: 'drive', nodeId: FILE_1 }, 'file'),
       // Another user's drive key.
-      unwrapNodeKey(wrapped, otherDriveKey, inA(FILE_1), 'file'),
+      () => unwrapNodeKey(wrapped, otherDriveKey, inA(FILE_1), 'file'),
     ];
-    for (const attempt of attempts) await expect(attempt).rejects.toBeInstanceOf(NodeKeyUnwrapError);
+    for (const attempt of attempts) await expect(attempt()).rejects.toBeInstanceOf(NodeKeyUnwrapError);
   });
 
   it('altered, truncated and non-base64 wraps fail with NODE_KEY_UNWRAP_FAILED', async () => {
