@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { readyPerson } from '../helpers/accounts.js';
 import { newPerson } from '../helpers/auth.js';
-import { forceServiceWorkerSave, sha256OfFile, snackbar } from '../helpers/files.js';
+import {
+  forceServiceWorkerSave,
+  sha256OfFile,
+  snackbar,
+  startUpload,
+  writeTextFile,
+} from '../helpers/files.js';
 
 /**
  * Issue 31, folders: a folder tree uploaded with its structure, renamed, moved (dialog and drag and
@@ -59,7 +65,11 @@ test('a folder tree is uploaded, renamed, moved, searched and downloaded as a ZI
   const tree = await writeTree(marker);
 
   // Upload the folder with "Choose folder": its folders are created, its files go in them.
-  await page.getByTestId('folder-input').setInputFiles(tree.root);
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: 'Choose folder' }).click(),
+  ]);
+  await chooser.setFiles(tree.root);
   await expect(page.getByTestId('folder-upload-total')).toHaveText('3 of 3 files', { timeout: 120_000 });
   await expect(snackbar(page, 'Folder Trip uploaded (3 files)')).toBeVisible();
 
@@ -146,3 +156,97 @@ test('a folder tree is uploaded, renamed, moved, searched and downloaded as a ZI
   await page.getByRole('button', { name: 'Done' }).first().click();
   await shot(page, 'myfiles-top-390');
 });
+
+test('a folder shared with a contact shows a file added after the share, which downloads; revoke removes it', async ({
+  browser,
+}) => {
+  const aliceContext = await browser.newContext();
+  const bobContext = await browser.newContext();
+  const a = await aliceContext.newPage();
+  const b = await bobContext.newPage();
+  try {
+    const alice = newPerson('folder-owner');
+    const bob = newPerson('folder-member');
+    await forceServiceWorkerSave(a);
+    await forceServiceWorkerSave(b);
+    await readyPerson(b, bob);
+    await readyPerson(a, alice);
+    const marker = randomUUID().slice(0, 8);
+    const before = await writeTextFile(dir, `before-${marker}.txt`, `before ${marker}`);
+    const after = await writeTextFile(dir, `after-${marker}.txt`, `after ${marker}`);
+
+    // Alice: a folder with one file in it.
+    await startUpload(a, [before]);
+    await expect(snackbar(a, 'File uploaded successfully!')).toBeVisible();
+    await a.getByRole('link', { name: 'My Files' }).first().click();
+    await a.getByRole('button', { name: 'New folder' }).click();
+    await a.getByRole('dialog', { name: 'New folder' }).getByRole('textbox', { name: 'Name' }).fill('Team');
+    await a.getByRole('dialog', { name: 'New folder' }).getByRole('button', { name: 'Create' }).click();
+    await expect(folderCard(a, 'Team')).toBeVisible();
+    await moveInto(a, before.name, 'Team');
+
+    // Alice adds Bob and shares the folder with him.
+    await a.getByRole('link', { name: 'Contacts' }).first().click();
+    await a.getByRole('button', { name: 'Add Contact', exact: true }).click();
+    const addDialog = a.getByRole('dialog', { name: 'Add contact' });
+    await addDialog.getByLabel(/^Name/).fill(bob.name);
+    await addDialog.getByLabel(/^Email/).fill(bob.email);
+    await addDialog.getByRole('button', { name: 'Add contact' }).click();
+    await expect(snackbar(a, 'Contact added successfully!')).toBeVisible();
+    await a.getByRole('link', { name: 'My Files' }).first().click();
+    await folderCard(a, 'Team').getByRole('button', { name: 'Share Team' }).click();
+    const shareDialog = a.getByRole('dialog', { name: 'Share Team' });
+    await shareDialog.getByRole('checkbox', { name: new RegExp(bob.email.replace(/[.+]/g, '\\$&')) }).check();
+    await shareDialog.getByRole('button', { name: 'Share', exact: true }).click();
+    await expect(snackbar(a, `Folder Team shared with ${bob.name}`)).toBeVisible();
+    await expect(shareDialog.getByRole('list', { name: 'Shared with' })).toContainText(bob.email);
+    await shareDialog.getByRole('button', { name: 'Close' }).click();
+
+    // After the share, Alice adds another file to the folder.
+    await a.getByRole('link', { name: 'New Upload' }).first().click();
+    await startUpload(a, [after]);
+    await expect(snackbar(a, 'File uploaded successfully!')).toBeVisible();
+    await a.getByRole('link', { name: 'My Files' }).first().click();
+    await moveInto(a, after.name, 'Team');
+
+    // Bob sees the folder in Shared With Me, with both files, and downloads the later one.
+    await b.getByRole('link', { name: 'Shared With Me' }).first().click();
+    await expect(folderCard(b, 'Team')).toBeVisible();
+    await folderCard(b, 'Team').getByRole('button', { name: 'Open Team' }).click();
+    await expect(b).toHaveURL(/\/sharedwithme\?folder=/);
+    await expect(fileCardNamed(b, before.name)).toBeVisible();
+    await expect(fileCardNamed(b, after.name)).toBeVisible();
+    await expect(b.getByTestId('node-refused')).toHaveCount(0);
+    await shot(b, 'shared-folder-desktop');
+    await b.setViewportSize({ width: 390, height: 844 });
+    await shot(b, 'shared-folder-390');
+    await b.setViewportSize({ width: 1280, height: 800 });
+    const [download] = await Promise.all([
+      b.waitForEvent('download', { timeout: 120_000 }),
+      b.getByRole('button', { name: `Download ${after.name}` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(after.name);
+    expect(await sha256OfFile(await download.path())).toBe(after.sha256);
+
+    // Alice revokes: the folder is gone from Bob's list.
+    await folderCard(a, 'Team').getByRole('button', { name: 'Share Team' }).click();
+    await a.getByRole('dialog', { name: 'Share Team' }).getByRole('button', { name: 'Revoke' }).click();
+    await a.getByRole('dialog', { name: 'Revoke access?' }).getByRole('button', { name: 'Revoke' }).click();
+    await expect(snackbar(a, `Access to Team revoked for ${bob.email}`)).toBeVisible();
+    await b.goto('/sharedwithme');
+    await expect(b.getByRole('heading', { name: 'Shared With Me' })).toBeVisible();
+    await expect(folderCard(b, 'Team')).toHaveCount(0);
+  } finally {
+    await aliceContext.close();
+    await bobContext.close();
+  }
+});
+
+/** Moves a file of the page's current folder into a folder with "Move to…". */
+async function moveInto(page: Page, fileName: string, folderName: string): Promise<void> {
+  await page.getByRole('button', { name: `Move ${fileName}` }).click();
+  const dialog = page.getByRole('dialog', { name: new RegExp(`Move ${fileName.replace(/[.]/g, '\\.')} to`) });
+  await dialog.getByRole('radio', { name: folderName }).check();
+  await dialog.getByRole('button', { name: 'Move here' }).click();
+  await expect(fileCardNamed(page, fileName)).toHaveCount(0);
+}

@@ -1,6 +1,13 @@
 import { useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { Button, Checkbox, Text } from '@mantine/core';
-import { IconArrowsMove, IconFileZip, IconFolderPlus, IconPencil, IconTrash } from '@tabler/icons-react';
+import {
+  IconArrowsMove,
+  IconFileZip,
+  IconFolderPlus,
+  IconPencil,
+  IconShare,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { folderPath, foldersBelow, searchForm, type DriveFile, type DriveFolder } from '../../lib/drive';
 import type { FileView } from '../../lib/files/file-views';
@@ -10,6 +17,7 @@ import { FolderBreadcrumbs } from './FolderBreadcrumbs';
 import { FolderCard } from './FolderCard';
 import { FolderNameDialog } from './FolderNameDialog';
 import { MoveDialog } from './MoveDialog';
+import { ShareFolderDialog } from './ShareFolderDialog';
 import { FOLDER_PARAM, folderHref } from './folder-href';
 import { draggableNode, type DraggedNode } from './node-drag';
 import { countBelow, useFolderActions, type DriveItem } from './use-folder-actions';
@@ -28,6 +36,7 @@ type Dialog =
   | { kind: 'rename'; item: DriveItem }
   | { kind: 'move'; items: readonly DriveItem[] }
   | { kind: 'delete'; folder: DriveFolder }
+  | { kind: 'share'; folder: DriveFolder }
   | null;
 
 export interface FolderView<F extends FileView> {
@@ -151,6 +160,14 @@ export function useFolderView<F extends FileView>(
               />
               {extras}
               <IconAction
+                tooltip="Share"
+                label={`Share ${folder.name}`}
+                icon={IconShare}
+                onClick={() => {
+                  setDialog({ kind: 'share', folder });
+                }}
+              />
+              <IconAction
                 tooltip="Rename"
                 label={`Rename ${folder.name}`}
                 icon={IconPencil}
@@ -249,6 +266,11 @@ export function useFolderView<F extends FileView>(
         current={onlyMoved === undefined ? null : placeOf(onlyMoved.parentNodeId)}
         onClose={close}
         onMove={(target) => actions.move(moving, target)}
+      />
+      <ShareFolderDialog
+        folder={dialog?.kind === 'share' ? dialog.folder : null}
+        drive={drive}
+        onClose={close}
       />
       <DeleteFolderDialog
         folder={dialog?.kind === 'delete' ? dialog.folder : null}

@@ -1,8 +1,12 @@
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
-import { sharedWithMeMessages } from '@coffer/contracts';
+import { sharedWithMeMessages, type Folder } from '@coffer/contracts';
 import { Button, Group, Text } from '@mantine/core';
 import { IconFolder, IconInbox, IconUser } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { searchForm } from '../../lib/drive';
+import { FolderCard } from '../folders/FolderCard';
+import { SharedFolderView, sharedFolderHref } from './SharedFolderView';
+import { useSharedFolders } from './use-shared-folders';
 import { paths } from '../../lib/navigation/paths';
 import { FileCard } from '../files/FileCard';
 import { FileListScreen } from '../files/FileListScreen';
@@ -31,9 +35,56 @@ export function SenderLine({ owner }: { owner: string }): ReactElement {
 export function SharedWithMePage(): ReactElement {
   const { files, query } = useSharedFiles();
   const downloads = useFileDownloads('shared', useExplainSharedFailure(query));
+  // Issue 31: folders shared with me, before the files; ?folder=<nodeId> opens one.
+  const sharedFolders = useSharedFolders();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const openFolder = params.get('folder');
+  const received = sharedFolders.data ?? [];
+  if (openFolder !== null) {
+    const folder = received.find((item) => item.item.nodeId === openFolder);
+    if (folder !== undefined) return <SharedFolderView folder={folder} inside={params.get('in')} />;
+    if (sharedFolders.isPending) return <Text c="dimmed">Opening the folder…</Text>;
+  }
 
   return (
     <FileListScreen
+      leading={(search) => {
+        const needle = searchForm(search);
+        return received
+          .filter(
+            (folder) =>
+              needle === '' ||
+              searchForm(folder.ok ? folder.name : '').includes(needle) ||
+              searchForm(folder.item.owner).includes(needle),
+          )
+          .map((folder) => ({
+            key: `folder:${folder.item.nodeId}`,
+            node: (
+              <FolderCard
+                folder={{
+                  kind: 'folder',
+                  nodeId: folder.item.nodeId,
+                  parentNodeId: null,
+                  name: folder.ok ? folder.name : 'Unverified folder',
+                  state: folder.ok ? 'open' : 'unreadable',
+                  ...(folder.ok ? {} : { problem: folder.problem }),
+                  createdAt: folder.item.sharedAt,
+                  updatedAt: folder.item.sharedAt,
+                  item: {} as Folder,
+                }}
+                subtitle={
+                  folder.ok
+                    ? `From ${folder.item.owner}`
+                    : `From ${folder.item.owner}: not verified (${folder.problem})`
+                }
+                onOpen={() => {
+                  void navigate(sharedFolderHref(folder.item.nodeId));
+                }}
+              />
+            ),
+          }));
+      }}
       title="Shared With Me"
       description="Files your contacts shared with you, encrypted for your key alone."
       files={files}

@@ -21,7 +21,31 @@ export function FolderUpload({
   children: ReactNode;
 }): ReactElement {
   const upload = useFolderUpload(target);
-  const input = useRef<HTMLInputElement>(null);
+  const input = useRef<HTMLInputElement | null>(null);
+  // Made on click and removed after: a second file input always on the page would be a trap for
+  // anything that looks for "the" file input of the drop zone (tests, extensions).
+  const choose = (): void => {
+    input.current?.remove();
+    const element = document.createElement('input');
+    element.type = 'file';
+    element.multiple = true;
+    element.hidden = true;
+    element.webkitdirectory = true;
+    element.dataset.testid = 'folder-input';
+    const done = (): void => {
+      element.remove();
+      if (input.current === element) input.current = null;
+    };
+    element.addEventListener('change', () => {
+      const files = Array.from(element.files ?? []);
+      done();
+      if (files.length > 0) upload.start(filesOfDirectoryInput(files));
+    });
+    element.addEventListener('cancel', done);
+    document.body.append(element);
+    input.current = element;
+    element.click();
+  };
   const running = upload.state?.phase === 'creating' || upload.state?.phase === 'uploading';
   return (
     <Stack gap="sm">
@@ -41,27 +65,13 @@ export function FolderUpload({
           variant="default"
           leftSection={<IconFolderUp size={18} aria-hidden />}
           disabled={running || !upload.ready}
-          onClick={() => input.current?.click()}
+          onClick={choose}
         >
           Choose folder
         </Button>
         <Text size="sm" c="dimmed">
           A folder counts as one item: all its files are uploaded, its folders kept.
         </Text>
-        <input
-          ref={input}
-          type="file"
-          hidden
-          multiple
-          data-testid="folder-input"
-          // React passes unknown lower-case attributes through.
-          {...{ webkitdirectory: '' }}
-          onChange={(event) => {
-            const files = Array.from(event.currentTarget.files ?? []);
-            event.currentTarget.value = '';
-            if (files.length > 0) upload.start(filesOfDirectoryInput(files));
-          }}
-        />
       </Group>
       {upload.state !== null && <FolderUploadCard state={upload.state} />}
     </Stack>

@@ -21,10 +21,12 @@ export async function openDrive(
   items: readonly FileListItem[],
   folderItems: readonly Folder[],
   driveKey: CryptoKey | undefined,
+  /** A subtree instead (a folder shared with me): its node id, `driveKey` being that folder's key. */
+  root: string | null = null,
 ): Promise<{ files: DriveFile[]; folders: DriveFolder[] }> {
-  const folders = await openFolders(folderItems, driveKey);
+  const folders = await openFolders(folderItems, driveKey, root);
   const keys = new Map<string | null, CryptoKey>();
-  if (driveKey !== undefined) keys.set(null, driveKey);
+  if (driveKey !== undefined) keys.set(root, driveKey);
   for (const folder of folders) if (folder.folderKey !== undefined) keys.set(folder.nodeId, folder.folderKey);
   return { folders, files: await openFiles(items, keys, driveKey !== undefined) };
 }
@@ -32,11 +34,12 @@ export async function openDrive(
 async function openFolders(
   items: readonly Folder[],
   driveKey: CryptoKey | undefined,
+  root: string | null,
 ): Promise<DriveFolder[]> {
   const children = groupBy(items, (folder) => folder.parentNodeId);
   const opened = new Map<string, DriveFolder>();
   let level: { parent: string | null; key: CryptoKey }[] =
-    driveKey === undefined ? [] : [{ parent: null, key: driveKey }];
+    driveKey === undefined ? [] : [{ parent: root, key: driveKey }];
   // Top down, one level at a time; a folder is reached once (a served cycle is never reached).
   while (level.length > 0) {
     const next: { parent: string | null; key: CryptoKey }[] = [];

@@ -55,3 +55,13 @@ export {
   type ChangeSigner,
 } from './drive-changes';
 export { folderPath, foldersBelow, nodeParent } from './drive-paths';
+export {
+  folderSharesApi,
+  openSharedFolder,
+  openSharedFolderTree,
+  shareFolder,
+  type FolderRecipient,
+  type OpenedSharedFolder,
+  type Recipient,
+  type SharedFolderTree,
+} from './folder-shares';
