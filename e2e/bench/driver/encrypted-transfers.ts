@@ -13,7 +13,7 @@ export async function encryptedUpload(h: Harness, file: TestFile): Promise<numbe
   const { page } = h;
   await page.getByRole('link', { name: 'New Upload' }).first().click();
   await page.getByText('Drop files here or click to upload').waitFor();
-  const input = page.locator('input[type="file"]');
+  const input = page.locator('input[type="file"]:not([webkitdirectory])');
   await input.setInputFiles([]);
   await input.setInputFiles(file.path);
   const row = page.getByRole('listitem', { name: file.name });
