@@ -228,6 +228,22 @@ test('a folder shared with a contact shows a file added after the share, which d
     expect(download.suggestedFilename()).toBe(after.name);
     expect(await sha256OfFile(await download.path())).toBe(after.sha256);
 
+    // Bob selects everything in the folder and downloads it as one ZIP.
+    await b.getByRole('button', { name: 'Select', exact: true }).click();
+    await b.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Select all' }).click();
+    await expect(b.getByTestId('selection-count')).toHaveText('2 selected');
+    const [zipDownload] = await Promise.all([
+      b.waitForEvent('download', { timeout: 120_000 }),
+      b.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Download ZIP' }).click(),
+    ]);
+    expect(zipDownload.suggestedFilename()).toBe('Team.zip');
+    const zipPath = join(dir, `team-${marker}.zip`);
+    await zipDownload.saveAs(zipPath);
+    const out = join(dir, `team-${marker}`);
+    execFileSync('unzip', ['-q', zipPath, '-d', out]);
+    expect(await sha256OfFile(join(out, before.name))).toBe(before.sha256);
+    expect(await sha256OfFile(join(out, after.name))).toBe(after.sha256);
+
     // Alice revokes: the folder is gone from Bob's list.
     await folderCard(a, 'Team').getByRole('button', { name: 'Share Team' }).click();
     await a.getByRole('dialog', { name: 'Share Team' }).getByRole('button', { name: 'Revoke' }).click();

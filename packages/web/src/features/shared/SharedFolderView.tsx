@@ -1,7 +1,7 @@
 import { useCallback, useMemo, type ReactElement } from 'react';
 import type { Folder } from '@coffer/contracts';
-import { Alert, Anchor, Breadcrumbs, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconFileZip } from '@tabler/icons-react';
+import { Alert, Anchor, Breadcrumbs, Button, Checkbox, Group, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconFileZip, IconListCheck } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { useApiClient } from '../../lib/api/context';
 import { seg } from '../../lib/api/http';
@@ -11,6 +11,8 @@ import { paths } from '../../lib/navigation/paths';
 import { snackbar } from '../../lib/snackbar';
 import { downloadFile, preferredSaveMethod, TransferAbortedError } from '../../lib/transfers';
 import { CardGrid } from '../../ui/CardGrid';
+import { SelectionBar } from '../../ui/SelectionBar';
+import { useSelection } from '../folders/use-selection';
 import { LoadError } from '../../ui/LoadError';
 import { FileCard } from '../files/FileCard';
 import { toDriveFileView } from '../files/use-my-drive';
@@ -53,6 +55,7 @@ export function SharedFolderView({
     [rootId],
   );
   const zip = useZipDownload(contentPath);
+  const selection = useSelection();
 
   // The shared folder as the top of its own tree (for paths and the ZIP).
   const root: DriveFolder = useMemo(
@@ -147,20 +150,34 @@ export function SharedFolderView({
   );
   const here = files.filter((file) => (file.parentNodeId ?? rootId) === current);
   const currentFolder = folders.find((item) => item.nodeId === current) ?? root;
+  const selectableFolders = subfolders.filter((item) => item.state === 'open');
+  const selectableFiles = here.filter((file) => file.state === 'open');
 
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         {heading}
-        <Button
-          leftSection={<IconFileZip size={18} aria-hidden />}
-          disabled={zip.running !== null || tree.data === undefined}
-          onClick={() => {
-            zip.start(zipPlan({ files: [], folders: [currentFolder] }, { files, folders }, rootName));
-          }}
-        >
-          Download as ZIP
-        </Button>
+        <Group gap="sm">
+          <Button
+            variant={selection.active ? 'light' : 'default'}
+            leftSection={<IconListCheck size={18} aria-hidden />}
+            onClick={() => {
+              if (selection.active) selection.stop();
+              else selection.start();
+            }}
+          >
+            {selection.active ? 'Done' : 'Select'}
+          </Button>
+          <Button
+            leftSection={<IconFileZip size={18} aria-hidden />}
+            disabled={zip.running !== null || tree.data === undefined}
+            onClick={() => {
+              zip.start(zipPlan({ files: [], folders: [currentFolder] }, { files, folders }, rootName));
+            }}
+          >
+            Download as ZIP
+          </Button>
+        </Group>
       </Group>
       <nav aria-label="Folder path">
         <Breadcrumbs separator="›">
@@ -187,6 +204,44 @@ export function SharedFolderView({
         </Breadcrumbs>
       </nav>
       {zip.running !== null && <ZipProgressCard zip={zip.running} />}
+      {selection.active && (
+        <SelectionBar
+          count={selection.count}
+          total={selectableFolders.length + selectableFiles.length}
+          onSelectAll={() => {
+            selection.set(
+              selectableFiles.map((file) => file.fileId),
+              selectableFolders.map((item) => item.nodeId),
+            );
+          }}
+          onClear={() => {
+            selection.clear();
+          }}
+          onDone={() => {
+            selection.stop();
+          }}
+        >
+          <Button
+            size="xs"
+            leftSection={<IconFileZip size={16} aria-hidden />}
+            disabled={selection.count === 0 || zip.running !== null}
+            onClick={() => {
+              zip.start(
+                zipPlan(
+                  {
+                    files: files.filter((file) => selection.files.has(file.fileId)),
+                    folders: folders.filter((item) => selection.folders.has(item.nodeId)),
+                  },
+                  { files, folders },
+                  rootName,
+                ),
+              );
+            }}
+          >
+            Download ZIP
+          </Button>
+        </SelectionBar>
+      )}
       {tree.isError ? (
         <LoadError
           title="This folder could not be loaded."
@@ -204,6 +259,14 @@ export function SharedFolderView({
             <div role="listitem" key={`folder:${item.nodeId}`}>
               <FolderCard
                 folder={item}
+                {...(selection.active && item.state === 'open'
+                  ? {
+                      selected: selection.has('folder', item.nodeId),
+                      onSelect: (on: boolean) => {
+                        selection.toggle('folder', item.nodeId, on);
+                      },
+                    }
+                  : {})}
                 subtitle={
                   item.state === 'unreadable'
                     ? `Not opened: ${item.problem ?? 'it does not check out'}`
@@ -219,6 +282,18 @@ export function SharedFolderView({
             <div role="listitem" key={file.fileId}>
               <FileCard
                 file={toDriveFileView(file)}
+                leading={
+                  selection.active && file.state === 'open' ? (
+                    <Checkbox
+                      aria-label={`Select ${file.name}`}
+                      mt={12}
+                      checked={selection.has('file', file.fileId)}
+                      onChange={(event) => {
+                        selection.toggle('file', file.fileId, event.currentTarget.checked);
+                      }}
+                    />
+                  ) : undefined
+                }
                 onDownload={() => {
                   download(file);
                 }}
