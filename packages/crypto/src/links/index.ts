@@ -42,6 +42,7 @@ export {
 export {
   linkRecordMessage,
   parseLinkRecord,
+  resignLinkRecord,
   signLinkRecord,
   verifyLinkRecord,
   type LinkRecord,

@@ -101,6 +101,43 @@ export async function signLinkRecord(
 }
 
 /**
+ * Signs a link's record again with a new expiry and limit, keeping everything else of the old one
+ * (link id, owner, and its items: file ids with their wrapped-key hashes, which the owner's list
+ * does not carry as keys). The old record must verify with the owner's own signing public key first,
+ * and name this link, so a server cannot slip other items into what the owner signs. Returns the new JSON text.
+ */
+export async function resignLinkRecord(
+  oldRecordJson: string,
+  changes: Pick<LinkRecordFields, 'linkId' | 'expiresAt' | 'maxDownloads'>,
+  ownerSigningPublicKeyB64: string,
+  signingPrivateKey: CryptoKey,
+  signedAt: Date = new Date(),
+): Promise<string> {
+  const verified = await verifySignedRecord(
+    oldRecordJson,
+    LINK_RECORD,
+    ownerSigningPublicKeyB64,
+    'my signing key',
+  );
+  if (!verified.ok || verified.record.linkId !== changes.linkId) {
+    throw new InvalidArgumentError('the link record to change is not one I signed for this link');
+  }
+  const statement: SignedStatement<LinkRecord> = {
+    linkId: verified.record.linkId,
+    ownerEmail: verified.record.ownerEmail,
+    items: verified.record.items,
+    expiresAt: changes.expiresAt ?? '',
+    maxDownloads: changes.maxDownloads ?? 0,
+    signedAt: signedAt.toISOString(),
+  };
+  const json = await LINK_RECORD.sign(statement, signingPrivateKey);
+  if (parseLinkRecord(json) === null) {
+    throw new InvalidArgumentError('not a valid link: check its expiry and limit');
+  }
+  return json;
+}
+
+/**
  * Verifies a served link record with the owner's signing public key, then compares it with what
  * the server serves: link id, owner, expiry, limit, and each served item (its file id must be in
  * the record with the same wrapped key). Items may be fewer than signed (a file the owner deleted

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToBase64, base64ToBytes } from '../base64.codec.js';
 import {
+  InvalidArgumentError,
   KdfDowngradeError,
   LinkFragmentError,
   LinkKeyUnwrapError,
@@ -24,9 +25,11 @@ import {
   openRequestMessage,
   ownerKeySha256Hex,
   parseLinkFragment,
+  parseLinkRecord,
   parseRequestFragment,
   sealLinkLabel,
   sealLinkMetadata,
+  resignLinkRecord,
   sealRequestMessage,
   signLinkRecord,
   unwrapLinkFileKey,
@@ -202,6 +205,42 @@ describe('link record', () => {
   });
 });
 
+describe('link record, signed again', () => {
+  it('keeps the old items with a new expiry and limit, and refuses a record I did not sign', async () => {
+    const signing = await generateSigningKeyPair();
+    const signingPublicKeyB64 = await exportSigningPublicKeyB64(signing.publicKey);
+    const fields: LinkRecordFields = {
+      linkId: createLinkId(),
+      ownerEmail: 'alice@example.com',
+      items: [{ fileId: FILE_A, wrappedKeyB64: bytesToBase64(new Uint8Array(60).fill(1)) }],
+      expiresAt: null,
+      maxDownloads: null,
+    };
+    const old = await signLinkRecord(fields, signing.privateKey);
+    const changes = { linkId: fields.linkId, expiresAt: '2027-02-01T00:00:00.000Z', maxDownloads: 2 };
+    const json = await resignLinkRecord(old, changes, signingPublicKeyB64, signing.privateKey);
+    expect(await verifyLinkRecord(json, { ...fields, ...changes }, signingPublicKeyB64)).toEqual({
+      status: 'valid',
+    });
+    expect(parseLinkRecord(json)?.items).toBe(parseLinkRecord(old)?.items);
+    // The old settings no longer verify against the new record.
+    expect((await verifyLinkRecord(json, fields, signingPublicKeyB64)).status).toBe('mismatch');
+
+    // A record signed by another key (a server's own), or of another link: not signed again.
+    const other = await generateSigningKeyPair();
+    const forged = await signLinkRecord(
+      { ...fields, items: [{ fileId: FILE_B, wrappedKeyB64: bytesToBase64(new Uint8Array(60).fill(9)) }] },
+      other.privateKey,
+    );
+    await expect(resignLinkRecord(forged, changes, signingPublicKeyB64, signing.privateKey)).rejects.toThrow(
+      InvalidArgumentError,
+    );
+    await expect(
+      resignLinkRecord(old, { ...changes, linkId: createLinkId() }, signingPublicKeyB64, signing.privateKey),
+    ).rejects.toThrow(InvalidArgumentError);
+  });
+});
+
 describe('file request owner key', () => {
   it('accepts the key whose hash the fragment carries, refuses a swapped one', async () => {
     const owner = await exportPublicKeyB64((await generateUserKeyPair()).publicKey);
@@ -240,6 +279,7 @@ describe('package index', () => {
       'sealRequestMessage',
       'openRequestMessage',
       'signLinkRecord',
+      'resignLinkRecord',
       'verifyLinkRecord',
       'assertRequestOwnerKey',
       'ownerKeySha256Hex',
