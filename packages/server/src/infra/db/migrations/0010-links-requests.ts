@@ -27,7 +27,11 @@ async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addColumn('last_used_at', 'text')
     .execute();
-  await db.schema.createIndex('links_owner_created').on('links').columns(['owner_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('links_owner_created')
+    .on('links')
+    .columns(['owner_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('link_items')
