@@ -74,13 +74,19 @@ export function StateCallout({
   );
 }
 
+/**
+ * A filled button's background where even the darkest shade of the palette leaves white 12 px text
+ * under WCAG's 4.5:1 (Mantine's orange.9, #d9480f: 4.29); the darker orange gives 5.7:1.
+ */
+const FILLED_BACKGROUND: Readonly<Partial<Record<string, string>>> = { orange: '#b53f0c' };
+
 function StateActionButton({ action, color }: { action: StateAction; color: string }): ReactElement {
   const { label, onClick, icon: Icon, loading, filled = false } = action;
   return (
     <Button
       size="xs"
       variant={filled ? 'filled' : 'light'}
-      color={filled ? `${color}.9` : color}
+      color={filled ? (FILLED_BACKGROUND[color] ?? `${color}.9`) : color}
       loading={loading}
       leftSection={Icon === undefined ? undefined : <Icon size={16} aria-hidden />}
       onClick={onClick}
