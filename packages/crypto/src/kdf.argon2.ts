@@ -1,4 +1,4 @@
-import { argon2id } from 'hash-wasm';
+import type * as HashWasmModule from 'hash-wasm';
 import { toBufferSource, utf8Bytes } from './bytes.util.js';
 import { InvalidArgumentError, InvalidKeyRecordError, KdfDowngradeError } from './crypto.errors.js';
 
@@ -110,6 +110,7 @@ export async function argon2idBytes(
   params: Argon2idParams,
 ): Promise<Uint8Array> {
   if (saltBytes.length < 8) throw new InvalidArgumentError('Argon2id salt must be at least 8 bytes');
+  const { argon2id } = await loadHashWasm();
   return argon2id({
     password: utf8Bytes(password),
     salt: saltBytes,
@@ -119,4 +120,17 @@ export async function argon2idBytes(
     hashLength: 32,
     outputType: 'binary',
   });
+}
+
+type HashWasm = typeof HashWasmModule;
+
+let hashWasm: Promise<HashWasm> | undefined;
+
+/**
+ * hash-wasm (its WebAssembly inlined as base64) is loaded on the first derivation, not with the
+ * package: the web app's signed-out first page imports this package and must stay light.
+ */
+function loadHashWasm(): Promise<HashWasm> {
+  hashWasm ??= import('hash-wasm');
+  return hashWasm;
 }
