@@ -1,19 +1,13 @@
 import { useState, type ReactElement } from 'react';
-import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { MAX_LINK_LABEL_LENGTH } from '@coffer/crypto';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { createShareLink, type CreatedLink, type LinkFile } from '../../lib/links/link-create';
 import { CreatedLinkView } from './CreatedLinkView';
 import { linkQueryKeys } from './link-query-keys';
-import {
-  DOWNLOAD_LIMITS,
-  EXPIRY_PRESETS,
-  expiryOf,
-  maxDownloadsOf,
-  type DownloadLimitChoice,
-  type ExpiryChoice,
-} from './link-settings';
+import { expiryOf, maxDownloadsOf } from './link-settings';
+import { LinkSettingsFields, type LinkSettingsValue } from './LinkSettingsFields';
 import { useLinkOwnerKeys } from './use-link-owner-keys';
 
 interface CreateLinkDialogProps {
@@ -45,15 +39,17 @@ function CreateLinkForm({
   const api = useApiClient();
   const queryClient = useQueryClient();
   const keys = useLinkOwnerKeys();
-  const [expiry, setExpiry] = useState<ExpiryChoice>('7d');
-  const [date, setDate] = useState('');
-  const [limit, setLimit] = useState<DownloadLimitChoice>('unlimited');
+  const [settings, setSettings] = useState<LinkSettingsValue>({
+    expiry: '7d',
+    date: '',
+    limit: 'unlimited',
+  });
   const [password, setPassword] = useState('');
   const [label, setLabel] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedLink | null>(null);
-  const { expiresAt, error: dateError } = expiryOf(expiry, date);
+  const { expiresAt, error: dateError } = expiryOf(settings.expiry, settings.date);
 
   if (created !== null) {
     return (
@@ -72,7 +68,7 @@ function CreateLinkForm({
     setError(null);
     createShareLink(api, keys, files, {
       expiresAt,
-      maxDownloads: maxDownloadsOf(limit),
+      maxDownloads: maxDownloadsOf(settings.limit),
       password,
       label,
     }).then(
@@ -99,39 +95,7 @@ function CreateLinkForm({
           Unlock again with your master unlock key, then try again.
         </Alert>
       )}
-      <Group grow align="flex-start" wrap="wrap">
-        <Select
-          label="Expires"
-          data={EXPIRY_PRESETS.map(({ value, label: text }) => ({ value, label: text }))}
-          value={expiry}
-          onChange={(value) => {
-            if (value !== null) setExpiry(value);
-          }}
-          allowDeselect={false}
-          miw={160}
-        />
-        <Select
-          label="Download limit"
-          data={DOWNLOAD_LIMITS.map(({ value, label: text }) => ({ value, label: text }))}
-          value={limit}
-          onChange={(value) => {
-            if (value !== null) setLimit(value);
-          }}
-          allowDeselect={false}
-          miw={160}
-        />
-      </Group>
-      {expiry === 'date' && (
-        <TextInput
-          type="datetime-local"
-          label="Expiry date and time"
-          value={date}
-          onChange={(event) => {
-            setDate(event.currentTarget.value);
-          }}
-          error={date === '' ? undefined : dateError}
-        />
-      )}
+      <LinkSettingsFields value={settings} onChange={setSettings} dateError={dateError} />
       <PasswordInput
         label="Password (optional)"
         description="The person you send the link to will also need this password. Send it another way."

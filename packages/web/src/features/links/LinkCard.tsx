@@ -1,7 +1,7 @@
 import { useState, type ReactElement } from 'react';
 import { Card, Group, Stack, Text } from '@mantine/core';
 import { formatDateTime } from '@coffer/contracts';
-import { IconTrash } from '@tabler/icons-react';
+import { IconClockEdit, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { linksApi } from '../../lib/links/links-api';
@@ -9,6 +9,7 @@ import { snackbar } from '../../lib/snackbar';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { IconAction } from '../../ui/IconAction';
 import { StateBadge } from '../../ui/StateBadge';
+import { ChangeLinkDialog } from './ChangeLinkDialog';
 import { linkQueryKeys } from './link-query-keys';
 import { linkStateLooks } from './link-states';
 import type { LinkView } from './use-links';
@@ -25,6 +26,7 @@ export function LinkCard({
   const api = useApiClient();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
+  const [changing, setChanging] = useState(false);
   const revoke = useMutation({
     mutationFn: () => linksApi.revoke(api, link.linkId),
     onSuccess: async () => {
@@ -52,15 +54,25 @@ export function LinkCard({
               </Text>
             )}
           </Stack>
-          <IconAction
-            tooltip="Revoke"
-            label={`Revoke link ${title}`}
-            icon={IconTrash}
-            color="red"
-            onClick={() => {
-              setConfirming(true);
-            }}
-          />
+          <Group gap={4} wrap="nowrap">
+            <IconAction
+              tooltip="Change expiry and limit"
+              label={`Change expiry and limit of ${title}`}
+              icon={IconClockEdit}
+              onClick={() => {
+                setChanging(true);
+              }}
+            />
+            <IconAction
+              tooltip="Revoke"
+              label={`Revoke link ${title}`}
+              icon={IconTrash}
+              color="red"
+              onClick={() => {
+                setConfirming(true);
+              }}
+            />
+          </Group>
         </Group>
         <Group gap="xs">
           <StateBadge look={linkStateLooks[link.state]} tt="none" />
@@ -78,6 +90,13 @@ export function LinkCard({
           {link.expiresAt === null ? 'Never expires' : `Expires ${formatDateTime(link.expiresAt)}`}
         </Text>
       </Stack>
+      <ChangeLinkDialog
+        link={link}
+        opened={changing}
+        onClose={() => {
+          setChanging(false);
+        }}
+      />
       <ConfirmDialog
         opened={confirming}
         title="Revoke this link?"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryOf, maxDownloadsOf } from './link-settings';
+import { choicesOf, expiryOf, maxDownloadsOf } from './link-settings';
 
 const NOW = Date.parse('2026-11-27T10:00:00.000Z');
 
@@ -20,5 +20,14 @@ describe('link settings', () => {
     expect(maxDownloadsOf('1')).toBe(1);
     expect(maxDownloadsOf('100')).toBe(100);
     expect(maxDownloadsOf('unlimited')).toBeNull();
+  });
+
+  it("shows a link's current expiry and limit as the form's choices", () => {
+    const current = choicesOf('2026-12-01T09:30:00.000Z', 5);
+    expect(current.expiry).toBe('date');
+    expect(current.limit).toBe('5');
+    // The date field is local time: read back, it is the same moment.
+    expect(expiryOf(current.expiry, current.date, NOW).expiresAt).toBe('2026-12-01T09:30:00.000Z');
+    expect(choicesOf(null, null)).toEqual({ expiry: 'never', date: '', limit: 'unlimited' });
   });
 });

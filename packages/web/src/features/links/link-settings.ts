@@ -44,3 +44,15 @@ export function expiryOf(
 export function maxDownloadsOf(choice: DownloadLimitChoice): number | null {
   return choice === 'unlimited' ? null : Number(choice);
 }
+
+/** A link's current expiry and limit as the form's choices (an expiry as its date, in local time). */
+export function choicesOf(
+  expiresAt: string | null,
+  maxDownloads: number | null,
+): { expiry: ExpiryChoice; date: string; limit: DownloadLimitChoice } {
+  const limit = DOWNLOAD_LIMITS.find((entry) => entry.value === String(maxDownloads))?.value ?? 'unlimited';
+  if (expiresAt === null) return { expiry: 'never', date: '', limit };
+  const at = new Date(expiresAt);
+  const local = new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  return { expiry: 'date', date: local, limit };
+}
