@@ -38,13 +38,13 @@ export async function createLink(page: Page, fileName: string, choices: LinkChoi
   const dialog = page.getByRole('dialog', { name: 'Create a link' });
   await expect(dialog).toBeVisible();
   if (choices.expires !== undefined)
-    await pick(
+    await pickOption(
       page,
       dialog.getByRole('textbox', { name: 'Expires' }).or(dialog.getByRole('combobox', { name: 'Expires' })),
       choices.expires,
     );
   if (choices.limit !== undefined)
-    await pick(
+    await pickOption(
       page,
       dialog
         .getByRole('textbox', { name: 'Download limit' })
@@ -68,7 +68,12 @@ export async function createLink(page: Page, fileName: string, choices: LinkChoi
   return url;
 }
 
-async function pick(page: Page, select: ReturnType<Page['getByRole']>, option: string): Promise<void> {
+/** Chooses an option of a Select (its textbox), and waits for the field to show it. */
+export async function pickOption(
+  page: Page,
+  select: ReturnType<Page['getByRole']>,
+  option: string,
+): Promise<void> {
   await select.click();
   await page.getByRole('option', { name: option, exact: true }).click();
   await expect(select).toHaveValue(option);

@@ -14,7 +14,7 @@ import {
   writeTextFile,
   type TestFile,
 } from '../helpers/files.js';
-import { createLink, linkIdOf, ownerCall, screenshots, strangerPage } from '../helpers/links.js';
+import { createLink, linkIdOf, ownerCall, pickOption, screenshots, strangerPage } from '../helpers/links.js';
 
 /**
  * Issue 30, share links: a person with no account opens a link in a fresh browser and gets the
@@ -118,7 +118,7 @@ test('a person without an account downloads a small and a 100 MB+ file through l
 
   // The owner's list: both links, the label decrypted, downloads counted.
   await page.goto('/myfiles');
-  await page.getByRole('link', { name: 'Links' }).click();
+  await page.getByRole('link', { name: 'Links', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Links' })).toBeVisible();
   await expect(page.getByText('For the accountant')).toBeVisible();
   await expect(page.locator(`[data-link-id="${linkIdOf(largeUrl)}"]`)).toContainText('4 of 5 downloads left');
@@ -177,14 +177,37 @@ test('password, last download, revoke, expiry and a damaged fragment', async ({ 
     await context.close();
   }
 
-  // Expiry on the server's clock: moved to a few seconds ahead, then the page once the server says so.
+  // Expiry on the server's clock: changed from the Links screen to half a minute ahead (the record
+  // signed again in the browser; a bare PATCH without one is refused), then the page once the server says so.
   const expiring = await createLink(page, file.name);
   const id = linkIdOf(expiring);
-  const soon = new Date(Date.now() + 3_000).toISOString();
-  expect((await ownerCall(page, 'PATCH', `/users/links/${id}`, { expiresAt: soon })).status).toBe(200);
+  const unsigned = new Date(Date.now() + 60_000).toISOString();
+  expect((await ownerCall(page, 'PATCH', `/users/links/${id}`, { expiresAt: unsigned })).status).toBe(400);
+  await page.goto('/links');
+  const card = page.locator(`[data-link-id="${id}"]`);
+  await expect(card).toContainText('Expires');
+  await card.getByRole('button', { name: /^Change expiry and limit/ }).click();
+  const change = page.getByRole('dialog', { name: 'Change expiry and limit' });
+  await expect(change).toBeVisible();
+  await pickOption(
+    page,
+    change.getByRole('textbox', { name: 'Expires' }).or(change.getByRole('combobox', { name: 'Expires' })),
+    'On a date…',
+  );
+  // The field is the browser's local time, to the second.
+  const soon = await page.evaluate(() => {
+    const at = new Date(Date.now() + 30_000);
+    return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+  });
+  await change.getByLabel('Expiry date and time').fill(soon);
+  await screenshots(page, 'link-change');
+  await change.getByRole('button', { name: 'Save' }).click();
+  await expect(change).toBeHidden();
   await expect
-    .poll(async () => (await page.request.get(`/api/public/links/${id}`)).status(), { timeout: 60_000 })
+    .poll(async () => (await page.request.get(`/api/public/links/${id}`)).status(), { timeout: 120_000 })
     .toBe(404);
+  await page.reload();
+  await expect(card).toHaveAttribute('data-link-state', 'expired');
   {
     const { context, page: stranger } = await strangerPage(browser);
     await stranger.goto(expiring);
