@@ -90,6 +90,16 @@ export function fileCard(page: Page, title: string) {
   return page.getByRole('article', { name: title });
 }
 
+/**
+ * A file's id, read from its card: the server lists sealed names as `encrypted` (issue 31), so only
+ * the page, which decrypts them, can tell files apart by name.
+ */
+export async function fileIdOfCard(page: Page, title: string): Promise<string> {
+  const card = fileCard(page, title);
+  await expect(card).toBeVisible();
+  return (await card.getAttribute('data-file-id')) ?? '';
+}
+
 /** On /new: adds files to the list and presses Upload Files. */
 export async function startUpload(page: Page, files: readonly TestFile[]): Promise<void> {
   await expect(page.getByText('Drop files here or click to upload')).toBeVisible();

@@ -5,9 +5,9 @@ import { expect, test, type BrowserContext, type Page, type Request } from '@pla
 import { readyPerson } from '../helpers/accounts.js';
 import { newPerson, type TestPerson } from '../helpers/auth.js';
 import {
-  apiCall,
   e2eDataDir,
   fileCard,
+  fileIdOfCard,
   filesUnder,
   snackbar,
   startUpload,
@@ -141,14 +141,13 @@ test('saves a download through the File System Access API with identical bytes, 
 });
 
 test('a tampered file fails with a clear message and leaves no file behind', async () => {
-  const { body } = await apiCall(page, 'GET', '/users/files');
-  const stored = (body as { files: { fileId: string; name: string }[] }).files.find(
-    (f) => f.name === small.name,
-  );
-  expect(stored).toBeDefined();
+  // The server lists sealed names as 'encrypted': My Files shows them decrypted.
+  await page.goto('/myfiles');
+  const fileId = await fileIdOfCard(page, small.name);
+  expect(fileId).not.toBe('');
   // The fs blob store's manifest (objects/<key>.json) names the folder holding the bytes.
   const manifestPath = (await filesUnder(join(e2eDataDir(), 'blobs', 'objects'))).find((path) =>
-    path.includes(stored?.fileId ?? '-'),
+    path.includes(fileId),
   );
   expect(manifestPath).toBeDefined();
   const manifest = JSON.parse(await readFile(manifestPath ?? '', 'utf8')) as {

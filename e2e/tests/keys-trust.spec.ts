@@ -11,7 +11,15 @@ import {
   unlockEncryption,
   type TestPerson,
 } from '../helpers/auth.js';
-import { apiCall, fileCard, snackbar, startUpload, writeTextFile, type TestFile } from '../helpers/files.js';
+import {
+  apiCall,
+  fileCard,
+  fileIdOfCard,
+  snackbar,
+  startUpload,
+  writeTextFile,
+  type TestFile,
+} from '../helpers/files.js';
 
 /**
  * Keys you can check (issue 13) against a compromised server, played at the API boundary: the
@@ -159,17 +167,11 @@ test('A pins B, the server swaps B’s key: "Key changed", no sharing until A ac
   await a.unroute(`**/api/users/keys/public/${encodeURIComponent(bob.email)}`);
 });
 
-/** B's shared files on the server, by name. */
-async function sharedIds(page: Page): Promise<Map<string, string>> {
-  const { body } = await apiCall(page, 'GET', '/users/files/shared');
-  const files = (body as { files: { fileId: string; file: { name: string } }[] }).files;
-  return new Map(files.map((item) => [item.file.name, item.fileId]));
-}
-
 test('B checks A’s signature and refuses an injected or forged share', async () => {
-  const ids = await sharedIds(b);
-  const firstId = ids.get(first.name) ?? '';
-  const secondId = ids.get(second.name) ?? '';
+  // The server lists sealed names as 'encrypted': B's Shared With Me shows them decrypted.
+  await b.goto('/sharedwithme');
+  const firstId = await fileIdOfCard(b, first.name);
+  const secondId = await fileIdOfCard(b, second.name);
   expect(firstId).not.toBe('');
   expect(secondId).not.toBe('');
 

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
   browserSessionState,
+  finishProviderLogout,
   logoutFromSidebar,
   newPerson,
   setUpEncryption,
@@ -90,8 +91,8 @@ test('Logout on the unlock screen ends at /login', async ({ page }) => {
   await signUp(page, person);
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/idp\/|\/login$/);
-  if (page.url().includes('/idp/')) await page.getByRole('button', { name: 'Log out' }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  // The provider confirms the app's own logout by itself (one click, issue 29 item 6).
+  await finishProviderLogout(page, '/login');
   await expect(page.getByRole('heading', { name: 'You have been logged out' })).toBeVisible();
   expect((await browserSessionState(page)).local).toEqual([]);
 });
