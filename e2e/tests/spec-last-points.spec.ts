@@ -8,6 +8,7 @@ import {
   apiCall,
   downloadAndHash,
   fileCard,
+  fileIdOfCard,
   forceServiceWorkerSave,
   snackbar,
   startUpload,
@@ -81,8 +82,9 @@ test("the download card shows 'Starting download...' with its bar while the meta
   await page.goto('/myfiles');
   const card = fileCard(page, file.name);
   await expect(card).toBeVisible();
-  const stored = (await myFiles(page)).find((f) => f.name === file.name);
-  expect(stored).toBeDefined();
+  // The server lists sealed names as 'encrypted': the id comes from the card.
+  const fileId = await fileIdOfCard(page, file.name);
+  expect(fileId).not.toBe('');
 
   // The metadata call waits until the test lets it go.
   let release = (): void => undefined;
@@ -90,7 +92,7 @@ test("the download card shows 'Starting download...' with its bar while the meta
     release = resolve;
   });
   let held = false;
-  const metadata = `**/api/users/files/${stored?.fileId ?? ''}`;
+  const metadata = `**/api/users/files/${fileId}`;
   await page.route(metadata, async (route) => {
     if (route.request().method() === 'GET') {
       held = true;

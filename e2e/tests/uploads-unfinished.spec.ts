@@ -34,9 +34,9 @@ test.afterAll(async () => {
 
 const pendingUploads = async (page: Page) => {
   const { body } = await apiCall(page, 'GET', '/users/uploads');
-  return (body as { uploads: { uploadId: string; fileName: string; status: string }[] }).uploads.filter(
-    (u) => u.status === 'pending',
-  );
+  return (
+    body as { uploads: { uploadId: string; fileName: string; size: number; status: string }[] }
+  ).uploads.filter((u) => u.status === 'pending');
 };
 
 test('an interrupted upload is listed and cancelled, and a new large upload starts at once', async ({
@@ -49,8 +49,8 @@ test('an interrupted upload is listed and cancelled, and a new large upload star
   await startUpload(first, [big]);
   // The server has the upload (pending) before the tab goes away mid-transfer.
   await expect
-    .poll(async () => (await pendingUploads(first)).map((u) => u.fileName), { timeout: 60_000 })
-    .toEqual([big.name]);
+    .poll(async () => (await pendingUploads(first)).map((u) => u.size), { timeout: 60_000 })
+    .toEqual([big.size]);
   await first.close({ runBeforeUnload: false });
 
   const page = await context.newPage();

@@ -7,6 +7,7 @@ import { retryUnlessClientError } from '../../lib/contacts/contact-errors';
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { snackbar } from '../../lib/snackbar';
 import { uploadNameOf } from '../../lib/drive';
+import { browserUploadRecords } from '../../lib/transfers/upload-records.idb';
 
 /**
  * GET /users/uploads?limit=20: my recent uploads, newest first. One query serves the recent-uploads list
@@ -16,12 +17,15 @@ export function useRecentUploadsQuery(enabled: boolean): UseQueryResult<readonly
   const api = useApiClient();
   return useQuery({
     queryKey: fileQueryKeys.uploads,
-    // Uploads with sealed names are listed as 'encrypted': this tab shows the names it uploaded.
-    queryFn: async () =>
-      (await filesApi.listUploads(api)).uploads.map((upload) => {
-        const name = uploadNameOf(upload.encryptionInfo.encryptedFileKey);
+    // Uploads with sealed names are listed as 'encrypted': this tab shows the names it uploaded, and
+    // an unfinished upload the name this browser's record of it keeps (what Resume reads too).
+    queryFn: async () => {
+      const [listed, recordNames] = await Promise.all([filesApi.listUploads(api), browserRecordNames()]);
+      return listed.uploads.map((upload) => {
+        const name = uploadNameOf(upload.encryptionInfo.encryptedFileKey) ?? recordNames.get(upload.uploadId);
         return name === undefined ? upload : { ...upload, fileName: name };
-      }),
+      });
+    },
     enabled,
     retry: retryUnlessClientError,
   });
@@ -44,3 +48,11 @@ export const uploadStatusLabels: Readonly<Record<UploadItem['status'], { label: 
   failed: { label: 'Failed', color: 'red' },
   aborted: { label: 'Cancelled', color: 'gray' },
 };
+
+/** Upload id → file name, from this browser's records of its unfinished uploads (none where it keeps none). */
+async function browserRecordNames(): Promise<ReadonlyMap<string, string>> {
+  const records = await browserUploadRecords()
+    ?.all()
+    .catch(() => []);
+  return new Map((records ?? []).map((record) => [record.uploadId, record.fileName]));
+}
