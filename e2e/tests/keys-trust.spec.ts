@@ -211,8 +211,11 @@ test('B checks A’s signature and refuses an injected or forged share', async (
   await expect(b.getByRole('button', { name: 'Download' })).toHaveCount(0);
 
   // Shared With Me shows the refusal on the card too.
+  // (A refused share's sealed name is never opened, so its card is found by the file's id.)
   await b.goto('/sharedwithme');
-  await expect(fileCard(b, first.name).getByText(/Refused: Not signed by/)).toBeVisible();
+  await expect(
+    b.locator(`article[data-file-id="${firstId}"]`).getByText(/Refused: Not signed by/),
+  ).toBeVisible();
   await b.unroute(`**/api/users/files/shared/${firstId}`);
 });
 
