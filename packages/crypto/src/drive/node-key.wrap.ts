@@ -148,6 +148,24 @@ async function unwrapNodeKeyAs(
         cause,
       },
     );
+  return unwrapPlacedKey(wrappedKeyB64, parentKey, aad, {
+    extractable,
+    usages: nodeKeyUsages(kind),
+    failed,
+  });
+}
+
+/**
+ * Opens an `iv || AES-256-GCM(wrapKey, iv, aad, 32-byte key)` wrap (a node key under its parent, a
+ * file key under a link key) as an AES-GCM key; every failure, shape or tag, is the caller's error.
+ */
+export async function unwrapPlacedKey(
+  wrappedKeyB64: string,
+  wrapKey: CryptoKey,
+  aad: Uint8Array<ArrayBuffer>,
+  options: { extractable: boolean; usages: KeyUsage[]; failed: (cause: unknown) => Error },
+): Promise<CryptoKey> {
+  const { failed } = options;
   let wrappedBytes: Uint8Array<ArrayBuffer>;
   try {
     wrappedBytes = base64ToBytes(wrappedKeyB64);
@@ -155,18 +173,18 @@ async function unwrapNodeKeyAs(
     throw failed(cause);
   }
   if (wrappedBytes.length !== WRAPPED_NODE_KEY_LENGTH) {
-    throw failed(new InvalidArgumentError(`a wrapped node key is ${WRAPPED_NODE_KEY_LENGTH} bytes`));
+    throw failed(new InvalidArgumentError(`a wrapped key is ${WRAPPED_NODE_KEY_LENGTH} bytes`));
   }
   try {
     // The length check above fixes the key at 32 bytes: AES-GCM unwrap yields exactly what was wrapped.
     return await crypto.subtle.unwrapKey(
       'raw',
       wrappedBytes.subarray(IV_LENGTH),
-      parentKey,
+      wrapKey,
       { name: 'AES-GCM', iv: wrappedBytes.subarray(0, IV_LENGTH), additionalData: aad },
       'AES-GCM',
-      extractable,
-      nodeKeyUsages(kind),
+      options.extractable,
+      options.usages,
     );
   } catch (cause) {
     throw failed(cause);

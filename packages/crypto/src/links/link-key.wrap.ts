@@ -1,10 +1,10 @@
-import { base64ToBytes, bytesToBase64 } from '../base64.codec.js';
+import { bytesToBase64 } from '../base64.codec.js';
 import { concatBytes, utf8Bytes } from '../bytes.util.js';
 import { InvalidArgumentError, LinkKeyUnwrapError } from '../crypto.errors.js';
 import { IV_LENGTH } from '../format.constants.js';
 import { isAes256GcmKey } from '../drive/aes-key.check.js';
 import { unwrapFromKeyPair } from '../drive/drive-key.wrap.js';
-import { unwrapNodeKeyForRewrap, WRAPPED_NODE_KEY_LENGTH } from '../drive/node-key.wrap.js';
+import { unwrapNodeKeyForRewrap, unwrapPlacedKey } from '../drive/node-key.wrap.js';
 import { isNodeId, nodeKeyUsages, type NodePlace } from '../drive/node-place.js';
 import { isLinkId } from './link-secret.fragment.js';
 
@@ -91,26 +91,9 @@ export async function unwrapLinkFileKey(
     new LinkKeyUnwrapError(`the key of file ${item.fileId} does not open under link ${item.linkId}`, {
       cause,
     });
-  let wrappedBytes: Uint8Array<ArrayBuffer>;
-  try {
-    wrappedBytes = base64ToBytes(wrappedKeyB64);
-  } catch (cause) {
-    throw failed(cause);
-  }
-  if (wrappedBytes.length !== WRAPPED_NODE_KEY_LENGTH) {
-    throw failed(new InvalidArgumentError(`a wrapped file key is ${WRAPPED_NODE_KEY_LENGTH} bytes`));
-  }
-  try {
-    return await crypto.subtle.unwrapKey(
-      'raw',
-      wrappedBytes.subarray(IV_LENGTH),
-      linkWrapKey,
-      { name: 'AES-GCM', iv: wrappedBytes.subarray(0, IV_LENGTH), additionalData: aad },
-      'AES-GCM',
-      false,
-      nodeKeyUsages('file'),
-    );
-  } catch (cause) {
-    throw failed(cause);
-  }
+  return unwrapPlacedKey(wrappedKeyB64, linkWrapKey, aad, {
+    extractable: false,
+    usages: nodeKeyUsages('file'),
+    failed,
+  });
 }
