@@ -19,6 +19,7 @@ import { useMyFiles } from './use-files';
 import { IconAction } from '../../ui/IconAction';
 import { useFolderView } from '../folders/use-folder-view';
 import { useBulkActions } from '../folders/use-bulk-actions';
+import { uploadHref } from '../folders/folder-href';
 
 /** My Files (/myfiles): search, type filter, sort; download, delete, share and revoke per file. */
 export function MyFilesPage(): ReactElement {
@@ -44,7 +45,12 @@ export function MyFilesPage(): ReactElement {
   };
 
   const uploadButton = (
-    <Button component={Link} to={paths.newUpload} leftSection={<IconCloudUpload size={18} aria-hidden />}>
+    // From inside a folder, New Upload uploads into it (/new?folder=<nodeId>).
+    <Button
+      component={Link}
+      to={uploadHref(folders.current)}
+      leftSection={<IconCloudUpload size={18} aria-hidden />}
+    >
       {myFilesMessages.uploadButton}
     </Button>
   );

@@ -1,13 +1,16 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Folder } from '@coffer/contracts';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createFolder } from '../../lib/drive';
 import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import {
   createFakeApi,
   createFakeTransferManager,
   findSnackbar,
   renderScreen,
+  testUser,
   type FakeTransferManager,
 } from '../../test/render-screen';
 import { NewUploadPage } from './NewUploadPage';
@@ -30,8 +33,12 @@ afterEach(() => {
   });
 });
 
-function renderPage(manager: FakeTransferManager = createFakeTransferManager(), s: TestAppSession = session) {
-  const rendered = renderScreen(<NewUploadPage />, { api: api(), session: s, manager });
+function renderPage(
+  manager: FakeTransferManager = createFakeTransferManager(),
+  s: TestAppSession = session,
+  path = '/new',
+) {
+  const rendered = renderScreen(<NewUploadPage />, { api: api(), session: s, manager, route: '/new', path });
   const input = (): HTMLInputElement => {
     const element = rendered.container.querySelector<HTMLInputElement>('input[type="file"]');
     if (element === null) throw new Error('no file input');
@@ -161,6 +168,49 @@ describe('New Upload', () => {
     manager.failNextAbort = true;
     await user.click(screen.getByRole('button', { name: 'Cancel upload of one.txt' }));
     expect(await findSnackbar('Error cancelling upload')).toBeTruthy();
+  });
+
+  it('uploads into the folder /new?folder= names, and links back to it (issue 31)', async () => {
+    const keys = session.encryption.requireKeys();
+    if (keys.driveKey === undefined || keys.signingPrivateKey === undefined) throw new Error('no drive key');
+    const made = createFakeApi({
+      'POST /users/folders': ({ body }) => ({ ...(body as object), createdAt: 'x', updatedAt: 'x' }),
+    });
+    const { folder } = await createFolder(
+      made,
+      { parent: { nodeId: null, key: keys.driveKey }, name: 'Trip' },
+      { ownerEmail: testUser.email ?? '', signingPrivateKey: keys.signingPrivateKey },
+    );
+    const folders: Folder[] = [folder];
+    const manager = createFakeTransferManager();
+    const enqueue = vi.spyOn(manager, 'enqueueUploads');
+    const rendered = renderScreen(<NewUploadPage />, {
+      api: api().on('GET /users/folders', () => ({ folders })),
+      session,
+      manager,
+      route: '/new',
+      path: `/new?folder=${folder.nodeId}`,
+    });
+    await waitFor(() => {
+      expect(screen.getByTestId('upload-place').textContent).toBe('Uploading into My Files › Trip');
+    });
+    expect(screen.getByRole('link', { name: 'Back to My Files' }).getAttribute('href')).toBe(
+      `/myfiles?folder=${folder.nodeId}`,
+    );
+    const input = rendered.container.querySelector<HTMLInputElement>('input[type="file"]');
+    if (input === null) throw new Error('no file input');
+    await user.upload(input, [file('in-trip.txt')]);
+    await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+    expect(manager.uploadedFiles.map((f) => f.name)).toEqual(['in-trip.txt']);
+    expect(enqueue.mock.calls[0]?.[1].parent?.nodeId).toBe(folder.nodeId);
+  });
+
+  it('does not upload into a folder it cannot open', async () => {
+    const { input, manager } = renderPage(createFakeTransferManager(), session, '/new?folder=gone');
+    expect(await screen.findByText('The folder to upload into could not be opened')).toBeTruthy();
+    await user.upload(input(), [file('a.txt')]);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Upload Files' }).disabled).toBe(true);
+    expect(manager.uploadedFiles).toEqual([]);
   });
 
   it('shows the banner and does not upload without encryption', async () => {

@@ -8,16 +8,18 @@ import { RecentUploads } from './RecentUploads';
 import { UnfinishedUploads } from './UnfinishedUploads';
 import { UploadDropzone } from './UploadDropzone';
 import { UploadRow } from './UploadRow';
+import { UploadPlace } from './UploadPlace';
 import { useUploadList } from './use-upload-list';
+import { FOLDER_PARAM } from '../folders/folder-href';
 
 /** New Upload (/new): drop files, then Upload Files encrypts and uploads them with progress and cancel. */
 export function NewUploadPage(): ReactElement {
-  const list = useUploadList();
+  // Issue 31: /new?folder=<nodeId> uploads into that folder (files, and a folder upload's tree).
+  const [params] = useSearchParams();
+  const target = params.get(FOLDER_PARAM);
+  const list = useUploadList(target);
   const waiting = list.entries.filter((entry) => entry.transferId === null).length;
   const full = list.entries.length >= MAX_FILES_PER_DROP;
-  // Issue 31: /new?folder=<nodeId> uploads into that folder (a folder upload's tree goes there).
-  const [params] = useSearchParams();
-  const target = params.get('folder');
 
   return (
     <Stack gap="lg">
@@ -25,6 +27,8 @@ export function NewUploadPage(): ReactElement {
         <Title order={1}>New Upload</Title>
         <Text c="dimmed">Files are encrypted on this device; Coffer only ever stores ciphertext.</Text>
       </div>
+
+      {target !== null && <UploadPlace target={target} />}
 
       {!list.ready && (
         <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={20} aria-hidden />}>
@@ -53,7 +57,7 @@ export function NewUploadPage(): ReactElement {
               <Button
                 leftSection={<IconUpload size={18} aria-hidden />}
                 onClick={list.start}
-                disabled={!list.ready || list.busy || waiting === 0}
+                disabled={!list.ready || !list.placeOpen || list.busy || waiting === 0}
               >
                 {uploadMessages.uploadFilesButton}
               </Button>

@@ -13,6 +13,7 @@ import type { TransferItem, UploadKeys } from '../../lib/transfers';
 import type { UploadRecord } from '../../lib/transfers/upload-records';
 import { useCurrentUser } from '../../session/current-user';
 import { useTransferManager, useTransfers } from '../files/use-transfers';
+import { useMyFolders } from '../folders/use-my-folders';
 
 /** The spec's text for one file; for a batch, how many arrived. */
 function uploadedText(count: number): string {
@@ -37,6 +38,8 @@ export interface UploadList {
   readonly busy: boolean;
   /** Encryption is unlocked: uploads can start. */
   readonly ready: boolean;
+  /** The folder uploaded into is open (always, at the top); until then Upload Files waits. */
+  readonly placeOpen: boolean;
   add: (files: readonly File[]) => void;
   /** Removes a waiting entry, or cancels its running upload. */
   cancel: (entry: UploadEntry) => void;
@@ -49,18 +52,23 @@ export interface UploadList {
 
 let sequence = 0;
 
+/** Said when /new?folder= names a folder this browser cannot open (deleted, or not mine). */
+export const FOLDER_NOT_OPENED = 'The folder to upload into could not be opened';
+
 /**
  * The New Upload screen's list (spec sections 2, 4, 5): files wait until Upload Files is pressed,
  * then go to the transfer manager; finished uploads leave the list with 'File uploaded successfully!',
- * failed ones stay with their error so they can be retried.
+ * failed ones stay with their error so they can be retried. `target` is the folder of My Files they
+ * go in (issue 31, /new?folder=<nodeId>); null: the top.
  */
-export function useUploadList(): UploadList {
+export function useUploadList(target: string | null = null): UploadList {
   const manager = useTransferManager();
   const { uploads } = useTransfers();
   const api = useApiClient();
   const queryClient = useQueryClient();
   const encryption = useEncryptionState();
   const ownerEmail = useCurrentUser()?.email ?? null;
+  const drive = useMyFolders();
   const [entries, setEntries] = useState<readonly UploadEntry[]>([]);
   const entriesRef = useRef(entries);
   entriesRef.current = entries;
@@ -117,6 +125,12 @@ export function useUploadList(): UploadList {
   const start = (): void => {
     const waiting = entriesRef.current.filter((entry) => entry.transferId === null);
     if (waiting.length === 0 || busy) return;
+    // Into the folder the URL names: its key wraps each file's key (no parent: the top of My Files).
+    const parent = target === null ? undefined : drive.parentFor(target);
+    if (parent === null) {
+      snackbar.danger(FOLDER_NOT_OPENED);
+      return;
+    }
     const keys: UploadKeys =
       encryption.status === 'unlocked'
         ? {
@@ -132,7 +146,7 @@ export function useUploadList(): UploadList {
     try {
       tickets = manager.enqueueUploads(
         waiting.map((entry) => entry.file),
-        { api, keys },
+        { api, keys, ...(parent === undefined ? {} : { parent }) },
       );
     } catch (error) {
       snackbar.danger(error instanceof Error ? error.message : uploadMessages.defaultError);
@@ -237,6 +251,7 @@ export function useUploadList(): UploadList {
     transferOf,
     busy,
     ready: encryption.status === 'unlocked',
+    placeOpen: target === null || drive.parentFor(target) !== null,
     add,
     cancel,
     cancelAll,
