@@ -21,6 +21,11 @@ export interface AccountLinkRoutesOptions {
   ipRule: RateLimitRule;
   passwordHash: PasswordHashParams;
   decoyVerify: (password: string) => Promise<void>;
+  /**
+   * Makes the API refuse the account's access tokens issued until now: a reset ends the sessions and
+   * refresh tokens, and the stateless access tokens (up to their 15 minutes) with them.
+   */
+  endAccessTokens: (accountId: string) => Promise<void>;
   now: () => Date;
 }
 
@@ -168,6 +173,7 @@ export function accountLinkRoutes(app: FastifyInstance, options: AccountLinkRout
     const used = await tokens.use('reset', secret, options.now());
     if (used === undefined) return expired(reply, 'reset');
     await accounts.resetPassword(used.accountId, passwordHash, options.now());
+    await options.endAccessTokens(used.accountId);
     await limiter.reset(SIGN_IN_ACCOUNT, used.email);
     await limiter.reset(SIGN_IN_ACCOUNT_IP, `${used.email}|${request.ip}`);
     request.log.info({ accountId: used.accountId }, 'idp password reset');

@@ -166,6 +166,7 @@ describe.each(dialectsUnderTest)('identity attacks ($name)', ({ open }) => {
   it('password reset by mail: the old password and every sign-in end; the page never says whether an address exists', async () => {
     const who = person();
     const first = await signUp(who);
+    expect((await api(first.access_token, 'GET', '/users/stats')).status).toBe(200);
     const browser = new TestBrowser();
     const page = await authorize(browser);
     const forgotHref = /href="([^"]*\/forgot)"/.exec(await page.response.text())?.[1] ?? '';
@@ -194,6 +195,8 @@ describe.each(dialectsUnderTest)('identity attacks ($name)', ({ open }) => {
     expect((await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token })).status).toBe(
       400,
     );
+    // The access token issued before the reset (still within its 15 minutes) is refused by the API too.
+    expect((await api(first.access_token, 'GET', '/users/stats')).status).toBe(401);
     const retryBrowser = new TestBrowser();
     const retry = await authorize(retryBrowser);
     const old = await submitSignIn(retryBrowser, retry, who.email, who.password);

@@ -216,6 +216,7 @@ export async function registerEmbeddedIdp(
       ipRule: limits,
       passwordHash,
       decoyVerify,
+      endAccessTokens: security.endAccessTokens,
       now,
     });
     if (google !== null) {

@@ -55,6 +55,8 @@ export interface IdpSecurityParts {
   ) => SecondFactorStep;
   /** The account's "sign out everywhere" time, for the API's token check. */
   cutoffOf: (accountId: string) => Promise<Date | undefined>;
+  /** Makes the API refuse the account's access tokens issued until now (a password reset). */
+  endAccessTokens: (accountId: string) => Promise<void>;
   cleanup: (now: Date) => Promise<void>;
 }
 
@@ -146,6 +148,7 @@ export async function setUpIdpSecurity(options: IdpSecurityOptions): Promise<Idp
       });
     },
     cutoffOf: (accountId) => signIns.cutoffOf(accountId),
+    endAccessTokens: (accountId) => signIns.setCutoff(accountId, options.now()),
     cleanup: async (at) => {
       await factors.deleteExpiredChallenges(at);
       await signIns.deleteStale(new Date(at.getTime() - FORGET_SIGN_INS_AFTER_MS));
