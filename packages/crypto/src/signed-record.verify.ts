@@ -12,6 +12,33 @@ const refused = (reason: string): { ok: false; check: SignatureCheck } => ({
   check: { status: 'invalid-signature', reason },
 });
 
+/** How many signing public keys stay imported: a screen checks records of a few people at most. */
+export const VERIFY_KEY_CACHE_SIZE = 32;
+
+/** Imported signing public keys by base64 SPKI, oldest first (a public key: nothing to keep secret). */
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+
+/**
+ * The signing public key for verifying, imported once per base64 SPKI: a list of 10,000 node
+ * records checks them all with one key, and WebCrypto's import costs as much as a verify. A key
+ * that does not import is not kept (each check refuses it again).
+ * @throws {InvalidKeyError} as `importSigningPublicKeyB64`.
+ */
+export function verifyingKeyOf(signingPublicKeyB64: string): Promise<CryptoKey> {
+  const known = importedKeys.get(signingPublicKeyB64);
+  if (known !== undefined) return known;
+  const importing = importSigningPublicKeyB64(signingPublicKeyB64);
+  importedKeys.set(signingPublicKeyB64, importing);
+  importing.catch(() => {
+    if (importedKeys.get(signingPublicKeyB64) === importing) importedKeys.delete(signingPublicKeyB64);
+  });
+  if (importedKeys.size > VERIFY_KEY_CACHE_SIZE) {
+    const oldest = importedKeys.keys().next().value;
+    if (oldest !== undefined) importedKeys.delete(oldest);
+  }
+  return importing;
+}
+
 /**
  * The first half of every signed record's check: present (else `unsigned`), well formed, and signed
  * by the given key. Comparing the record with what the server serves beside it is each kind's own.
@@ -28,7 +55,7 @@ export async function verifySignedRecord<T extends SignedEnvelope>(
   if (record === null) return refused(`the ${kind.name} is malformed`);
   let signingPublicKey: CryptoKey;
   try {
-    signingPublicKey = await importSigningPublicKeyB64(signingPublicKeyB64);
+    signingPublicKey = await verifyingKeyOf(signingPublicKeyB64);
   } catch {
     return refused(`${keyName} is not valid`);
   }
