@@ -6,6 +6,7 @@ import {
   fileManifestSha256Hex,
   parseFileManifest,
   signFileManifest,
+  signFileManifestV2,
   verifyFileManifest,
   type ServedFileFields,
 } from './file-manifest.record.js';
@@ -134,5 +135,97 @@ describe('file manifest', () => {
     const again = parseFileManifest(reordered);
     if (again === null) throw new Error('unparsable');
     expect(await fileManifestSha256Hex(again)).toBe(await fileManifestSha256Hex(manifest));
+  });
+});
+
+describe('file manifest version 2 (sealed metadata, issue 31)', () => {
+  const sealed = btoa('iv || sealed {"name","contentType"} || tag');
+  let v2Json: string;
+  let v2Served: ServedFileFields;
+  beforeAll(async () => {
+    v2Json = await signFileManifestV2(
+      {
+        ownerEmail: alice.email,
+        ownerKeyId: alice.keyId,
+        ownerEncryptedFileKeyB64: encryptedFileKeyB64,
+        encryptedMetadataB64: sealed,
+        size: served.size,
+      },
+      alice.signingPrivateKey,
+    );
+    v2Served = {
+      ...served,
+      name: 'encrypted',
+      contentType: 'application/octet-stream',
+      encryptedMetadataB64: sealed,
+    };
+  });
+
+  it('signs the sealed metadata’s hash, no name and no type', () => {
+    const manifest = parseFileManifest(v2Json);
+    expect(manifest).toMatchObject({ v: 2, type: 'file-manifest', size: served.size, chunkCount: 3 });
+    expect(Object.keys(JSON.parse(v2Json) as object)).not.toContain('name');
+    expect(v2Json).not.toContain('report.pdf');
+  });
+
+  it('verifies against the served sealed metadata, for the owner and for a recipient', async () => {
+    expect(await verifyFileManifest(v2Json, v2Served, alice.signingPublicKeyB64)).toEqual({
+      status: 'valid',
+    });
+    const recipientView = { ...v2Served, ownerKeyId: undefined, ownerEncryptedFileKeyB64: undefined };
+    expect(await verifyFileManifest(v2Json, recipientView, alice.signingPublicKeyB64)).toEqual({
+      status: 'valid',
+    });
+  });
+
+  it.each([
+    ['other sealed metadata', btoa('another file sealed metadata')],
+    ['none served', ''],
+  ])('reports %s as a mismatch of the metadata', async (_case, encryptedMetadataB64) => {
+    expect(
+      await verifyFileManifest(v2Json, { ...v2Served, encryptedMetadataB64 }, alice.signingPublicKeyB64),
+    ).toEqual({ status: 'mismatch', fields: ['metadataSha256Hex'] });
+  });
+
+  it('still compares the layout and the owner key', async () => {
+    expect(await verifyFileManifest(v2Json, { ...v2Served, size: 5 }, alice.signingPublicKeyB64)).toEqual({
+      status: 'mismatch',
+      fields: ['size'],
+    });
+    expect(
+      await verifyFileManifest(v2Json, { ...v2Served, ownerKeyId: 'key-9' }, alice.signingPublicKeyB64),
+    ).toEqual({ status: 'mismatch', fields: ['ownerKeyId'] });
+  });
+
+  it('parses strictly: no version 1 member in a version 2 manifest, no other version', () => {
+    const object = JSON.parse(v2Json) as Record<string, unknown>;
+    expect(parseFileManifest(JSON.stringify({ ...object, name: 'report.pdf' }))).toBeNull();
+    expect(parseFileManifest(JSON.stringify({ ...object, v: 3 }))).toBeNull();
+    expect(parseFileManifest(JSON.stringify({ ...object, v: 1 }))).toBeNull();
+    const withoutHash = Object.fromEntries(
+      Object.entries(object).filter(([key]) => key !== 'metadataSha256Hex'),
+    );
+    expect(parseFileManifest(JSON.stringify(withoutHash))).toBeNull();
+    expect(parseFileManifest(JSON.stringify({ ...(JSON.parse(manifestJson) as object), v: 2 }))).toBeNull();
+  });
+
+  it('a version 1 signature does not verify as version 2, nor the reverse (own labels)', async () => {
+    const v1 = JSON.parse(manifestJson) as Record<string, unknown>;
+    const v2 = JSON.parse(v2Json) as Record<string, unknown>;
+    const v2WithV1Signature = JSON.stringify({ ...v2, signatureB64: v1.signatureB64 });
+    expect((await verifyFileManifest(v2WithV1Signature, v2Served, alice.signingPublicKeyB64)).status).toBe(
+      'invalid-signature',
+    );
+    const edited = JSON.stringify({ ...v2, metadataSha256Hex: '0'.repeat(64) });
+    expect((await verifyFileManifest(edited, v2Served, alice.signingPublicKeyB64)).status).toBe(
+      'invalid-signature',
+    );
+  });
+
+  it('hashes differently from version 1 (a grant or node record names one version)', async () => {
+    const v1 = parseFileManifest(manifestJson);
+    const v2 = parseFileManifest(v2Json);
+    if (v1 === null || v2 === null) throw new Error('unparsable');
+    expect(await fileManifestSha256Hex(v2)).not.toBe(await fileManifestSha256Hex(v1));
   });
 });

@@ -124,13 +124,18 @@ export {
   fileManifestSha256Hex,
   parseFileManifest,
   signFileManifest,
+  signFileManifestV2,
   verifyFileManifest,
   type FileManifest,
   type FileManifestFields,
+  type FileManifestV1,
+  type FileManifestV2,
+  type FileManifestV2Fields,
   type ServedFileFields,
 } from './file-manifest.record.js';
 export {
   parseShareGrant,
+  resignShareGrant,
   shareGrantMessage,
   signShareGrant,
   verifyReceivedShare,

@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateFileKey, rewrapFileKey, wrapFileKey } from './file-key.wrap.js';
-import { signFileManifest } from './file-manifest.record.js';
+import { signFileManifest, signFileManifestV2 } from './file-manifest.record.js';
 import { importPublicKeyB64 } from './key-pair.rsa.js';
+import { InvalidArgumentError } from './crypto.errors.js';
 import {
+  parseShareGrant,
+  resignShareGrant,
   signShareGrant,
   verifyReceivedShare,
   verifyShareGrant,
@@ -17,6 +20,7 @@ let mallory: TestIdentity;
 let fields: ShareGrantFields;
 let grantJson: string;
 let share: ReceivedShare;
+let ownerCopy: string;
 
 beforeAll(async () => {
   [alice, bob, mallory] = await Promise.all([
@@ -24,7 +28,7 @@ beforeAll(async () => {
     makeIdentity('bob@example.com'),
     makeIdentity('mallory@example.com'),
   ]);
-  const ownerCopy = await wrapFileKey(await generateFileKey(), await importPublicKeyB64(alice.publicKeyB64));
+  ownerCopy = await wrapFileKey(await generateFileKey(), await importPublicKeyB64(alice.publicKeyB64));
   const manifestJson = await signFileManifest(
     {
       ownerEmail: alice.email,
@@ -143,5 +147,71 @@ describe('share grant', () => {
     expect((await verifyShareGrant(forged, fields, alice.signingPublicKeyB64)).status).toBe(
       'invalid-signature',
     );
+  });
+});
+
+describe('share grant signed again over a version 2 manifest (migration of a clear name)', () => {
+  const sealed = btoa('iv and sealed name, any bytes');
+  let manifestV2: string;
+  beforeAll(async () => {
+    manifestV2 = await signFileManifestV2(
+      {
+        ownerEmail: alice.email,
+        ownerKeyId: alice.keyId,
+        ownerEncryptedFileKeyB64: ownerCopy,
+        encryptedMetadataB64: sealed,
+        size: 10,
+      },
+      alice.signingPrivateKey,
+    );
+  });
+  const resign = (oldGrant: string, fileId = 'file-1', oldManifestJson = fields.manifestJson) =>
+    resignShareGrant(
+      oldGrant,
+      { fileId, oldManifestJson, newManifestJson: manifestV2 },
+      alice.signingPublicKeyB64,
+      alice.signingPrivateKey,
+    );
+  const v2Share = (grant: string, encryptedMetadataB64 = sealed): ReceivedShare => ({
+    ...share,
+    manifestJson: manifestV2,
+    shareGrantJson: grant,
+    file: { name: 'encrypted', contentType: 'application/octet-stream', size: 10, encryptedMetadataB64 },
+  });
+
+  it('keeps what the old grant said, names the new manifest, and the recipient checks the sealed metadata', async () => {
+    const again = await resign(grantJson);
+    const before = parseShareGrant(grantJson);
+    const after = parseShareGrant(again);
+    const kept = [
+      'fileId',
+      'ownerEmail',
+      'recipientEmail',
+      'recipientKeyId',
+      'recipientKeySha256Hex',
+    ] as const;
+    for (const member of [...kept, 'wrappedKeySha256Hex'] as const) {
+      expect(after?.[member]).toBe(before?.[member]);
+    }
+    expect(after?.manifestSha256Hex).not.toBe(before?.manifestSha256Hex);
+    expect(await verifyReceivedShare(v2Share(again), alice.signingPublicKeyB64)).toEqual({ status: 'valid' });
+    // The old grant does not name the new manifest: the server cannot swap the manifest alone.
+    expect(await verifyReceivedShare(v2Share(grantJson), alice.signingPublicKeyB64)).toEqual({
+      status: 'mismatch',
+      fields: ['manifestSha256Hex'],
+    });
+    // Other sealed metadata than the owner signed: caught by the manifest.
+    expect(await verifyReceivedShare(v2Share(again, btoa('other')), alice.signingPublicKeyB64)).toEqual({
+      status: 'mismatch',
+      fields: ['metadataSha256Hex'],
+    });
+  });
+
+  it('refuses a grant it did not sign, for another file, or over another manifest', async () => {
+    const forged = await signShareGrant(fields, mallory.signingPrivateKey);
+    await expect(resign(forged)).rejects.toThrow(InvalidArgumentError);
+    await expect(resign(grantJson, 'file-2')).rejects.toThrow(InvalidArgumentError);
+    await expect(resign(grantJson, 'file-1', manifestV2)).rejects.toThrow(InvalidArgumentError);
+    await expect(resign('{"v":1}')).rejects.toThrow(InvalidArgumentError);
   });
 });

@@ -99,6 +99,48 @@ export async function signShareGrant(
   return SHARE_GRANT.sign(statement, signingPrivateKey);
 }
 
+/**
+ * Signs a share grant again over the file's new manifest (issue 31: the migration of a clear name
+ * re-signs the file's manifest as version 2, and every grant names its manifest's hash). The owner
+ * has no recipient's key or wrapped key to sign from, so the grant's other members are taken from
+ * the old grant, which must verify with the owner's own signing key, be for this file and name
+ * exactly the old manifest: a grant the server forged or swapped is refused, never signed again.
+ */
+export async function resignShareGrant(
+  oldGrantJson: string,
+  file: { fileId: string; oldManifestJson: string | undefined; newManifestJson: string },
+  ownSigningPublicKeyB64: string,
+  signingPrivateKey: CryptoKey,
+  signedAt: Date = new Date(),
+): Promise<string> {
+  const verified = await verifySignedRecord(
+    oldGrantJson,
+    SHARE_GRANT,
+    ownSigningPublicKeyB64,
+    'my signing key',
+  );
+  const oldManifestHash = await manifestHash(file.oldManifestJson).catch(() => null);
+  if (
+    !verified.ok ||
+    verified.record.fileId !== file.fileId ||
+    verified.record.manifestSha256Hex !== oldManifestHash
+  ) {
+    throw new InvalidArgumentError('the share grant to sign again is not one I signed for this file');
+  }
+  const old = verified.record;
+  const statement: SignedStatement<ShareGrant> = {
+    fileId: old.fileId,
+    ownerEmail: old.ownerEmail,
+    recipientEmail: old.recipientEmail,
+    recipientKeyId: old.recipientKeyId,
+    recipientKeySha256Hex: old.recipientKeySha256Hex,
+    wrappedKeySha256Hex: old.wrappedKeySha256Hex,
+    manifestSha256Hex: await manifestHash(file.newManifestJson),
+    signedAt: signedAt.toISOString(),
+  };
+  return SHARE_GRANT.sign(statement, signingPrivateKey);
+}
+
 /** '' without a manifest; the manifest's hash; null for a manifest that is not one. */
 async function manifestHash(manifestJson: string | undefined): Promise<string> {
   if (manifestJson === undefined) return '';

@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { base64ToBytes } from './base64.codec.js';
 import { hexToBytes } from './bytes.util.js';
 import { createKeyBinding, verifyKeyBinding } from './key-binding.record.js';
-import { signFileManifest, verifyFileManifest } from './file-manifest.record.js';
+import {
+  parseFileManifest,
+  signFileManifest,
+  signFileManifestV2,
+  verifyFileManifest,
+} from './file-manifest.record.js';
 import { importPrivateKeyPkcs8 } from './key-pair.rsa.js';
 import { openPinSet } from './pin-set.record.js';
 import { signShareGrant, verifyShareGrant } from './share-grant.record.js';
@@ -136,6 +141,43 @@ describe('signature vectors (signatures-v1.json)', () => {
         vectors.signingKey.signingPublicKeyB64,
       ),
     ).toEqual({ status: 'valid' });
+  });
+
+  it('file manifest v2: exact message, signature and JSON; the sealed metadata is compared by its hash', async () => {
+    const v = vectors.fileManifestV2;
+    const { fields } = v;
+    expect(v.messageHex).toBe(
+      reference('coffer-v2/file-manifest', [
+        fields.ownerEmail,
+        fields.ownerKeyId,
+        sha256(Buffer.from(v.ownerEncryptedFileKeyB64, 'base64')),
+        sha256(Buffer.from(v.encryptedMetadataB64, 'base64')),
+        fields.size,
+        99_614_720,
+        3,
+        ms(v.signedAt),
+      ]),
+    );
+    expect(v.manifestSha256Hex).toBe(sha256(hex(v.messageHex)).toString('hex'));
+    expectNodeSignature(v);
+    const signFields = {
+      ...fields,
+      ownerEncryptedFileKeyB64: v.ownerEncryptedFileKeyB64,
+      encryptedMetadataB64: v.encryptedMetadataB64,
+    };
+    expect(await signFileManifestV2(signFields, await vectorSigningKey(), new Date(v.signedAt))).toBe(v.json);
+    expect(parseFileManifest(v.json)).toMatchObject({ v: 2, metadataSha256Hex: expect.any(String) });
+    expect(JSON.parse(v.json)).not.toHaveProperty('name');
+    const served = { ...signFields, name: 'encrypted', contentType: 'application/octet-stream' };
+    const key = vectors.signingKey.signingPublicKeyB64;
+    expect(await verifyFileManifest(v.json, served, key)).toEqual({ status: 'valid' });
+    expect(
+      await verifyFileManifest(
+        v.json,
+        { ...served, encryptedMetadataB64: Buffer.from('other').toString('base64') },
+        key,
+      ),
+    ).toEqual({ status: 'mismatch', fields: ['metadataSha256Hex'] });
   });
 
   it('share grant: exact message, signature and JSON', async () => {

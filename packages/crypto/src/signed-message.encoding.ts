@@ -11,6 +11,7 @@ export type SignedField = string | number | Uint8Array;
 export const SIGNED_LABELS = {
   keyBinding: 'coffer-v1/key-binding',
   fileManifest: 'coffer-v1/file-manifest',
+  fileManifestV2: 'coffer-v2/file-manifest',
   shareGrant: 'coffer-v1/share-grant',
   pinSet: 'coffer-v1/pin-set',
   node: 'coffer-v2/node',

@@ -19,7 +19,8 @@ export type SignedMemberKind =
 
 /** The members every signed record has around what it states. */
 export interface SignedEnvelope {
-  v: 1;
+  /** The record's format version: 1, or a later one a type declares (`version`). */
+  v: number;
   type: string;
   signatureB64: string;
 }
@@ -38,6 +39,11 @@ export type SignedMembers<T extends SignedEnvelope> = {
 export interface SignedRecordDefinition<T extends SignedEnvelope> {
   /** The `type` member. */
   type: T['type'];
+  /**
+   * The `v` member (default 1). A new version of a type is its own declaration with its own label, so
+   * a signature on one version never verifies as another (the signed bytes do not carry `v`).
+   */
+  version?: T['v'];
   /** Domain separation: the record type's own label. */
   label: SignedLabel;
   /** As reasons name it: "file manifest", "share grant", "key binding". */
@@ -79,6 +85,7 @@ export function defineSignedRecord<T extends SignedEnvelope>(
   definition: SignedRecordDefinition<T>,
 ): SignedRecordKind<T> {
   const { type, label, check } = definition;
+  const version = definition.version ?? 1;
   // The mapped type only constrains the declaration; at run time it is a list of kinds by name.
   const members = Object.entries(definition.members as Record<string, SignedMemberKind>);
   const memberNames = ['v', 'type', ...members.map(([name]) => name), 'signatureB64'];
@@ -96,11 +103,11 @@ export function defineSignedRecord<T extends SignedEnvelope>(
     if (object === null) return null;
     const read = new FieldReader(object);
     read.onlyMembers(memberNames);
-    const record: Record<string, unknown> = { v: 1, type };
+    const record: Record<string, unknown> = { v: version, type };
     for (const [name, kind] of members) record[name] = readMember(read, name, kind);
     record.signatureB64 = read.text('signatureB64');
     read.base64('signatureB64');
-    if (!read.ok || object.v !== 1 || object.type !== type) return null;
+    if (!read.ok || object.v !== version || object.type !== type) return null;
     // Every member was read as its kind, and the kinds follow T's members: this is a T.
     const parsed = record as T;
     return check === undefined || check(parsed) ? parsed : null;
@@ -108,7 +115,7 @@ export function defineSignedRecord<T extends SignedEnvelope>(
 
   const sign = async (statement: SignedStatement<T>, signingPrivateKey: CryptoKey): Promise<string> => {
     const values = statement as Record<string, unknown>;
-    const unsigned: Record<string, unknown> = { v: 1, type };
+    const unsigned: Record<string, unknown> = { v: version, type };
     for (const [name, kind] of members) {
       const value = values[name];
       unsigned[name] = kind === 'email' && typeof value === 'string' ? canonicalEmail(value) : value;

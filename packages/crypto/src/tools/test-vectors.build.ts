@@ -14,6 +14,7 @@ import {
   fileManifestSha256Hex,
   parseFileManifest,
   signFileManifest,
+  signFileManifestV2,
 } from '../file-manifest.record.js';
 import { parseShareGrant, shareGrantMessage, signShareGrant } from '../share-grant.record.js';
 import { pinSetAad, pinSetMessage, pinSetPlaintext, sealPinSetWith, type PinSet } from '../pin-set.record.js';
@@ -238,6 +239,15 @@ export interface SignatureVectors {
     signedAt: string;
     manifestSha256Hex: string;
   };
+  /** Version 2 (issue 31): the sealed metadata's hash in place of the name and type. */
+  fileManifestV2: SignedRecordVector & {
+    ownerEncryptedFileKeyB64: string;
+    /** The file's `encryptedMetadata` (any bytes: the manifest signs only their SHA-256). */
+    encryptedMetadataB64: string;
+    fields: { ownerEmail: string; ownerKeyId: string; size: number };
+    signedAt: string;
+    manifestSha256Hex: string;
+  };
   shareGrant: SignedRecordVector & {
     fields: { fileId: string; ownerEmail: string; recipientEmail: string; recipientKeyId: string };
     encryptedFileKeyB64: string;
@@ -291,6 +301,17 @@ export async function buildSignatureVectors(
   );
   const manifest = parseFileManifest(manifestJson);
 
+  const v2Fields = { ownerEmail: email, ownerKeyId: keyId, size: 250_000_000 };
+  // iv(12) || ciphertext || tag(16): fixed bytes stand for a sealed metadata blob.
+  const encryptedMetadataB64 = bytesToBase64(Uint8Array.from({ length: 60 }, (_, i) => i));
+  const v2SignedAt = '2026-01-02T03:05:30.000Z';
+  const manifestV2Json = await signFileManifestV2(
+    { ...v2Fields, ownerEncryptedFileKeyB64: wrappedB64, encryptedMetadataB64 },
+    signingPrivateKey,
+    new Date(v2SignedAt),
+  );
+  const manifestV2 = parseFileManifest(manifestV2Json);
+
   const grantFields = {
     fileId: 'file-1',
     ownerEmail: email,
@@ -304,7 +325,8 @@ export async function buildSignatureVectors(
     new Date(grantAt),
   );
   const grant = parseShareGrant(shareGrantJson);
-  if (binding === null || manifest === null || grant === null) throw new Error('vector records do not parse');
+  if (binding === null || manifest === null || manifestV2 === null || grant === null)
+    throw new Error('vector records do not parse');
 
   const pinSet: PinSet = {
     version: 1,
@@ -388,6 +410,14 @@ export async function buildSignatureVectors(
       fields,
       signedAt,
       manifestSha256Hex: await fileManifestSha256Hex(manifest),
+    },
+    fileManifestV2: {
+      ...record(manifestV2Json, fileManifestMessage(manifestV2), manifestV2.signatureB64),
+      ownerEncryptedFileKeyB64: wrappedB64,
+      encryptedMetadataB64,
+      fields: v2Fields,
+      signedAt: v2SignedAt,
+      manifestSha256Hex: await fileManifestSha256Hex(manifestV2),
     },
     shareGrant: {
       ...record(shareGrantJson, shareGrantMessage(grant), grant.signatureB64),
