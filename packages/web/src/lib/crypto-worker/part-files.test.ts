@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeXhr } from '../transfers/testing/fake-xhr';
 import { PartLostError } from './chunk-cipher';
 import { createPartFiles, PART_FILES_ROOT, type PartFiles } from './part-files';
-import { createPartStore } from './process-request';
+import { createPartStore } from './part-store';
 
 /**
  * Just enough of the origin private file system and Web Locks for `part-files.ts`, in memory: a

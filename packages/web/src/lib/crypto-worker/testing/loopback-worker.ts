@@ -1,6 +1,7 @@
 import type { XhrFactory } from '../../transfers/upload-xhr';
 import { responseTransfer } from '../chunk-cipher';
-import { createPartStore, processCryptoRequest, type PartStore } from '../process-request';
+import { createPartStore, type PartStore } from '../part-store';
+import { processCryptoRequest } from '../process-request';
 import type { CryptoProgress, CryptoRequest, CryptoResponse } from '../protocol';
 import type { CryptoWorkerLike } from '../worker-chunk-cipher';
 
