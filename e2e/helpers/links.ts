@@ -56,7 +56,9 @@ export async function createLink(page: Page, fileName: string, choices: LinkChoi
   if (choices.screenshot !== undefined) await screenshots(page, `${choices.screenshot}-form`);
   await dialog.getByRole('button', { name: 'Create link' }).click();
   const field = dialog.getByRole('textbox', { name: 'Link' });
-  await expect(field).toHaveValue(/\/l\/[A-Za-z0-9_-]{22}#[A-Za-z0-9_-]{43}$/, { timeout: 60_000 });
+  await expect(field).toHaveValue(/\/l\/[A-Za-z0-9_-]{22}#[A-Za-z0-9_-]{43}\.[0-9a-f]{64}$/, {
+    timeout: 60_000,
+  });
   if (choices.screenshot !== undefined) await screenshots(page, `${choices.screenshot}-made`);
   const url = await field.inputValue();
   await dialog.getByRole('button', { name: 'Done' }).click();

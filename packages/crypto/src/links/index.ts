@@ -6,6 +6,7 @@ export {
   encodeLinkFragment,
   encodeRequestFragment,
   isLinkId,
+  type LinkFragment,
   LINK_ID_LENGTH,
   LINK_SECRET_LENGTH,
   parseLinkFragment,
@@ -48,4 +49,5 @@ export {
   type LinkRecord,
   type LinkRecordFields,
 } from './link.record.js';
+export { linkSigningKeyMatches, linkSigningKeyPin } from './link-signer.pin.js';
 export { assertRequestOwnerKey, ownerKeySha256Hex } from './request-owner-key.check.js';

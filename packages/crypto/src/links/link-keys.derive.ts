@@ -1,4 +1,4 @@
-import { bytesToHex, concatBytes, toBufferSource, utf8Bytes } from '../bytes.util.js';
+import { bytesToHex, concatBytes, hexToBytes, toBufferSource, utf8Bytes } from '../bytes.util.js';
 import { InvalidArgumentError } from '../crypto.errors.js';
 import { argon2idBytes, parseArgon2idParams } from '../kdf.argon2.js';
 import { sha256 } from '../signed-record.util.js';
@@ -33,18 +33,29 @@ export function createLinkPasswordSalt(): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * `K = HKDF-SHA256(S || P, salt "", info "coffer-v2/link-wrap")` and
- * `A = HKDF-SHA256(S || P, salt "", info "coffer-v2/link-auth")`, 32 bytes each, where
- * `P = Argon2id(password, salt, kdf)` (32 bytes) with a password and empty without. Every guess of
- * a password needs `S`, which the server never sees: what it stores (SHA-256(A), the salt and the
- * KDF parameters) cannot test a password offline.
+ * `K = HKDF-SHA256(S || P, salt F, info "coffer-v2/link-wrap")` and
+ * `A = HKDF-SHA256(S || P, salt F, info "coffer-v2/link-auth")`, 32 bytes each, where
+ * `P = Argon2id(password, salt, kdf)` (32 bytes) with a password and empty without, and `F` the 32
+ * bytes of the owner's signing key hash the fragment pins (empty for a link from before the pin).
+ * Every guess of a password needs `S`, which the server never sees: what it stores (SHA-256(A), the
+ * salt and the KDF parameters) cannot test a password offline. The pin goes into both keys, so an
+ * altered pin is refused like an altered secret (another `A`, another `K`).
  * @throws {KdfDowngradeError} a `kdf` weaker than the unlock key's minimums.
  * @throws {InvalidKeyRecordError} a `kdf` that is not Argon2id parameters, or asks for too much work.
  */
-export async function deriveLinkKeys(secretBytes: Uint8Array, password?: LinkPassword): Promise<LinkKeys> {
+export async function deriveLinkKeys(
+  secretBytes: Uint8Array,
+  password?: LinkPassword,
+  ownerSigningKeySha256Hex: string | null = null,
+): Promise<LinkKeys> {
   if (secretBytes.length !== LINK_SECRET_LENGTH) {
     throw new InvalidArgumentError(`a link secret is ${LINK_SECRET_LENGTH} bytes`);
   }
+  if (ownerSigningKeySha256Hex !== null && !/^[0-9a-f]{64}$/.test(ownerSigningKeySha256Hex)) {
+    throw new InvalidArgumentError('a signing key pin is 64 lower-case hex digits');
+  }
+  const saltBytes =
+    ownerSigningKeySha256Hex === null ? new Uint8Array(0) : hexToBytes(ownerSigningKeySha256Hex);
   let passwordBytes: Uint8Array = new Uint8Array(0);
   if (password !== undefined) {
     if (password.kdf.name !== 'Argon2id') throw new InvalidArgumentError('a link password uses Argon2id');
@@ -60,7 +71,7 @@ export async function deriveLinkKeys(secretBytes: Uint8Array, password?: LinkPas
     const hkdf = (info: string): HkdfParams => ({
       name: 'HKDF',
       hash: 'SHA-256',
-      salt: new Uint8Array(0),
+      salt: saltBytes,
       info: utf8Bytes(info),
     });
     const wrapKey = await crypto.subtle.deriveKey(

@@ -52,21 +52,40 @@ export function base64UrlToBytes(text: string): Uint8Array<ArrayBuffer> {
   }
 }
 
-/** A share link's fragment (without `#`): the secret as base64url, 43 characters. */
-export function encodeLinkFragment(secretBytes: Uint8Array): string {
-  assertSecretLength(secretBytes.length);
-  return bytesToBase64Url(secretBytes);
+/**
+ * What a share link's fragment carries: the secret, and (links made since the pin, issue 30) the
+ * SHA-256 of the owner's signing key (SPKI), which the recipient's page holds the served key to.
+ */
+export interface LinkFragment {
+  secretBytes: Uint8Array<ArrayBuffer>;
+  /** 64 lower-case hex digits; null for a link made before the pin (`#<S>` only). */
+  ownerSigningKeySha256Hex: string | null;
 }
 
 /**
- * Reads a share link's fragment (a leading `#` is allowed).
- * @throws {LinkFragmentError} anything but exactly a 32-byte secret in canonical base64url.
+ * A share link's fragment (without `#`): `<S base64url>.<owner signing key SHA-256 hex>`, or the
+ * secret alone (43 characters) without a signing key hash (links from before the pin; tests).
  */
-export function parseLinkFragment(fragment: string): Uint8Array<ArrayBuffer> {
-  const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
-  const secretBytes = base64UrlToBytes(text);
+export function encodeLinkFragment(secretBytes: Uint8Array, ownerSigningKeySha256Hex?: string): string {
   assertSecretLength(secretBytes.length);
-  return secretBytes;
+  if (ownerSigningKeySha256Hex === undefined) return bytesToBase64Url(secretBytes);
+  return encodeSecretAndHash(secretBytes, ownerSigningKeySha256Hex);
+}
+
+/**
+ * Reads a share link's fragment (a leading `#` is allowed): a secret alone, or a secret, a dot and
+ * the owner's signing key hash.
+ * @throws {LinkFragmentError} anything but exactly that, in canonical base64url and lower-case hex.
+ */
+export function parseLinkFragment(fragment: string): LinkFragment {
+  const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
+  if (!text.includes('.')) {
+    const secretBytes = base64UrlToBytes(text);
+    assertSecretLength(secretBytes.length);
+    return { secretBytes, ownerSigningKeySha256Hex: null };
+  }
+  const { secretBytes, sha256Hex } = parseSecretAndHash(text);
+  return { secretBytes, ownerSigningKeySha256Hex: sha256Hex };
 }
 
 /** What a file request's fragment carries: the secret and the owner's RSA key fingerprint. */
@@ -79,9 +98,7 @@ export interface RequestFragment {
 /** A file request's fragment (without `#`): `<S base64url>.<owner key SHA-256 hex>`. */
 export function encodeRequestFragment(secretBytes: Uint8Array, ownerKeySha256Hex: string): string {
   assertSecretLength(secretBytes.length);
-  if (!HEX_64.test(ownerKeySha256Hex))
-    throw new LinkFragmentError('the owner key hash must be 64 lower-case hex digits');
-  return `${bytesToBase64Url(secretBytes)}.${ownerKeySha256Hex}`;
+  return encodeSecretAndHash(secretBytes, ownerKeySha256Hex);
 }
 
 /**
@@ -89,15 +106,26 @@ export function encodeRequestFragment(secretBytes: Uint8Array, ownerKeySha256Hex
  * @throws {LinkFragmentError} not exactly a secret, a dot and 64 lower-case hex digits.
  */
 export function parseRequestFragment(fragment: string): RequestFragment {
-  const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
+  const { secretBytes, sha256Hex } = parseSecretAndHash(
+    fragment.startsWith('#') ? fragment.slice(1) : fragment,
+  );
+  return { secretBytes, ownerKeySha256Hex: sha256Hex };
+}
+
+/** `<S base64url>.<64 hex>`: a request's fragment, and a share link's with its signing key pin. */
+function encodeSecretAndHash(secretBytes: Uint8Array, sha256Hex: string): string {
+  if (!HEX_64.test(sha256Hex)) throw new LinkFragmentError('the key hash must be 64 lower-case hex digits');
+  return `${bytesToBase64Url(secretBytes)}.${sha256Hex}`;
+}
+
+function parseSecretAndHash(text: string): { secretBytes: Uint8Array<ArrayBuffer>; sha256Hex: string } {
   const parts = text.split('.');
-  if (parts.length !== 2) throw new LinkFragmentError('a request fragment is a secret and a key fingerprint');
-  const [secretText = '', ownerKeySha256Hex = ''] = parts;
-  if (!HEX_64.test(ownerKeySha256Hex))
-    throw new LinkFragmentError('the owner key fingerprint is not 64 hex digits');
+  if (parts.length !== 2) throw new LinkFragmentError('the fragment is a secret and a key fingerprint');
+  const [secretText = '', sha256Hex = ''] = parts;
+  if (!HEX_64.test(sha256Hex)) throw new LinkFragmentError('the key fingerprint is not 64 hex digits');
   const secretBytes = base64UrlToBytes(secretText);
   assertSecretLength(secretBytes.length);
-  return { secretBytes, ownerKeySha256Hex };
+  return { secretBytes, sha256Hex };
 }
 
 function assertSecretLength(length: number): void {

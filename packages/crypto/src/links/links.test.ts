@@ -20,6 +20,8 @@ import {
   encodeRequestFragment,
   isLinkId,
   linkAuthKeyHashHex,
+  linkSigningKeyMatches,
+  linkSigningKeyPin,
   openLinkLabel,
   openLinkMetadata,
   openRequestMessage,
@@ -48,7 +50,14 @@ describe('link fragments', () => {
     const secret = createLinkSecret();
     const fragment = encodeLinkFragment(secret);
     expect(fragment).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(parseLinkFragment(`#${fragment}`)).toEqual(secret);
+    expect(parseLinkFragment(`#${fragment}`)).toEqual({
+      secretBytes: secret,
+      ownerSigningKeySha256Hex: null,
+    });
+    const pin = 'ef'.repeat(32);
+    const pinned = encodeLinkFragment(secret, pin);
+    expect(pinned).toBe(`${fragment}.${pin}`);
+    expect(parseLinkFragment(`#${pinned}`)).toEqual({ secretBytes: secret, ownerSigningKeySha256Hex: pin });
     const hash = 'ab'.repeat(32);
     expect(parseRequestFragment(encodeRequestFragment(secret, hash))).toEqual({
       secretBytes: secret,
@@ -64,6 +73,16 @@ describe('link fragments', () => {
     if (fragment.endsWith('A')) bad.push(nonCanonical);
     for (const text of bad) expect(() => parseLinkFragment(text), text).toThrow(LinkFragmentError);
     const hash = 'cd'.repeat(32);
+    for (const text of [
+      `${fragment}.${hash.toUpperCase()}`,
+      `${fragment}.${hash}.x`,
+      `${fragment}.${hash.slice(2)}`,
+      `${fragment}.`,
+      `.${hash}`,
+    ]) {
+      expect(() => parseLinkFragment(text), text).toThrow(LinkFragmentError);
+    }
+    expect(() => encodeLinkFragment(createLinkSecret(), hash.toUpperCase())).toThrow(LinkFragmentError);
     for (const text of [
       fragment,
       `${fragment}.${hash.toUpperCase()}`,
@@ -96,6 +115,24 @@ describe('link keys', () => {
     expect(pw.authKeyBytes).not.toEqual(plain.authKeyBytes);
     expect(pw.authKeyBytes).not.toEqual(other.authKeyBytes);
     expect(await linkAuthKeyHashHex(pw.authKeyBytes)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("bind the owner's signing key pin into K and A: another pin derives other keys", async () => {
+    const secret = createLinkSecret();
+    const unpinned = await deriveLinkKeys(secret);
+    const pinned = await deriveLinkKeys(secret, undefined, 'ab'.repeat(32));
+    const otherPin = await deriveLinkKeys(secret, undefined, 'ac'.repeat(32));
+    expect(pinned.authKeyBytes).not.toEqual(unpinned.authKeyBytes);
+    expect(pinned.authKeyBytes).not.toEqual(otherPin.authKeyBytes);
+    expect((await deriveLinkKeys(secret, undefined, 'ab'.repeat(32))).authKeyBytes).toEqual(
+      pinned.authKeyBytes,
+    );
+    const linkId = createLinkId();
+    const sealed = await sealLinkMetadata(pinned.wrapKey, { linkId, fileId: FILE_A }, { name: 'a.txt' });
+    await expect(openLinkMetadata(otherPin.wrapKey, { linkId, fileId: FILE_A }, sealed)).rejects.toThrow(
+      LinkKeyUnwrapError,
+    );
+    await expect(deriveLinkKeys(secret, undefined, 'AB'.repeat(32))).rejects.toThrow(InvalidArgumentError);
   });
 
   it('refuse a weakened password KDF before deriving anything', async () => {
@@ -258,6 +295,19 @@ describe('file request owner key', () => {
   });
 });
 
+describe("the owner's signing key pin of a share link", () => {
+  it('matches only the pinned key: a swapped key, a missing one or garbage do not', async () => {
+    const owner = await exportSigningPublicKeyB64((await generateSigningKeyPair()).publicKey);
+    const server = await exportSigningPublicKeyB64((await generateSigningKeyPair()).publicKey);
+    const pin = await linkSigningKeyPin(owner);
+    expect(pin).toMatch(/^[0-9a-f]{64}$/);
+    expect(await linkSigningKeyMatches(owner, pin)).toBe(true);
+    expect(await linkSigningKeyMatches(server, pin)).toBe(false);
+    expect(await linkSigningKeyMatches(null, pin)).toBe(false);
+    expect(await linkSigningKeyMatches('not base64!', pin)).toBe(false);
+  });
+});
+
 describe('package index', () => {
   it('exports the links room and its errors', async () => {
     const api = await import('../index.js');
@@ -283,6 +333,8 @@ describe('package index', () => {
       'verifyLinkRecord',
       'assertRequestOwnerKey',
       'ownerKeySha256Hex',
+      'linkSigningKeyPin',
+      'linkSigningKeyMatches',
       'LinkFragmentError',
       'LinkKeyUnwrapError',
       'RequestKeyMismatchError',

@@ -4,7 +4,13 @@ import { base64ToBytes, bytesToBase64 } from '../base64.codec.js';
 import { bytesToHex, hexToBytes } from '../bytes.util.js';
 import { deriveLinkKeys, linkAuthKeyHashHex } from './link-keys.derive.js';
 import { unwrapLinkFileKey, wrapLinkFileKeyWith } from './link-key.wrap.js';
-import { encodeLinkFragment, encodeRequestFragment, parseRequestFragment } from './link-secret.fragment.js';
+import {
+  encodeLinkFragment,
+  encodeRequestFragment,
+  parseLinkFragment,
+  parseRequestFragment,
+} from './link-secret.fragment.js';
+import { linkSigningKeyPin } from './link-signer.pin.js';
 import { openLinkMetadata, sealLinkLabel, sealLinkMetadata, sealRequestMessage } from './link-text.seal.js';
 import { linkRecordMessage, parseLinkRecord, signLinkRecord, verifyLinkRecord } from './link.record.js';
 import { ownerKeySha256Hex } from './request-owner-key.check.js';
@@ -30,6 +36,7 @@ interface LinksVectors {
   fragment: string;
   requestFragment: string;
   ownerKeySha256Hex: string;
+  pinned: Omit<Derived, 'authKeyB64Url'> & { ownerSigningKeySha256Hex: string; fragment: string };
   noPassword: Derived;
   password: Derived & { password: string; saltHex: string; kdf: Record<string, unknown> };
   fileId: string;
@@ -75,6 +82,26 @@ describe('links-v2 test vectors', () => {
     });
     expect(bytesToHex(withPassword.authKeyBytes)).toBe(v.password.authKeyHex);
     expect(await linkAuthKeyHashHex(withPassword.authKeyBytes)).toBe(v.password.authKeyHashHex);
+  });
+
+  it("a pinned link: the owner's signing key hash in the fragment and in K and A", async () => {
+    expect(await linkSigningKeyPin(sigs.signingKey.signingPublicKeyB64)).toBe(
+      v.pinned.ownerSigningKeySha256Hex,
+    );
+    expect(encodeLinkFragment(secret, v.pinned.ownerSigningKeySha256Hex)).toBe(v.pinned.fragment);
+    expect(parseLinkFragment(v.pinned.fragment).ownerSigningKeySha256Hex).toBe(
+      v.pinned.ownerSigningKeySha256Hex,
+    );
+    const pinned = await deriveLinkKeys(secret, undefined, v.pinned.ownerSigningKeySha256Hex);
+    expect(bytesToHex(pinned.authKeyBytes)).toBe(v.pinned.authKeyHex);
+    expect(await linkAuthKeyHashHex(pinned.authKeyBytes)).toBe(v.pinned.authKeyHashHex);
+    // K is never extractable: what the vector's K seals opens under the derived one.
+    const vectorK = await crypto.subtle.importKey('raw', hexToBytes(v.pinned.wrapKeyHex), 'AES-GCM', false, [
+      'encrypt',
+      'decrypt',
+    ]);
+    const sealed = await sealLinkMetadata(vectorK, item, { name: 'pinned.txt' });
+    expect(await openLinkMetadata(pinned.wrapKey, item, sealed)).toEqual({ name: 'pinned.txt' });
   });
 
   it('the file key, metadata, label and request message under K', async () => {

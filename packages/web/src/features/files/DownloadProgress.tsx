@@ -10,7 +10,8 @@ export function DownloadProgress({
   item,
   onCancel,
 }: {
-  item: TransferItem;
+  /** A transfer's name, status text and percent (a card's transfer item, or a link page's file). */
+  item: Pick<TransferItem, 'fileName' | 'statusText' | 'progress'>;
   onCancel: () => void;
 }): ReactElement {
   const started = item.progress > 0;

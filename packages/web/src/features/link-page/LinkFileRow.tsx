@@ -1,11 +1,13 @@
 import { useRef, useState, type ReactElement } from 'react';
-import { Button, CloseButton, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { formatSize } from '@coffer/contracts';
-import { IconDownload } from '@tabler/icons-react';
+import { IconDownload, IconShieldX } from '@tabler/icons-react';
 import { downloadLinkFile } from '../../lib/links/link-download';
 import type { OpenedLink, OpenedLinkFile } from '../../lib/links/link-open';
 import { signatureBadge } from '../../lib/trust/signed-files';
 import { TransferAbortedError } from '../../lib/transfers/transfer-errors';
+import { StateCallout } from '../../ui/StateCallout';
+import { DownloadProgress } from '../files/DownloadProgress';
 
 type RowState =
   | { readonly kind: 'idle' }
@@ -52,45 +54,38 @@ export function LinkFileRow({ link, file }: { link: OpenedLink; file: OpenedLink
               {formatSize(file.size)}
             </Text>
           </Stack>
-          {state.kind !== 'running' && (
+          {state.kind !== 'running' && badge.canOpen && (
             <Button
               variant="light"
               leftSection={<IconDownload size={16} aria-hidden />}
               onClick={start}
-              disabled={!badge.canOpen}
               aria-label={`Download ${file.name}`}
             >
               Download
             </Button>
           )}
         </Group>
-        <Text size="sm" c={badge.tone === 'verified' ? 'teal' : badge.tone === 'unsigned' ? 'dimmed' : 'red'}>
-          {badge.text}
-        </Text>
+        {badge.canOpen ? (
+          <Text
+            size="sm"
+            c={badge.tone === 'verified' ? 'teal' : 'dimmed'}
+            data-link-file-signature={badge.tone}
+          >
+            {badge.text}
+          </Text>
+        ) : (
+          // As a share that does not check out: refused, with why, and nothing to download.
+          <StateCallout
+            size="sm"
+            look={{ label: 'Coffer refused to open this file', color: 'red', icon: IconShieldX }}
+            reason={badge.text}
+          />
+        )}
         {state.kind === 'running' && (
-          <Stack gap={6} data-download-state="active">
-            <Group justify="space-between" gap="xs" wrap="nowrap">
-              <Text size="sm" c="dimmed" truncate="end" aria-live="polite">
-                {state.text}
-              </Text>
-              <Group gap={6} wrap="nowrap">
-                <Text size="xs" fw={600} c="dimmed">
-                  {state.percent}%
-                </Text>
-                <CloseButton
-                  size="sm"
-                  aria-label={`Cancel download of ${file.name}`}
-                  onClick={() => controller.current?.abort()}
-                />
-              </Group>
-            </Group>
-            <Progress
-              aria-label={`Download of ${file.name}`}
-              value={state.percent}
-              size="sm"
-              transitionDuration={0}
-            />
-          </Stack>
+          <DownloadProgress
+            item={{ fileName: file.name, statusText: state.text, progress: state.percent }}
+            onCancel={() => controller.current?.abort()}
+          />
         )}
         {state.kind === 'done' && (
           <Text size="sm" c="teal" data-download-state="complete">

@@ -1,10 +1,9 @@
 import { useState, type ReactElement, type SyntheticEvent } from 'react';
-import { Button, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Loader, PasswordInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { formatDateTime } from '@coffer/contracts';
 import { IconLinkOff, IconLock, IconShieldX } from '@tabler/icons-react';
 import { useLocation, useParams } from 'react-router';
 import { PublicPage } from '../../ui/PublicPage';
-import { StateCallout } from '../../ui/StateCallout';
 import type { LinkFailure, OpenedLink } from '../../lib/links/link-open';
 import { signatureBadge } from '../../lib/trust/signed-files';
 import { LinkFileRow } from './LinkFileRow';
@@ -82,6 +81,10 @@ function PasswordForm({
   );
 }
 
+/**
+ * A link or request page that cannot show anything: one heading (the state) with its icon, the
+ * reason, and Try again where trying again can help. Never an error dump.
+ */
 export function LinkRefusal({
   failure,
   onRetry,
@@ -91,27 +94,30 @@ export function LinkRefusal({
 }): ReactElement {
   const { title, reason } = linkFailureTexts[failure];
   const retryable = failure === 'failed' || failure === 'rate-limited';
-  const danger = failure === 'tampered' || failure === 'key-mismatch';
+  const danger = failure === 'tampered' || failure === 'key-mismatch' || failure === 'signer-mismatch';
+  const Icon = danger ? IconShieldX : IconLinkOff;
   return (
-    <Stack gap="md" data-link-failure={failure}>
-      <Title order={1} size="h2">
-        {title}
-      </Title>
-      <StateCallout
-        look={{
-          label: title,
-          color: danger ? 'red' : 'gray',
-          icon: danger ? IconShieldX : IconLinkOff,
-        }}
-        reason={reason}
-        actions={retryable ? [{ label: 'Try again', onClick: onRetry }] : []}
-      />
+    <Stack gap="md" align="flex-start" data-link-failure={failure} role="alert">
+      <Group gap="sm" wrap="nowrap" align="center">
+        <ThemeIcon size={40} radius="xl" variant="light" color={danger ? 'red' : 'gray'}>
+          <Icon size={22} aria-hidden />
+        </ThemeIcon>
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+      </Group>
+      <Text>{reason}</Text>
+      {retryable && (
+        <Button variant="light" onClick={onRetry}>
+          Try again
+        </Button>
+      )}
     </Stack>
   );
 }
 
 function OpenLinkView({ link }: { link: OpenedLink }): ReactElement {
-  const record = signatureBadge(link.record, link.ownerEmail);
+  const signer = signerLine(link);
   const count = link.files.length;
   return (
     <Stack gap="md">
@@ -127,11 +133,8 @@ function OpenLinkView({ link }: { link: OpenedLink }): ReactElement {
             ? 'No download limit'
             : `${link.downloadsLeft} download${link.downloadsLeft === 1 ? '' : 's'} left`}
         </Text>
-        <Text
-          size="sm"
-          c={record.tone === 'verified' ? 'teal' : record.tone === 'unsigned' ? 'dimmed' : 'red'}
-        >
-          {record.tone === 'verified' ? `Link signed by ${link.ownerEmail}` : record.text}
+        <Text size="sm" c={signer.color} data-link-signer={signer.state}>
+          {signer.text}
         </Text>
       </Stack>
       {link.files.map((file) => (
@@ -139,4 +142,26 @@ function OpenLinkView({ link }: { link: OpenedLink }): ReactElement {
       ))}
     </Stack>
   );
+}
+
+/**
+ * Who signed the link, as far as the page can tell. A pinned link got here only with the pinned key
+ * and a valid record; a link from before the pin is checked with the key the server serves, which
+ * the page says ("not pinned").
+ */
+function signerLine(link: OpenedLink): { state: string; text: string; color: string } {
+  const record = signatureBadge(link.record, link.ownerEmail);
+  if (link.signerPinned)
+    return {
+      state: 'pinned',
+      text: `Link signed by ${link.ownerEmail}, whose key this link names`,
+      color: 'teal',
+    };
+  if (record.tone === 'verified')
+    return {
+      state: 'not-pinned',
+      text: `Signature not pinned: signed by ${link.ownerEmail} with the key the server gave (an older link names no key)`,
+      color: 'dimmed',
+    };
+  return { state: record.tone, text: record.text, color: record.tone === 'unsigned' ? 'dimmed' : 'red' };
 }

@@ -25,6 +25,11 @@ export const linkFailureTexts: Record<LinkFailure, { title: string; reason: stri
     reason:
       'The server offered a different encryption key than the one this link was made for, so nothing was sent. Tell the person who gave you the link.',
   },
+  'signer-mismatch': {
+    title: 'The sender’s signature does not match this link',
+    reason:
+      'The server sent a signing key other than the one this link was made with, so Coffer cannot tell who these files are from. Nothing was opened. Tell the person who sent you the link.',
+  },
   failed: {
     title: 'This link could not be opened',
     reason: 'Coffer could not reach the server. Check your connection and try again.',

@@ -7,7 +7,13 @@ export function useLinkOwnerKeys(): LinkOwnerKeys | null {
   const encryption = useEncryptionState();
   const email = useCurrentUser()?.email ?? null;
   if (encryption.status !== 'unlocked' || email === null) return null;
-  const { privateKey, signingPrivateKey, driveKey } = encryption.keys;
-  if (signingPrivateKey === undefined) return null;
-  return { email, privateKey, signingPrivateKey, ...(driveKey === undefined ? {} : { driveKey }) };
+  const { privateKey, signingPrivateKey, signingPublicKeyB64, driveKey } = encryption.keys;
+  if (signingPrivateKey === undefined || signingPublicKeyB64 === undefined) return null;
+  return {
+    email,
+    privateKey,
+    signingPrivateKey,
+    signingPublicKeyB64,
+    ...(driveKey === undefined ? {} : { driveKey }),
+  };
 }

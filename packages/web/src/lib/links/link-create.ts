@@ -8,6 +8,7 @@ import {
   deriveLinkKeys,
   encodeLinkFragment,
   linkAuthKeyHashHex,
+  linkSigningKeyPin,
   sealLinkLabel,
   sealLinkMetadata,
   signLinkRecord,
@@ -43,18 +44,21 @@ export interface LinkOwnerKeys {
   readonly privateKey: CryptoKey;
   /** Signs the link record. */
   readonly signingPrivateKey: CryptoKey;
+  /** Its public half (base64 SPKI, checked at unlock): its SHA-256 is pinned in the link's fragment. */
+  readonly signingPublicKeyB64: string;
   /** Seals the label (only the owner reads it); without it the label is not kept. */
   readonly driveKey?: CryptoKey;
 }
 
 export interface CreatedLink {
   readonly linkId: string;
-  /** `${origin}/l/${linkId}#${secret}`: the only place the secret ever is. */
+  /** `${origin}/l/${linkId}#${secret}.${signing key pin}`: the only place the secret ever is. */
   readonly url: string;
 }
 
 /**
- * Makes a share link for these files: a new secret S (and a password's salt), K and A from them,
+ * Makes a share link for these files: a new secret S (and a password's salt), K and A from them and
+ * the pin of my signing key (its SHA-256, in the fragment, so the recipient holds the served key to it),
  * each file key put under K (opened from the file's RSA owner copy, as sharing does) with its name
  * sealed beside it, the label under the drive key, the owner's signed link record; then POST
  * /users/links. The server receives SHA-256(A), never S, K, A or the password.
@@ -71,11 +75,13 @@ export async function createShareLink(
   const password = settings.password === null || settings.password === '' ? null : settings.password;
   const passwordParams: LinkPasswordParams | null =
     password === null ? null : { salt: bytesToBase64(createLinkPasswordSalt()), kdf: { ...ARGON2ID_PARAMS } };
+  const pin = await linkSigningKeyPin(keys.signingPublicKeyB64);
   const linkKeys = await deriveLinkKeys(
     secretBytes,
     password === null || passwordParams === null
       ? undefined
       : { password, saltBytes: base64ToBytes(passwordParams.salt), kdf: passwordParams.kdf },
+    pin,
   );
   const items = await Promise.all(
     files.map(async (file) => {
@@ -120,5 +126,5 @@ export async function createShareLink(
     password: passwordParams,
     linkRecord,
   });
-  return { linkId, url: `${origin}/l/${linkId}#${encodeLinkFragment(secretBytes)}` };
+  return { linkId, url: `${origin}/l/${linkId}#${encodeLinkFragment(secretBytes, pin)}` };
 }

@@ -7,6 +7,15 @@ import {
   sha256,
   wrapFileKey,
   base64UrlToBytes,
+  createLinkId,
+  createLinkSecret,
+  deriveLinkKeys,
+  encodeLinkFragment,
+  linkAuthKeyHashHex,
+  linkSigningKeyPin,
+  sealLinkMetadata,
+  signLinkRecord,
+  wrapFileKeyForLink,
 } from '@coffer/crypto';
 import { createApiClient } from '../api/http';
 import { makeTrustIdentity, type TrustIdentity } from '../trust/testing/trust-identities';
@@ -21,6 +30,8 @@ interface StoredLink {
   body: CreateLinkBody;
   /** A stand-in for a server that serves something else under the link. */
   servedItems?: CreateLinkBody['items'];
+  /** A stand-in for a server that serves its own signing key, with a link record it signed. */
+  servedSigner?: { signingPublicKeyB64: string; linkRecord: string };
 }
 
 /** The links API as the first cut describes it, in memory: enough for the browser's side. */
@@ -51,12 +62,12 @@ function fakeServer(owner: TrustIdentity, encryptedFileKey: string) {
     return json(200, {
       items: (link.servedItems ?? link.body.items).map((item) => ({ ...item, size: 11 })),
       ownerEmail: owner.email,
-      ownerSigningPublicKey: owner.signingPublicKeyB64,
+      ownerSigningPublicKey: link.servedSigner?.signingPublicKeyB64 ?? owner.signingPublicKeyB64,
       ownerKeyBinding: owner.keyBindingJson,
       expiresAt: link.body.expiresAt,
       maxDownloads: link.body.maxDownloads,
       downloadsLeft: link.body.maxDownloads,
-      linkRecord: link.body.linkRecord,
+      linkRecord: link.servedSigner?.linkRecord ?? link.body.linkRecord,
     });
   };
   return { links, fetchImpl };
@@ -73,7 +84,12 @@ async function setUp() {
   const make = (password: string | null, expiresAt: string | null = null) =>
     createShareLink(
       api,
-      { email: owner.email, privateKey: owner.privateKey, signingPrivateKey: owner.signingPrivateKey },
+      {
+        email: owner.email,
+        privateKey: owner.privateKey,
+        signingPrivateKey: owner.signingPrivateKey,
+        signingPublicKeyB64: owner.signingPublicKeyB64,
+      },
       [{ fileId: FILE_ID, name: 'report.pdf', contentType: 'application/pdf' }],
       { expiresAt, maxDownloads: 5, password, label: null },
       ORIGIN,
@@ -86,6 +102,8 @@ async function setUp() {
   };
   return { owner, fileKey, server, make, open };
 }
+
+const linkIdOf = (url: string): string => new URL(url).pathname.split('/')[2] ?? '';
 
 async function importOwnerPublicKey(owner: TrustIdentity): Promise<CryptoKey> {
   const { importPublicKeyB64 } = await import('@coffer/crypto');
@@ -106,8 +124,10 @@ describe('share links in the browser (issue 30)', () => {
   it('makes a link whose secret is only in the fragment, and opens it to the same file key and name', async () => {
     const { fileKey, server, make, open } = await setUp();
     const created = await make(null);
-    expect(created.url).toMatch(new RegExp(`^${ORIGIN}/l/[A-Za-z0-9_-]{22}#[A-Za-z0-9_-]{43}$`));
-    const secret = created.url.split('#')[1] ?? '';
+    expect(created.url).toMatch(
+      new RegExp(`^${ORIGIN}/l/[A-Za-z0-9_-]{22}#[A-Za-z0-9_-]{43}\\.[0-9a-f]{64}$`),
+    );
+    const secret = (created.url.split('#')[1] ?? '').split('.')[0] ?? '';
     // Nothing the server received carries the secret.
     expect(JSON.stringify([...server.links.values()])).not.toContain(secret);
 
@@ -116,6 +136,7 @@ describe('share links in the browser (issue 30)', () => {
       ['report.pdf', 'application/pdf'],
     ]);
     expect(link.record).toEqual({ status: 'valid' });
+    expect(link.signerPinned).toBe(true);
     const sealed = await encryptChunk(fileKey, 0, true, new TextEncoder().encode('hello there'));
     const [opened] = link.files;
     if (opened === undefined) throw new Error('no file');
@@ -145,11 +166,89 @@ describe('share links in the browser (issue 30)', () => {
     const { server, make, open } = await setUp();
     const first = await make(null);
     const second = await make(null);
-    const idOf = (url: string) => new URL(url).pathname.split('/')[2] ?? '';
-    const victim = server.links.get(idOf(second.url));
-    const other = server.links.get(idOf(first.url));
+    const victim = server.links.get(linkIdOf(second.url));
+    const other = server.links.get(linkIdOf(first.url));
     if (victim === undefined || other === undefined) throw new Error('links not stored');
     victim.servedItems = other.body.items;
     expect(await failureOf(open(second.url, null))).toBe('tampered');
+  });
+
+  it("catches a server that swaps the owner's signing key and signs the link record with its own", async () => {
+    const { server, make, open } = await setUp();
+    const created = await make(null);
+    const stored = server.links.get(linkIdOf(created.url));
+    if (stored === undefined) throw new Error('link not stored');
+    const impostor = await makeTrustIdentity('owner@example.com', 'key-impostor');
+    // What the server has is enough to sign the same record with a key of its own.
+    stored.servedSigner = {
+      signingPublicKeyB64: impostor.signingPublicKeyB64,
+      linkRecord: await signLinkRecord(
+        {
+          linkId: stored.body.linkId,
+          ownerEmail: impostor.email,
+          items: stored.body.items.map((item) => ({ fileId: item.fileId, wrappedKeyB64: item.wrappedKey })),
+          expiresAt: stored.body.expiresAt,
+          maxDownloads: stored.body.maxDownloads,
+        },
+        impostor.signingPrivateKey,
+      ),
+    };
+    expect(await failureOf(open(created.url, null))).toBe('signer-mismatch');
+    // A pin altered in the URL to the impostor's key derives another A: the server refuses it.
+    const [base = '', fragment = ''] = created.url.split('#');
+    const forgedPin = await linkSigningKeyPin(impostor.signingPublicKeyB64);
+    expect(await failureOf(open(`${base}#${fragment.split('.')[0] ?? ''}.${forgedPin}`, null))).toBe(
+      'tampered',
+    );
+  });
+
+  it('opens a link from before the pin (secret only) as "not pinned", checked with the served key', async () => {
+    const { owner, server, open } = await setUp();
+    const linkId = createLinkId();
+    const secret = createLinkSecret();
+    const keys = await deriveLinkKeys(secret);
+    const place = { linkId, fileId: FILE_ID };
+    const encryptedFileKeyB64 = (
+      (await (await server.fetchImpl(`${ORIGIN}/api/users/files/${FILE_ID}`)).json()) as {
+        encryptionInfo: { encryptedFileKey: string };
+      }
+    ).encryptionInfo.encryptedFileKey;
+    const wrappedKey = await wrapFileKeyForLink(
+      { encryptedFileKeyB64, rsaPrivateKey: owner.privateKey },
+      keys.wrapKey,
+      place,
+    );
+    const items = [
+      {
+        fileId: FILE_ID,
+        wrappedKey,
+        encryptedMetadata: await sealLinkMetadata(keys.wrapKey, place, { name: 'old.txt' }),
+      },
+    ];
+    server.links.set(linkId, {
+      body: {
+        linkId,
+        items,
+        expiresAt: null,
+        maxDownloads: null,
+        label: null,
+        authKeyHash: await linkAuthKeyHashHex(keys.authKeyBytes),
+        password: null,
+        linkRecord: await signLinkRecord(
+          {
+            linkId,
+            ownerEmail: owner.email,
+            items: [{ fileId: FILE_ID, wrappedKeyB64: wrappedKey }],
+            expiresAt: null,
+            maxDownloads: null,
+          },
+          owner.signingPrivateKey,
+        ),
+      },
+    });
+    const link = await open(`${ORIGIN}/l/${linkId}#${encodeLinkFragment(secret)}`, null);
+    expect(link.files[0]?.name).toBe('old.txt');
+    expect(link.signerPinned).toBe(false);
+    expect(link.record).toEqual({ status: 'valid' });
   });
 });

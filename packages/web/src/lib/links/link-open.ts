@@ -2,6 +2,7 @@ import {
   base64ToBytes,
   bytesToBase64Url,
   deriveLinkKeys,
+  linkSigningKeyMatches,
   openLinkMetadata,
   parseLinkFragment,
   unwrapLinkFileKey,
@@ -28,7 +29,12 @@ export type LinkFailure =
   | 'rate-limited'
   | 'failed'
   /** A file request whose served owner key is not the one the link's fragment names. */
-  | 'key-mismatch';
+  | 'key-mismatch'
+  /**
+   * A share link whose served signing key is not the one its fragment pins, or whose record does not
+   * verify under it: what the page would show as "signed" rests on a key the sender never made.
+   */
+  | 'signer-mismatch';
 
 export class LinkOpenError extends Error {
   constructor(
@@ -60,6 +66,12 @@ export interface OpenedLink {
   readonly downloadsLeft: number | null;
   /** The owner's signed link record against what is served (files, wrapped keys, expiry, limit). */
   readonly record: SignatureCheck;
+  /**
+   * True when the fragment pins the owner's signing key and the served key is that one (the record
+   * and manifests were checked with it); false for a link made before the pin, whose signatures rest
+   * on the key the server serves ("signature not pinned").
+   */
+  readonly signerPinned: boolean;
   readonly files: readonly OpenedLinkFile[];
   /** Carries `X-Link-Auth` on every call, including the content requests. */
   readonly client: ApiClient;
@@ -69,6 +81,8 @@ export interface OpenedLink {
 export interface LinkStart {
   readonly linkId: string;
   readonly secretBytes: Uint8Array;
+  /** SHA-256 hex of the owner's signing key from the fragment; null for a link from before the pin. */
+  readonly ownerSigningKeySha256Hex: string | null;
   readonly password: LinkPasswordParams | null;
 }
 
@@ -80,21 +94,23 @@ export async function startLink(
   fragment: string,
   options: LinkClientOptions = {},
 ): Promise<LinkStart> {
-  let secretBytes: Uint8Array;
+  let parsed: ReturnType<typeof parseLinkFragment>;
   try {
-    secretBytes = parseLinkFragment(fragment);
+    parsed = parseLinkFragment(fragment);
   } catch (cause) {
     throw new LinkOpenError('tampered', { cause });
   }
   const info = await mapped(publicLinksApi.info(createLinkClient(null, options), linkId));
-  return { linkId, secretBytes, password: info.password };
+  return { linkId, ...parsed, password: info.password };
 }
 
 /**
- * Derives K and A (with the password when the link has one), opens the link on the server, then
- * opens every file key and name under K and checks the owner's signatures. A wrong password is
- * `wrong-password`; a file key or name that does not open under K (another file, an altered
- * fragment that still parses) is `tampered`.
+ * Derives K and A (with the password when the link has one, and the fragment's signing key pin),
+ * opens the link on the server, holds the served signing key to the pin, then opens every file key
+ * and name under K and checks the owner's signatures. A wrong password is `wrong-password`; a file
+ * key or name that does not open under K (another file, an altered fragment that still parses) is
+ * `tampered`; another signing key than the pinned one, or a link record that does not verify under
+ * it, is `signer-mismatch`.
  */
 export async function openLink(
   start: LinkStart,
@@ -112,6 +128,7 @@ export async function openLink(
             saltBytes: base64ToBytes(start.password.salt),
             kdf: start.password.kdf,
           },
+      start.ownerSigningKeySha256Hex,
     );
   } catch (cause) {
     // The server's salt or KDF parameters are malformed or weakened.
@@ -124,6 +141,9 @@ export async function openLink(
       throw new LinkOpenError('tampered', { cause: error });
     throw error;
   });
+  const pin = start.ownerSigningKeySha256Hex;
+  if (pin !== null && !(await linkSigningKeyMatches(answer.ownerSigningPublicKey, pin)))
+    throw new LinkOpenError('signer-mismatch');
   let files: OpenedLinkFile[];
   let record: SignatureCheck;
   try {
@@ -172,22 +192,24 @@ export async function openLink(
     throw new LinkOpenError('tampered', { cause });
   }
   if (files.length === 0) throw new LinkOpenError('unavailable');
+  if (pin !== null && record.status !== 'valid') throw new LinkOpenError('signer-mismatch');
   return {
     linkId: start.linkId,
     ownerEmail: answer.ownerEmail,
     expiresAt: answer.expiresAt,
     downloadsLeft: answer.downloadsLeft,
     record,
+    signerPinned: pin !== null,
     files,
     client,
   };
 }
 
 /**
- * The owner's signing key as served. A recipient without an account has no pin of the owner, so
- * this only shows that the link and its files are consistent with one owner's signing key (the
- * server could serve another key with records it made itself; what it cannot forge is anything
- * under K, which it never has).
+ * The owner's signing key as served. For a link with a pin in its fragment, `openLink` has already
+ * held it to that pin. A link from before the pin has none: then this only shows that the link and
+ * its files are consistent with one owner's signing key (the server could serve another key with
+ * records it made itself; what it cannot forge is anything under K, which it never has).
  */
 function ownerSigningKey(answer: OpenedLinkAnswer): string | null {
   return answer.ownerSigningPublicKey;
