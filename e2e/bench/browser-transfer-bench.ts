@@ -24,7 +24,7 @@
  * (/proc/<pid>/stat `minflt`: each is a page touched for the first time, ~17 µs apiece on the
  * 2-core benchmark machine, so fresh chunk-sized buffers show up here).
  *
- *   npm run build && npm run bench -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --exchange-gib=0 --exchange-runs=1 --no-docs --trace --profile --task-cpu --persistent]
+ *   npm run build && npm run bench:transfer -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --exchange-gib=0 --exchange-runs=1 --no-docs --trace --profile --task-cpu --persistent]
  *
  * Writes (replaces) the "Browser transfers (Chromium)" section of docs/benchmarks.md unless --no-docs.
  * The server runs as a child process, as in packages/server/src/bench/transfer-bench.ts.
@@ -39,7 +39,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { newPerson } from '../helpers/auth.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
-import { startServer } from './driver/bench-stack.js';
+import { measuredCommit, startServer } from './driver/bench-stack.js';
 import { runSize, type SizeResult } from './driver/run-size.js';
 import { openSession, type Harness } from './driver/session.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
@@ -97,6 +97,7 @@ function parseArgs(argv: string[]): Args {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const dir = await mkdtemp(join(tmpdir(), 'coffer-browser-bench-'));
+  const loadAtStart = loadavg()[0]?.toFixed(1) ?? '?';
   const { base, child } = await startServer(join(dir, 'data'));
   let browser: Browser | null = null;
   try {
@@ -128,8 +129,10 @@ async function main(): Promise<void> {
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
     const machine =
       `${cpus().length} cores (\`nproc\` = ${cpus().length}), ${cpu}; Node ${process.version}; ` +
-      `Chromium ${browser.version()}; 1-minute load average at the end ${loadavg()[0]?.toFixed(1) ?? '?'}`;
-    const section = markdownSection(results, machine, new Date().toISOString().slice(0, 10), args);
+      `Chromium ${browser.version()}; 1-minute load average ${loadAtStart} at the start, ` +
+      `${loadavg()[0]?.toFixed(1) ?? '?'} at the end; commit measured ${measuredCommit()}`;
+    const ranAt = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    const section = markdownSection(results, machine, ranAt, args);
     console.log(`\n${section}`);
     if (args.docs) {
       await writeSection(section);

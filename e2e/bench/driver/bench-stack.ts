@@ -1,5 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,4 +62,30 @@ export async function startServer(dataDir: string): Promise<{ base: string; chil
     throw error;
   }
   return server;
+}
+
+/**
+ * The path of the app's bundled crypto worker in the web build the server serves (`WEB_DIST_DIR`,
+ * else `packages/web/dist`), for asking it how it computes (`measure/engine-status.ts`).
+ */
+export function cryptoWorkerPath(): string {
+  const dist = process.env.WEB_DIST_DIR ?? join(REPO_ROOT, 'packages/web/dist');
+  const name = readdirSync(join(dist, 'assets')).find((n) => /^crypto\.worker-[\w-]+\.js$/.test(n));
+  if (name === undefined) throw new Error(`no crypto worker in ${dist}/assets: run \`npm run build\` first`);
+  return `/assets/${name}`;
+}
+
+/**
+ * The commit measured (short hash), and whether the packages' or the benchmark's files differed from
+ * it (a run on a working tree others are editing says so).
+ */
+export function measuredCommit(): string {
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-C', REPO_ROOT, ...args], { encoding: 'utf8' }).trim();
+  try {
+    const dirty = git('status', '--porcelain', '--', 'packages', 'e2e') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' (with uncommitted changes in the working tree)' : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
 }

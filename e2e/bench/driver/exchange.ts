@@ -6,6 +6,7 @@ import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { newPerson, signUpReady } from '../../helpers/auth.js';
 import { forceServiceWorkerSave, snackbar, type TestFile } from '../../helpers/files.js';
 import { elapsed } from '../bench-units.js';
+import { serviceWorkerStatusInPage, type Streaming } from '../measure/engine-status.js';
 import { downloadFromCard } from './encrypted-transfers.js';
 import { NAME_SHIM, type Harness } from './session.js';
 
@@ -13,6 +14,8 @@ export interface Exchange {
   seconds: number;
   /** SHA-256 compared (else the size only). */
   hashed: boolean;
+  /** How the recipient's download service worker opened the chunks. */
+  streaming: Streaming;
 }
 
 /**
@@ -81,7 +84,7 @@ export async function shareAndReceive(h: Harness, file: TestFile, hash: boolean)
     }, 60_000);
     try {
       const seconds = await downloadFromCard(page, file, hash, 'shared download');
-      return { seconds, hashed: hash };
+      return { seconds, hashed: hash, streaming: await page.evaluate(serviceWorkerStatusInPage) };
     } catch (error) {
       await report(`failed: ${error instanceof Error ? error.message : String(error)}`);
       throw error;

@@ -2,7 +2,7 @@ import { loadavg } from 'node:os';
 import { f0 } from '../bench-units.js';
 import type { ChromiumProcesses, CpuUse, MemorySnapshot } from '../measure/chromium-processes.js';
 import { blockingBetween, pageNow, type Blocking } from '../measure/main-thread-blocking.js';
-import { printTaskCpu, startTaskTrace } from '../measure/task-trace.js';
+import { startTaskTrace, taskCpuOf, type TaskCpu } from '../measure/task-trace.js';
 import type { Harness } from './session.js';
 
 export interface Measured {
@@ -12,6 +12,8 @@ export interface Measured {
   idle: MemorySnapshot;
   peak: MemorySnapshot;
   blocking: Blocking | null;
+  /** The page main thread's tasks on a core (--task-cpu; null otherwise or for other pages' transfers). */
+  taskCpu: TaskCpu | null;
   load: number;
   cpu: CpuUse;
 }
@@ -65,14 +67,14 @@ export async function measure(
     sampled = h.memory.stop();
   }
   const to = options.blocking ? await pageNow(h.page) : 0;
-  if (tracing !== null) printTaskCpu(await tracing(), h.memory.pageProcess);
+  const taskCpu = tracing === null ? null : taskCpuOf(await tracing(), h.memory.pageProcess);
   const blocking = options.blocking ? await blockingBetween(h.page, from, to) : null;
   if (blocking !== null && blocking.longTasks.length > 0) {
     // When they happened tells what they were (the start, the end's screens, or the transfer itself).
     const when = blocking.longTasks.map(([at, ms]) => `${f0(ms)} ms at ${(at / 1000).toFixed(1)} s`);
     console.log(`  long tasks (of ${((to - from) / 1000).toFixed(1)} s): ${when.join(', ')}`);
   }
-  return { seconds, failure, idle, peak: sampled.peak, blocking, load, cpu: sampled.cpu };
+  return { seconds, failure, idle, peak: sampled.peak, blocking, taskCpu, load, cpu: sampled.cpu };
 }
 
 export function transferTimeoutMs(size: number): number {

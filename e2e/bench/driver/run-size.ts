@@ -11,7 +11,14 @@ import {
   type BareCrypto,
 } from '../measure/bare-cipher.js';
 import { cipherFootprint, type CipherFootprint } from '../measure/cipher-footprint.js';
+import {
+  computedAs,
+  cryptoWorkerStatusInPage,
+  serviceWorkerStatusInPage,
+  type EngineStatus,
+} from '../measure/engine-status.js';
 import { profiled } from '../measure/cpu-profile.js';
+import { cryptoWorkerPath } from './bench-stack.js';
 import { encryptedDownload, encryptedUpload } from './encrypted-transfers.js';
 import { shareAndReceive, type Exchange } from './exchange.js';
 import { measure, type Measured } from './measured-run.js';
@@ -42,6 +49,8 @@ export interface SizeResult {
   controlledBefore: [boolean, boolean];
   /** The second persons' downloads of the shared file, when --exchange-gib named this size. */
   exchanges: Exchange[];
+  /** How the engine computed: the crypto worker's answer (uploads), the service worker's (downloads). */
+  engine: EngineStatus;
 }
 
 export async function runSize(
@@ -61,6 +70,12 @@ export async function runSize(
   try {
     log('signing in (fresh context)');
     await openSession(h, person, false);
+
+    const engine: EngineStatus = {
+      cryptoWorker: await h.page.evaluate(cryptoWorkerStatusInPage, cryptoWorkerPath()),
+      serviceWorker: null,
+    };
+    log(`the crypto worker seals in ${computedAs(engine.cryptoWorker)}`);
 
     log('bare AES-GCM');
     const bare1 = await bareAesGcm(h.page, size, 1);
@@ -118,6 +133,8 @@ export async function runSize(
         () => profiled(h, 'encrypted download', () => encryptedDownload(h, file, hashed)),
         { blocking: true },
       );
+      engine.serviceWorker = await h.page.evaluate(serviceWorkerStatusInPage);
+      log(`the download service worker opens in ${computedAs(engine.serviceWorker)}`);
       await deleteAllFiles(h.page);
     } else {
       log(`encrypted upload FAILED: ${encUp.failure}`);
@@ -151,6 +168,7 @@ export async function runSize(
       encUpControlled,
       exchanges,
       controlledBefore,
+      engine,
     };
   } finally {
     await h.context.close().catch(() => undefined);

@@ -35,24 +35,37 @@ export async function startTaskTrace(cdp: CDPSession): Promise<() => Promise<Tra
   };
 }
 
+/** The page main thread's tasks in a trace: how many, the longest on a core, those of 50 ms or more. */
+export interface TaskCpu {
+  tasks: number;
+  /** The most time one task ran on a core (`tdur`), ms. */
+  longestOnCoreMs: number;
+  /** [wall ms, on a core ms] of each task of 50 ms or more of wall time. */
+  long: [number, number][];
+}
+
 /**
- * Prints the page main thread's tasks of 50 ms or more: wall time and the time the thread ran on a
- * core (`tdur`); the difference is time it waited for a core that other processes had.
+ * The page main thread's tasks: wall time and the time the thread ran on a core (`tdur`); the
+ * difference is time it waited for a core that other processes had. Null when the thread is not
+ * in the trace. Prints the summary.
  */
-export function printTaskCpu(events: TraceEvent[], pagePid: number): void {
+export function taskCpuOf(events: TraceEvent[], pagePid: number): TaskCpu | null {
   const main = events.find(
     (e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pagePid && e.args?.name === 'CrRendererMain',
   );
   if (main === undefined) {
     console.log(`  task CPU: the page's main thread is not in the trace (${events.length} events)`);
-    return;
+    return null;
   }
   const tasks = events.filter((e) => e.ph === 'X' && e.pid === pagePid && e.tid === main.tid);
-  const long = tasks.filter((e) => (e.dur ?? 0) >= 50_000);
-  const maxCpu = Math.max(0, ...tasks.map((e) => e.tdur ?? 0));
-  const list = long.map((e) => `${f0((e.dur ?? 0) / 1000)} ms (${f0((e.tdur ?? 0) / 1000)} ms on a core)`);
+  const long = tasks
+    .filter((e) => (e.dur ?? 0) >= 50_000)
+    .map((e): [number, number] => [(e.dur ?? 0) / 1000, (e.tdur ?? 0) / 1000]);
+  const longestOnCoreMs = Math.max(0, ...tasks.map((e) => e.tdur ?? 0)) / 1000;
+  const list = long.map(([wall, cpu]) => `${f0(wall)} ms (${f0(cpu)} ms on a core)`);
   console.log(
-    `  task CPU: ${tasks.length} main-thread tasks, longest on a core ${(maxCpu / 1000).toFixed(1)} ms; ` +
+    `  task CPU: ${tasks.length} main-thread tasks, longest on a core ${longestOnCoreMs.toFixed(1)} ms; ` +
       `tasks of 50 ms or more: ${list.length === 0 ? 'none' : list.join(', ')}`,
   );
+  return { tasks: tasks.length, longestOnCoreMs, long };
 }

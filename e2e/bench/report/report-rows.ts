@@ -1,6 +1,7 @@
 import { MB } from '../bench-units.js';
 import type { Measured } from '../driver/measured-run.js';
 import type { SizeResult } from '../driver/run-size.js';
+import { computedAs, type Streaming } from '../measure/engine-status.js';
 
 export const rate = (bytes: number, seconds: number): number => bytes / MB / seconds;
 export const mb = (bytes: number): string => (bytes / MB).toFixed(0);
@@ -14,27 +15,47 @@ export interface EncryptedRow {
   key: string;
   direction: Direction;
   m: Measured;
+  /** How the engine computed it: the crypto worker's answer (uploads), the service worker's (downloads). */
+  streaming: Streaming;
 }
 
 /** The encrypted transfers of a size, with how the report names them. */
 export function encryptedRows(r: SizeResult): EncryptedRow[] {
+  const up = r.engine.cryptoWorker;
   const rows: EncryptedRow[] = [
-    { name: 'upload, before any download', key: 'upload-first', direction: 'upload', m: r.encUp },
+    {
+      name: 'upload, before any download',
+      key: 'upload-first',
+      direction: 'upload',
+      m: r.encUp,
+      streaming: up,
+    },
   ];
   if (r.encDown !== null)
-    rows.push({ name: 'download', key: 'download', direction: 'download', m: r.encDown });
+    rows.push({
+      name: 'download',
+      key: 'download',
+      direction: 'download',
+      m: r.encDown,
+      streaming: r.engine.serviceWorker,
+    });
   rows.push({
     name: 'upload, after a download (download service worker registered)',
     key: 'upload-controlled',
     direction: 'upload',
     m: r.encUpControlled,
+    streaming: up,
   });
   return rows;
 }
 
+/** An encrypted transfer's name with how it was computed, e.g. `encrypted download [slices]`. */
+export const labelled = ({ name, streaming }: EncryptedRow): string =>
+  `encrypted ${name} [${computedAs(streaming)}]`;
+
 export function allRows(r: SizeResult): [string, Measured][] {
   return [
-    ...encryptedRows(r).map(({ name, m }): [string, Measured] => [`encrypted ${name}`, m]),
+    ...encryptedRows(r).map((row): [string, Measured] => [labelled(row), row.m]),
     ['plain upload', r.plainUp],
     ['plain download', r.plainDown],
     ['plain upload with bare encryption at once (floor)', r.floorUp],

@@ -1,12 +1,13 @@
 import { CHUNK_MB, MB, f0 } from '../bench-units.js';
 import type { SizeResult } from '../driver/run-size.js';
-import { allRows, encryptedRows, mb, rate, throughputOf } from './report-rows.js';
+import { computedAs } from '../measure/engine-status.js';
+import { allRows, encryptedRows, labelled, mb, rate, throughputOf } from './report-rows.js';
 
 /** Each encrypted transfer's rate beside the plain transfer's, bare AES-GCM's and the floor's. */
 export function throughputTable(results: SizeResult[]): string[] {
   const out = [
-    '| size | encrypted transfer | encrypted MB/s | plain MB/s | bare AES-GCM MB/s (1 / 2 in flight) | floor MB/s | floor / plain | encrypted / plain | encrypted / floor | load |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| size | encrypted transfer | AES-GCM in | encrypted MB/s | plain MB/s | bare AES-GCM MB/s (1 / 2 in flight) | floor MB/s | floor / plain | encrypted / plain | encrypted / floor | load |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of results) {
     for (const row of encryptedRows(r)) {
@@ -15,7 +16,7 @@ export function throughputTable(results: SizeResult[]): string[] {
       const failed = m.failure !== null;
       const encCell = failed ? `**failed** after ${m.seconds.toFixed(0)} s` : f0(t.encRate);
       out.push(
-        `| ${r.gib} GiB | ${name} | ${encCell} | ${f0(t.plainRate)} | ${f0(t.bare1Rate)} / ${f0(t.bare2Rate)} | ${f0(t.floorRate)} | ` +
+        `| ${r.gib} GiB | ${name} | ${computedAs(row.streaming)} | ${encCell} | ${f0(t.plainRate)} | ${f0(t.bare1Rate)} / ${f0(t.bare2Rate)} | ${f0(t.floorRate)} | ` +
           `${t.floorOfPlain.toFixed(2)} | ${failed ? '—' : t.ofPlain.toFixed(2)} | ${failed ? '—' : t.ofFloor.toFixed(2)} | ${m.load.toFixed(1)} |`,
       );
     }
@@ -51,8 +52,9 @@ export function runNotes(results: SizeResult[]): string[] {
         `context in ${times.join(', ')}` +
         (r.exchanges.length > 1 ? ` (${r.exchanges.length} runs, each with a new person); ` : '; ') +
         (r.exchanges.every((e) => e.hashed)
-          ? 'SHA-256 identical to the original.'
-          : 'size identical to the original.'),
+          ? 'SHA-256 identical to the original'
+          : 'size identical to the original') +
+        `; their download service worker opened the chunks in ${r.exchanges.map((e) => computedAs(e.streaming)).join(' / ')}.`,
     );
   }
   return out;
@@ -151,12 +153,13 @@ export function memoryByKind(results: SizeResult[]): string[] {
     '',
   ];
   for (const r of results) {
-    for (const { name, m } of encryptedRows(r)) {
+    for (const row of encryptedRows(r)) {
+      const { m } = row;
       const kinds = Object.entries(m.peak.byKind)
         .sort((x, y) => y[1] - x[1])
         .map(([kind, bytes]) => `${kind} ${mb(bytes)} (${mb(m.idle.byKind[kind] ?? 0)})`)
         .join(', ');
-      out.push(`- ${r.gib} GiB ${name}: ${kinds}.`);
+      out.push(`- ${r.gib} GiB ${labelled(row)}: ${kinds}.`);
     }
   }
   out.push(
