@@ -3,10 +3,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { readyPerson } from '../helpers/accounts.js';
 import { newPerson } from '../helpers/auth.js';
 import {
+  downloadAndHash,
   forceServiceWorkerSave,
   sha256OfFile,
   snackbar,
@@ -157,6 +158,85 @@ test('a folder tree is uploaded, renamed, moved, searched and downloaded as a ZI
   await shot(page, 'myfiles-top-390');
 });
 
+test('a folder tree dropped from the OS and a loose file land in the folder New Upload was opened from', async ({
+  page,
+}) => {
+  const person = newPerson('folder-drop');
+  await forceServiceWorkerSave(page);
+  await readyPerson(page, person);
+  const marker = `zz-drop-${randomUUID().slice(0, 8)}`;
+  const tree = await writeTree(marker);
+  const loose = await writeTextFile(dir, `loose-${marker}.txt`, `loose ${marker}`);
+
+  // A folder "Inbox"; from inside it, Upload opens New Upload for that folder.
+  await page.getByRole('link', { name: 'My Files' }).first().click();
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByRole('dialog', { name: 'New folder' }).getByRole('textbox', { name: 'Name' }).fill('Inbox');
+  await page.getByRole('dialog', { name: 'New folder' }).getByRole('button', { name: 'Create' }).click();
+  await folderCard(page, 'Inbox').getByRole('button', { name: 'Open Inbox' }).click();
+  await expect(page).toHaveURL(/\/myfiles\?folder=[0-9a-f-]{36}$/);
+  const inbox = new URL(page.url()).searchParams.get('folder') ?? '';
+  await page.getByRole('link', { name: 'Upload', exact: true }).first().click();
+  await expect(page).toHaveURL(`/new?folder=${inbox}`);
+  await expect(page.getByTestId('upload-place')).toHaveText('Uploading into My Files › Inbox');
+
+  // A loose file goes into Inbox.
+  await startUpload(page, [loose]);
+  await expect(snackbar(page, 'File uploaded successfully!')).toBeVisible();
+
+  // The tree dropped as the OS drops it: Chromium hands the page real FileSystemEntry objects.
+  await page.evaluate(() => {
+    window.addEventListener(
+      'drop',
+      (event) => {
+        const entry = event.dataTransfer?.items[0]?.webkitGetAsEntry();
+        document.body.dataset.droppedEntry =
+          entry === null || entry === undefined
+            ? 'none'
+            : `${Object.prototype.toString.call(entry)} ${entry.isDirectory ? 'directory' : 'file'} ${entry.name}`;
+      },
+      { capture: true },
+    );
+  });
+  await dropFromOs(page, page.getByTestId('dropzone-text'), [tree.root]);
+  await expect(page.locator('body')).toHaveAttribute(
+    'data-dropped-entry',
+    /^\[object \w*DirectoryEntry\] directory Trip$/,
+  );
+  await expect(page.getByTestId('folder-upload-total')).toHaveText('3 of 3 files', { timeout: 120_000 });
+  await expect(snackbar(page, 'Folder Trip uploaded (3 files)')).toBeVisible();
+  await shot(page, 'folder-drop-desktop');
+
+  // Back to the folder: the file and the tree are in Inbox, nothing at the top.
+  await page.getByRole('link', { name: 'Back to My Files' }).click();
+  await expect(page).toHaveURL(`/myfiles?folder=${inbox}`);
+  await expect(folderCard(page, 'Trip')).toBeVisible();
+  await expect(fileCardNamed(page, loose.name)).toBeVisible();
+  const { sha256 } = await downloadAndHash(page, () =>
+    page.getByRole('button', { name: `Download ${loose.name}` }).click(),
+  );
+  expect(sha256).toBe(loose.sha256);
+  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My Files' }).click();
+  await expect(folderCard(page, 'Inbox')).toBeVisible();
+  await expect(folderCard(page, 'Trip')).toHaveCount(0);
+  await expect(page.locator('article[data-file-id]')).toHaveCount(0);
+
+  // Every file of the dropped tree, byte for byte, in its place.
+  await page.getByRole('button', { name: 'Select', exact: true }).click();
+  await folderCard(page, 'Inbox').getByRole('checkbox', { name: 'Select Inbox' }).check();
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 120_000 }),
+    page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Download ZIP' }).click(),
+  ]);
+  const zipPath = join(dir, `inbox-${marker}.zip`);
+  await download.saveAs(zipPath);
+  const out = join(dir, `inbox-${marker}`);
+  execFileSync('unzip', ['-q', zipPath, '-d', out]);
+  expect(await sha256OfFile(join(out, 'Inbox', loose.name))).toBe(loose.sha256);
+  for (const [path, sha] of Object.entries(tree.files))
+    expect(await sha256OfFile(join(out, 'Inbox', 'Trip', path))).toBe(sha);
+});
+
 test('a folder shared with a contact shows a file added after the share, which downloads; revoke removes it', async ({
   browser,
 }) => {
@@ -257,6 +337,25 @@ test('a folder shared with a contact shows a file added after the share, which d
     await bobContext.close();
   }
 });
+
+/**
+ * Drops files or folders from disk onto `target` the way the OS does: Chromium's
+ * Input.dispatchDragEvent with file paths gives the page a DataTransfer whose items open as real
+ * FileSystemEntry objects (webkitGetAsEntry), a folder as a FileSystemDirectoryEntry.
+ */
+async function dropFromOs(page: Page, target: Locator, paths: readonly string[]): Promise<void> {
+  const box = await target.boundingBox();
+  if (box === null) throw new Error('drop target not visible');
+  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const data = { items: [], files: [...paths], dragOperationsMask: 1 };
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    for (const type of ['dragEnter', 'dragOver', 'drop'] as const)
+      await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+  } finally {
+    await cdp.detach();
+  }
+}
 
 /** Moves a file of the page's current folder into a folder with "Move to…". */
 async function moveInto(page: Page, fileName: string, folderName: string): Promise<void> {
