@@ -28,7 +28,7 @@ export interface ChunkCipher {
    * plaintext in all), answered apart so no chunk-sized concatenation runs.
    * Bytes, not a Blob: a Blob made in the worker would keep its memory until the garbage collectors
    * of both threads happen to run; the page turns these bytes into the part's Blob itself
-   * (see `encryptFileChunk`). `onRead`, if given, hears the bytes of the slice read so far while
+   * (see `upload/store.ts` › `partBlob`). `onRead`, if given, hears the bytes of the slice read so far while
    * the worker reads it (about every 1 %), the longest part of a chunk on a slow disk or machine.
    */
   encryptSlice(
@@ -126,7 +126,7 @@ export class CryptoWorkerError extends Error {
 
 /**
  * The worker no longer holds a sealed part: it was stopped (a crash, `dispose`) and a new one started
- * since. The chunk can be sealed again (`upload-multipart.ts` does, within its retries).
+ * since. The chunk can be sealed again (`upload/send.ts` has the run do it, within its retries).
  */
 export class PartLostError extends CryptoWorkerError {
   constructor() {

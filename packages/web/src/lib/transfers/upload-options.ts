@@ -5,7 +5,7 @@ import type { ChunkCipher } from '../crypto-worker';
 import type { TestFormatOverrides } from './format-overrides';
 import type { ProgressReporter } from './progress';
 import type { ProgressListener } from './transfer-types';
-import type { UploadContext } from './upload-context';
+import type { UploadContext } from './upload/upload-context';
 import type { UploadLocks } from './upload-locks';
 import { createBrowserXhr, type XhrFactory } from './upload-xhr';
 

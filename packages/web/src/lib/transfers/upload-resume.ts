@@ -11,9 +11,9 @@ import { ApiRequestError, seg, type ApiClient } from '../api/http';
 import { transferFormat } from './format-overrides';
 import { createProgressReporter } from './progress';
 import { TransferError } from './transfer-errors';
-import { checkFileChunk, throwIfAborted, type UploadContext } from './upload-context';
+import { throwIfAborted, type UploadContext } from './upload/upload-context';
+import { checkChunk, sendPartsAndComplete } from './upload/upload-run';
 import { DifferentFileError, verifyingJournal } from './upload-journal';
-import { sendPartsAndComplete } from './upload-multipart';
 import { browserUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT } from './upload-locks';
 import { runContext, type UploadRunOptions } from './upload-options';
 import type { UploadRecord, UploadRecordStore } from './upload-records';
@@ -170,5 +170,5 @@ async function checkBeforeSending(
   const index = hashedHeld[0];
   if (index === undefined) throw new DifferentFileError(firstMissing);
   // Only its plaintext hash is wanted, and the journal compares it.
-  await checkFileChunk(context, index);
+  await checkChunk(context, index);
 }

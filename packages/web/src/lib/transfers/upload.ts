@@ -9,11 +9,10 @@ import { buildOwnerEncryptionInfo, generateFileKey, wrapFileKey } from '@coffer/
 import { transferFormat, type TestFormatOverrides } from './format-overrides';
 import { createProgressReporter } from './progress';
 import { TransferError } from './transfer-errors';
-import { throwIfAborted, type UploadContext } from './upload-context';
-import { uploadDirect } from './upload-direct';
+import { throwIfAborted, type UploadContext } from './upload/upload-context';
+import { uploadDirect, uploadMultipart } from './upload/upload-run';
 import { recordingJournal } from './upload-journal';
 import { browserUploadLocks } from './upload-locks';
-import { uploadMultipart } from './upload-multipart';
 import { runContext, type UploadRunOptions } from './upload-options';
 import { fileHandleOf, type UploadRecordStore } from './upload-records';
 import { signUploadManifest } from '../trust/signed-files';
