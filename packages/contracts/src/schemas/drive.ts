@@ -20,7 +20,7 @@ import {
   IdSchema,
   jsonObjectText,
 } from './common.js';
-import { DriveKeyRecordJsonSchema, FileManifestJsonSchema } from './signatures.js';
+import { DriveKeyRecordJsonSchema, FileManifestJsonSchema, ShareGrantJsonSchema } from './signatures.js';
 import { FileShareSchema } from './shares.js';
 
 /** A node id: a lower-case UUID the client chose before anything was signed or uploaded. */
@@ -87,10 +87,41 @@ export const FileNodeSchema = apiObject(
 );
 export type FileNode = Static<typeof FileNodeSchema>;
 
+/** One share's grant signed again over the file's new manifest. */
+export const ResignedShareGrantSchema = apiObject(
+  'ResignedShareGrant',
+  { email: EmailSchema, shareGrant: ShareGrantJsonSchema },
+  "A share's grant, signed again by the owner over the file's new manifest; `email` is the share's recipient.",
+);
+export type ResignedShareGrant = Static<typeof ResignedShareGrantSchema>;
+
+/** Most shares of one file whose grants one node change signs again. */
+export const RESIGNED_GRANTS_MAX = 1000;
+
+/**
+ * What a node change carries when the file's manifest is signed again (issue 31): the migration of a
+ * clear name, and a rename of a file whose version 2 manifest signs its sealed metadata. `manifest`
+ * must be a version 2 manifest of this very file (its owner key, size and layout) naming the change's
+ * `encryptedMetadata`; `shareGrants` then holds a grant over it for every share that has a grant. The
+ * server replaces the manifest, the grants and the clear name together, or nothing.
+ */
+const resignedManifestFields = {
+  manifest: Type.Optional(FileManifestJsonSchema),
+  shareGrants: Type.Optional(Type.Array(ResignedShareGrantSchema, { maxItems: RESIGNED_GRANTS_MAX })),
+};
+
+/** PUT /users/files/{id}/node: the node, and the manifest and grants signed again when they change. */
+export const FileNodeChangeSchema = apiObject(
+  'FileNodeChange',
+  { ...nodeFields, ...resignedManifestFields },
+  "A file's new place or sealed metadata; with its version 2 manifest and grants signed again when the metadata changes.",
+);
+export type FileNodeChange = Static<typeof FileNodeChangeSchema>;
+
 export const FileNodesItemSchema = apiObject(
   'FileNodesItem',
-  { fileId: IdSchema, ...nodeFields },
-  'One file of POST /users/files/nodes.',
+  { fileId: IdSchema, ...nodeFields, ...resignedManifestFields },
+  'One file of POST /users/files/nodes, with its version 2 manifest and grants when it has a manifest.',
 );
 export type FileNodesItem = Static<typeof FileNodesItemSchema>;
 

@@ -14,7 +14,7 @@ import {
   CountSchema,
   CursorSchema,
 } from './common.js';
-import { fileNodeAnswerFields } from './drive.js';
+import { fileNodeAnswerFields, ResignedShareGrantSchema } from './drive.js';
 import { FileManifestJsonSchema, ShareGrantJsonSchema } from './signatures.js';
 
 /**
@@ -112,6 +112,11 @@ export const FileMetadataSchema = apiObject(
     uploadedAt: DateTimeSchema,
     /** The owner's signed manifest; absent for files uploaded before signing keys. */
     manifest: Type.Optional(FileManifestJsonSchema),
+    /**
+     * Owner only (GET /users/files/{id}), issue 31: the signed grant of each share of the file that
+     * has one, which the owner signs again when the file's manifest changes.
+     */
+    shareGrants: Type.Optional(Type.Array(ResignedShareGrantSchema)),
     /**
      * Node members (issue 31) when the file has them; a recipient of a file share gets only `nodeId`,
      * `encryptedMetadata` and `nodeRecord` (it opens the metadata with the file key).

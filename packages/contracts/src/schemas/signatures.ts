@@ -77,7 +77,13 @@ const signedRecordSchema = <T extends string, P extends TProperties>(
   type: T,
   fields: P,
   description: string,
-) => apiObject(title, { v: Type.Literal(1), type: Type.Literal(type), ...fields, signatureB64 }, description);
+  version = 1,
+) =>
+  apiObject(
+    title,
+    { v: Type.Literal(version), type: Type.Literal(type), ...fields, signatureB64 },
+    description,
+  );
 
 export const KeyBindingSchema = signedRecordSchema(
   'KeyBinding',
@@ -111,6 +117,28 @@ export const FileManifestSchema = signedRecordSchema(
   'The parsed manifest.',
 );
 export type FileManifest = Static<typeof FileManifestSchema>;
+
+/**
+ * A file manifest, version 2 (issue 31): the SHA-256 of the file's `encryptedMetadata` in place of
+ * the name and type, so the manifest the server stores holds no clear name (docs/encryption.md §9).
+ */
+export const FileManifestV2Schema = signedRecordSchema(
+  'FileManifestV2',
+  'file-manifest',
+  {
+    ownerEmail: canonicalEmail,
+    ownerKeyId: IdSchema,
+    ownerWrappedKeySha256Hex: sha256Hex("SHA-256 of the owner's encryptedFileKey bytes."),
+    metadataSha256Hex: sha256Hex("SHA-256 of the file's encryptedMetadata bytes."),
+    size: Type.Integer({ minimum: 0 }),
+    chunkSize: Type.Integer({ minimum: 1 }),
+    chunkCount: Type.Integer({ minimum: 1 }),
+    signedAt: isoMs('When the owner signed.'),
+  },
+  'The parsed manifest, version 2 (sealed metadata).',
+  2,
+);
+export type FileManifestV2 = Static<typeof FileManifestV2Schema>;
 
 export const ShareGrantSchema = signedRecordSchema(
   'ShareGrant',

@@ -3,8 +3,10 @@ import type { Page } from '../../http/page-cursor.js';
 import type { DB, FileRow } from '../../infra/db/schema.js';
 import { scopedTo, withUserLock } from '../../infra/db/user-scope.js';
 import { newId } from '../../infra/db/values.js';
+import type { ResignedShareGrant } from '@coffer/contracts';
 import type { FileNodeColumns } from './file-views.js';
 import { SEALED_NAME_COLUMNS } from './file-views.js';
+import { manifestRefusal, shareGrantsRefusal, type ManifestRefusal } from './resigned-manifest.js';
 
 /** What a file list shows of a row (not its key, manifest or object key). */
 export type FileListRow = Pick<
@@ -22,6 +24,9 @@ export interface FileNodeValues {
   wrappedKey: string;
   encryptedMetadata: string;
   nodeRecord: string;
+  /** The file's manifest signed again (version 2) and its shares' grants over it (issue 31). */
+  manifest?: string | undefined;
+  shareGrants?: readonly ResignedShareGrant[] | undefined;
 }
 
 /** Why a batch of node updates changed nothing (the first refusal found). */
@@ -29,7 +34,8 @@ export type SetNodesRefusal =
   | { kind: 'file-missing'; fileId: string }
   | { kind: 'parent-missing'; fileId: string }
   | { kind: 'node-id-fixed'; fileId: string }
-  | { kind: 'node-id-taken'; fileId: string };
+  | { kind: 'node-id-taken'; fileId: string }
+  | ({ kind: 'manifest'; fileId: string } & ManifestRefusal);
 
 /** Files, always scoped to their owner; shares are in the shares module. */
 export interface FilesRepo {
@@ -41,14 +47,18 @@ export interface FilesRepo {
   /**
    * Sets the node of each file, all or none, in one transaction under the owner's lock: the file must be
    * the owner's, keep its node id once it has one, and sit at the top or in a folder of the owner's; no
-   * other file or folder of the owner may have the node id. The clear name and content type are replaced
-   * (in the file row and its upload row). Returns the refusal, or null when every file was set.
+   * other file or folder of the owner may have the node id; a manifest signed again must be this file's
+   * and come with a grant for each signed share (resigned-manifest.ts). The clear name and content type
+   * are replaced (in the file row and its upload row), and the manifest and grants with the node.
+   * Returns the refusal, or null when every file was set.
    */
   setNodes(
     ownerId: string,
     items: readonly { fileId: string; node: FileNodeValues }[],
   ): Promise<SetNodesRefusal | null>;
   findFor(ownerId: string, fileId: string): Promise<FileRow | undefined>;
+  /** The signed grants of the owner's shares of a file (those from before signing keys have none). */
+  shareGrantsOf(ownerId: string, fileId: string): Promise<ResignedShareGrant[]>;
   /** Whether a new file may take this node: its folder exists (or it is at the top) and the id is free. */
   newNodeRefusal(
     ownerId: string,
@@ -120,12 +130,14 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
           for (const { fileId, node } of items) {
             const file = await own
               .selectFrom('files')
-              .select(['node_id'])
+              .select(['id', 'node_id', 'size', 'encryption_info', 'manifest'])
               .where('id', '=', fileId)
               .executeTakeFirst();
             if (file === undefined) return refuse({ kind: 'file-missing', fileId });
             if (file.node_id !== null && file.node_id !== node.nodeId)
               refuse({ kind: 'node-id-fixed', fileId });
+            const manifestRefused = manifestRefusal(file, node);
+            if (manifestRefused !== null) refuse({ kind: 'manifest', fileId, ...manifestRefused });
             if (node.parentNodeId !== null) {
               const parent = await own
                 .selectFrom('folders')
@@ -156,13 +168,37 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
                 wrapped_key: node.wrappedKey,
                 encrypted_metadata: node.encryptedMetadata,
                 node_record: node.nodeRecord,
+                ...(node.manifest === undefined ? {} : { manifest: node.manifest }),
               })
               .where('id', '=', fileId)
               .execute();
-            // The upload that made the file still names it (GET /users/uploads): that copy goes too.
+            if (node.manifest !== undefined) {
+              // Every grant names the manifest by hash: the old ones go with the old manifest.
+              const shares = await own
+                .selectFrom('shares')
+                .select(['recipient_email', 'encrypted_file_key', 'key_version', 'share_grant'])
+                .where('file_id', '=', fileId)
+                .execute();
+              const grants = node.shareGrants ?? [];
+              const grantsRefused = shareGrantsRefusal(fileId, shares, grants);
+              if (grantsRefused !== null) refuse({ kind: 'manifest', fileId, ...grantsRefused });
+              for (const grant of grants) {
+                await own
+                  .updateTable('shares')
+                  .set({ share_grant: grant.shareGrant })
+                  .where('file_id', '=', fileId)
+                  .where('recipient_email', '=', grant.email.toLowerCase())
+                  .execute();
+              }
+            }
+            // The upload that made the file still names it (and keeps the manifest it was sent with).
             await own
               .updateTable('uploads')
-              .set({ file_name: SEALED_NAME_COLUMNS.name, content_type: SEALED_NAME_COLUMNS.content_type })
+              .set({
+                file_name: SEALED_NAME_COLUMNS.name,
+                content_type: SEALED_NAME_COLUMNS.content_type,
+                ...(node.manifest === undefined ? {} : { manifest: node.manifest }),
+              })
               .where('file_id', '=', fileId)
               .execute();
           }
@@ -203,6 +239,19 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
         .selectAll()
         .where('id', '=', fileId)
         .executeTakeFirst();
+    },
+
+    async shareGrantsOf(ownerId, fileId) {
+      const rows = await scopedTo(db, ownerId)
+        .selectFrom('shares')
+        .select(['recipient_email', 'share_grant'])
+        .where('file_id', '=', fileId)
+        .where('share_grant', 'is not', null)
+        .orderBy('recipient_email')
+        .execute();
+      return rows.flatMap((row) =>
+        row.share_grant === null ? [] : [{ email: row.recipient_email, shareGrant: row.share_grant }],
+      );
     },
 
     deleteFor(ownerId, fileId) {

@@ -1,7 +1,7 @@
 import {
   FileListResponseSchema,
   FileMetadataSchema,
-  FileNodeSchema,
+  FileNodeChangeSchema,
   FileNodesRequestSchema,
   IdParamsSchema,
   PageQuerySchema,
@@ -62,7 +62,7 @@ export function filesRoutes(app: FastifyTypeBox, deps: { files: FilesService }):
     {
       summary: "Set or change a file's node: its folder, wrapped key, sealed metadata and record (issue 31)",
       params: IdParamsSchema,
-      body: FileNodeSchema,
+      body: FileNodeChangeSchema,
       answer: FileMetadataSchema,
     },
     async ({ user, params, body }) => files.setNode(user.id, params.id, body),

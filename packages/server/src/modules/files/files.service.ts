@@ -1,4 +1,4 @@
-import type { FileMetadata, FileNode, FileNodesItem } from '@coffer/contracts';
+import type { FileMetadata, FileNodeChange, FileNodesItem } from '@coffer/contracts';
 import { ErrorCode } from '@coffer/contracts';
 import { ApiError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
@@ -29,7 +29,7 @@ export interface FilesService {
   download(user: CurrentUser, fileId: string, rangeHeader: string | undefined): Promise<Download>;
   delete(userId: string, fileId: string): Promise<void>;
   /** Sets or changes one file's node (migration, rename, move); answers the file as its owner sees it. */
-  setNode(userId: string, fileId: string, node: FileNode): Promise<FileMetadata>;
+  setNode(userId: string, fileId: string, node: FileNodeChange): Promise<FileMetadata>;
   /** Sets the nodes of many files, all or none (the migration's batches). */
   setNodes(userId: string, items: readonly FileNodesItem[]): Promise<void>;
 }
@@ -52,18 +52,24 @@ function refusalError(refusal: SetNodesRefusal): ApiError {
       return new ApiError(409, ErrorCode.INVALID_OPERATION, 'A file keeps the node id it was given');
     case 'node-id-taken':
       return nodeIdTaken();
+    case 'manifest':
+      return refusal.status === 400
+        ? new ValidationError(refusal.message)
+        : new ApiError(409, ErrorCode.INVALID_OPERATION, refusal.message);
   }
 }
 
 export const nodeIdTaken = (): ApiError =>
   new ApiError(409, ErrorCode.INVALID_OPERATION, 'Another file or folder has this node id');
 
-const nodeValues = (node: FileNode): FileNodeValues => ({
+const nodeValues = (node: FileNodeChange): FileNodeValues => ({
   nodeId: node.nodeId,
   parentNodeId: node.parentNodeId,
   wrappedKey: node.wrappedKey,
   encryptedMetadata: node.encryptedMetadata,
   nodeRecord: node.nodeRecord,
+  manifest: node.manifest,
+  shareGrants: node.shareGrants,
 });
 
 export interface FilesServiceDeps {
@@ -121,7 +127,12 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
 
     async get(userId, fileId) {
       const row = await ownFile(userId, fileId);
-      return toFileMetadata(row, undefined, 'owner');
+      // The grants the owner signs again when the manifest changes (issue 31).
+      const shareGrants = await repo.shareGrantsOf(userId, fileId);
+      return {
+        ...toFileMetadata(row, undefined, 'owner'),
+        ...(shareGrants.length === 0 ? {} : { shareGrants }),
+      };
     },
 
     async setNode(userId, fileId, node) {
