@@ -94,14 +94,8 @@ export function createDownloadsService(deps: DownloadsServiceDeps): DownloadsSer
         });
       };
 
-      let blob;
-      let body: AsyncIterable<Uint8Array>;
       try {
-        blob = await deps.blobStore.get(
-          file.object_key,
-          range.kind === 'partial' ? { start: range.start, end: range.end } : undefined,
-        );
-        body = await startBody(blob.body);
+        return await openStoredRange(deps.blobStore, file.object_key, range);
       } catch (error) {
         await release();
         if (error instanceof BlobRangeNotSatisfiableError)
@@ -113,16 +107,31 @@ export function createDownloadsService(deps: DownloadsServiceDeps): DownloadsSer
         }
         throw error;
       }
-
-      const start = range.kind === 'partial' ? range.start : 0;
-      return {
-        partial: range.kind === 'partial',
-        body,
-        start,
-        end: start + blob.size - 1,
-        size: blob.size,
-        totalSize: blob.totalSize,
-      };
     },
+  };
+}
+
+/**
+ * The stored ciphertext of an object, whole or one resolved byte range, with its first bytes already
+ * read (a failing store fails here, before any answer is sent): a user's download and a link's.
+ */
+export async function openStoredRange(
+  blobStore: BlobStore,
+  objectKey: string,
+  range: Exclude<ReturnType<typeof resolveRangeHeader>, { kind: 'unsatisfiable' }>,
+): Promise<Download> {
+  const blob = await blobStore.get(
+    objectKey,
+    range.kind === 'partial' ? { start: range.start, end: range.end } : undefined,
+  );
+  const body = await startBody(blob.body);
+  const start = range.kind === 'partial' ? range.start : 0;
+  return {
+    partial: range.kind === 'partial',
+    body,
+    start,
+    end: start + blob.size - 1,
+    size: blob.size,
+    totalSize: blob.totalSize,
   };
 }

@@ -6,6 +6,8 @@ import type { TestApp } from '../../test/app-harness.js';
 import { dialectsUnderTest } from '../../test/db.js';
 import type { TestDatabase } from '../../test/db.js';
 import { createKey, uploadDirect } from '../files/files.test-helpers.js';
+import { createLinksRepo } from './links.repo.js';
+import { createLinksService } from './links.service.js';
 
 // Share links through the API: owner calls, the public page's calls, and the attacks of issue 30
 // (guessed ids, online password guessing, revoked / expired / used-up links, racing and resumed
@@ -270,6 +272,101 @@ describe.each(dialectsUnderTest)('links ($name)', ({ open }) => {
     expect(
       (await download(linkId, fileId, auth, { range: 'bytes=500-', 'x-link-download': token })).statusCode,
     ).toBe(206);
+  });
+
+  it('counts one download per session of a multi-file link: every file of it once, a restart again', async () => {
+    const { linkId, auth, uploads } = await setUp('session', { maxDownloads: 2 }, 3);
+    const ids = uploads.map((upload) => upload.file.fileId);
+    const used = async () =>
+      (
+        await database.db
+          .selectFrom('links')
+          .select('downloads_used')
+          .where('id', '=', linkId)
+          .executeTakeFirstOrThrow()
+      ).downloads_used;
+    const session = randomBytes(32).toString('base64url');
+    for (const [index, fileId] of ids.entries()) {
+      const res = await download(linkId, fileId, auth, { 'x-link-download': session });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.rawPayload.equals(Buffer.from(uploads[index]?.ciphertext ?? []))).toBe(true);
+      // The page chose the session: nothing new to hand back.
+      expect(res.headers['x-link-download']).toBeUndefined();
+    }
+    expect(await used()).toBe(1);
+    // Resuming any of them is free; starting one of them again from byte 0 is a new download.
+    expect(
+      (await download(linkId, ids[1] ?? '', auth, { 'x-link-download': session, range: 'bytes=10-' }))
+        .statusCode,
+    ).toBe(206);
+    expect(await used()).toBe(1);
+    expect((await download(linkId, ids[0] ?? '', auth, { 'x-link-download': session })).statusCode).toBe(200);
+    expect(await used()).toBe(2);
+    // The limit is reached: a new session gets the one 404; the old one still resumes.
+    const next = randomBytes(32).toString('base64url');
+    expect((await download(linkId, ids[2] ?? '', auth, { 'x-link-download': next })).statusCode).toBe(404);
+    expect(await used()).toBe(2);
+    expect(
+      (await download(linkId, ids[2] ?? '', auth, { 'x-link-download': session, range: 'bytes=5-' }))
+        .statusCode,
+    ).toBe(206);
+    expect(await used()).toBe(2);
+  });
+
+  it('gives the last download to exactly one of two racing sessions, and no session to another link', async () => {
+    const { linkId, auth, uploads } = await setUp('session-race', { maxDownloads: 1 }, 2);
+    const [a = '', b = ''] = uploads.map((upload) => upload.file.fileId);
+    const sessions = [randomBytes(32).toString('base64url'), randomBytes(32).toString('base64url')];
+    const results = await Promise.all([
+      download(linkId, a, auth, { 'x-link-download': sessions[0] ?? '' }),
+      download(linkId, b, auth, { 'x-link-download': sessions[1] ?? '' }),
+    ]);
+    expect(results.map((res) => res.statusCode).sort()).toEqual([200, 404]);
+    // The same new session racing on two files of the link counts once and gets both.
+    const other = await setUp('session-same', { maxDownloads: 1 }, 2);
+    const same = randomBytes(32).toString('base64url');
+    const both = await Promise.all(
+      other.uploads.map((upload) =>
+        download(other.linkId, upload.file.fileId, other.auth, { 'x-link-download': same }),
+      ),
+    );
+    expect(both.map((res) => res.statusCode)).toEqual([200, 200]);
+    // A session of one link is no session of another.
+    const third = await setUp('session-other', { maxDownloads: 1 });
+    expect(
+      (
+        await download(third.linkId, third.uploads[0]?.file.fileId ?? '', third.auth, {
+          'x-link-download': same,
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+
+  it('sweeps download sessions and marks once they expire', async () => {
+    const { linkId, auth, uploads } = await setUp('sweep');
+    const session = randomBytes(32).toString('base64url');
+    expect(
+      (await download(linkId, uploads[0]?.file.fileId ?? '', auth, { 'x-link-download': session }))
+        .statusCode,
+    ).toBe(200);
+    const rows = () =>
+      database.db.selectFrom('link_downloads').select('token_hash').where('link_id', '=', linkId).execute();
+    expect(await rows()).toHaveLength(2);
+    const saved = clock;
+    try {
+      clock = new Date(saved.getTime() + 24 * HOUR + 1000);
+      const links = createLinksService({
+        repo: createLinksRepo(database.db),
+        blobStore: t.blobStore,
+        limiter: {} as never,
+        now: () => clock,
+        logger: { error: () => undefined },
+      });
+      expect(await links.sweepDownloads()).toBeGreaterThanOrEqual(2);
+      expect(await rows()).toEqual([]);
+    } finally {
+      clock = saved;
+    }
   });
 
   it('deletes link items with their file (a link with none left is unavailable) and links with their key', async () => {

@@ -30,6 +30,23 @@ export interface NewLink {
   items: readonly { fileId: string; wrappedKey: string; encryptedMetadata: string }[];
 }
 
+/** Thrown inside a session's transaction to roll its row back when the count is refused. */
+class SessionRefused extends Error {}
+
+/** The count's UPDATE with its checks (see `countDownload`), on the database or in a transaction. */
+async function countDownloadIn(db: Kysely<DB>, linkId: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('links')
+    .set({ downloads_used: sql<number>`downloads_used + 1`, last_used_at: at })
+    .where('id', '=', linkId)
+    .where((eb) =>
+      eb.or([eb('max_downloads', 'is', null), eb('downloads_used', '<', eb.ref('max_downloads'))]),
+    )
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** Link rows: the owner's calls are scoped to the owner; the public calls find a link by its id only. */
 export function createLinksRepo(db: Kysely<DB>) {
   return {
@@ -201,16 +218,7 @@ export function createLinksRepo(db: Kysely<DB>) {
      * last download, the database lets exactly one update the row.
      */
     async countDownload(linkId: string, at: string): Promise<boolean> {
-      const result = await db
-        .updateTable('links')
-        .set({ downloads_used: sql<number>`downloads_used + 1`, last_used_at: at })
-        .where('id', '=', linkId)
-        .where((eb) =>
-          eb.or([eb('max_downloads', 'is', null), eb('downloads_used', '<', eb.ref('max_downloads'))]),
-        )
-        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return countDownloadIn(db, linkId, at);
     },
 
     /** Gives back a count taken for a download that could not start. */
@@ -223,33 +231,91 @@ export function createLinksRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async addDownloadToken(
-      tokenHash: string,
+    /**
+     * Claims a download session for a link, in one transaction with its count: a session hash not
+     * seen before (or only expired) is inserted and the link's download counted (the UPDATE of
+     * {@link countDownload}); if the count is refused, nothing is kept (`unavailable`). A hash the
+     * link already holds is `mine` (not counted again); one of another link is `other`. Of two requests
+     * racing with the same new session, the second waits on the first's row and finds it `mine`.
+     */
+    async claimDownloadSession(
+      sessionHash: string,
       linkId: string,
-      fileId: string,
       expiresAt: string,
-    ): Promise<void> {
-      await db
-        .insertInto('link_downloads')
-        .values({ token_hash: tokenHash, link_id: linkId, file_id: fileId, expires_at: expiresAt })
-        .execute();
+      at: string,
+    ): Promise<{ kind: 'new' | 'mine'; expiresAt: string } | { kind: 'other' | 'unavailable' }> {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          await trx
+            .deleteFrom('link_downloads')
+            .where('token_hash', '=', sessionHash)
+            .where('expires_at', '<=', at)
+            .execute();
+          const inserted = await trx
+            .insertInto('link_downloads')
+            .values({ token_hash: sessionHash, link_id: linkId, file_id: '', expires_at: expiresAt })
+            .onConflict((oc) => oc.column('token_hash').doNothing())
+            .returning('token_hash')
+            .executeTakeFirst();
+          if (inserted !== undefined) {
+            if (!(await countDownloadIn(trx, linkId, at))) throw new SessionRefused();
+            return { kind: 'new' as const, expiresAt };
+          }
+          const held = await trx
+            .selectFrom('link_downloads')
+            .select(['link_id', 'expires_at'])
+            .where('token_hash', '=', sessionHash)
+            .executeTakeFirst();
+          return held?.link_id === linkId
+            ? { kind: 'mine' as const, expiresAt: held.expires_at }
+            : { kind: 'other' as const };
+        });
+      } catch (error) {
+        if (error instanceof SessionRefused) return { kind: 'unavailable' };
+        throw error;
+      }
     },
 
-    /** Whether a token names a counted download of this file through this link that has not expired. */
-    async hasDownloadToken(tokenHash: string, linkId: string, fileId: string, at: string): Promise<boolean> {
-      const row = await db
+    /** Records that a session started a file (its mark); false when it already had (a restart). */
+    async markFileStart(markHash: string, linkId: string, fileId: string, expiresAt: string, at: string) {
+      await db
+        .deleteFrom('link_downloads')
+        .where('token_hash', '=', markHash)
+        .where('expires_at', '<=', at)
+        .execute();
+      const inserted = await db
+        .insertInto('link_downloads')
+        .values({ token_hash: markHash, link_id: linkId, file_id: fileId, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('token_hash').doNothing())
+        .returning('token_hash')
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+
+    async deleteDownloadRows(hashes: readonly string[]): Promise<void> {
+      if (hashes.length === 0) return;
+      await db.deleteFrom('link_downloads').where('token_hash', 'in', hashes).execute();
+    },
+
+    /** Deletes download sessions and marks that expired before `at`, at most `batch`; how many. */
+    async sweepExpiredDownloads(at: string, batch: number): Promise<number> {
+      const stale = await db
         .selectFrom('link_downloads')
         .select('token_hash')
-        .where('token_hash', '=', tokenHash)
-        .where('link_id', '=', linkId)
-        .where('file_id', '=', fileId)
-        .where('expires_at', '>', at)
+        .where('expires_at', '<=', at)
+        .limit(batch)
+        .execute();
+      if (stale.length === 0) return 0;
+      const result = await db
+        .deleteFrom('link_downloads')
+        .where(
+          'token_hash',
+          'in',
+          stale.map((row) => row.token_hash),
+        )
+        .where('expires_at', '<=', at)
         .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    async deleteDownloadToken(tokenHash: string): Promise<void> {
-      await db.deleteFrom('link_downloads').where('token_hash', '=', tokenHash).execute();
+      return Number(result.numDeletedRows);
     },
 
     async touch(linkId: string, at: string): Promise<void> {

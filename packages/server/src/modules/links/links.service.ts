@@ -13,17 +13,19 @@ import { nowIso } from '../../infra/db/values.js';
 import type { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import type { BlobStore } from '../../infra/storage/blob-store.js';
 import { BlobNotFoundError, BlobRangeNotSatisfiableError } from '../../infra/storage/blob-store.js';
-import { RangeNotSatisfiableError, type Download } from '../files/downloads.service.js';
+import { openStoredRange, RangeNotSatisfiableError, type Download } from '../files/downloads.service.js';
 import { resolveRangeHeader } from '../files/http-range.js';
-import { startBody } from '../files/started-body.js';
 import type { CurrentUser } from '../users/users.service.js';
 import { checkLinkAuth, linkUnavailable, tokenHash } from './link-access.js';
 import type { LinkRow, LinksRepo } from './links.repo.js';
 
 /** Links one person may hold at once. */
 export const MAX_LINKS_PER_USER = 1000;
-/** How long a counted download may be resumed without counting again. */
-const DOWNLOAD_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a download session lasts: its files start and resume without counting again. */
+export const DOWNLOAD_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** A session token as the page sends it: 32 bytes, base64url. */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const SWEEP_BATCH = 500;
 
 /** Who calls a public link route: the proof they sent and their address (TRUST_PROXY-aware). */
 export interface LinkCaller {
@@ -224,9 +226,12 @@ export function createLinksService(deps: LinksDeps) {
     },
 
     /**
-     * A file of a link. A download counts once, when it starts: a request from byte 0, or a Range
-     * request without the token of a counted download of this file (so skipping byte 0 counts too).
-     * The count is one UPDATE with its checks; the answer carries a new token to resume with.
+     * A file of a link, within a download session (docs/key-hierarchy.md "Counting downloads"). The
+     * session is the `X-Link-Download` token the page sends (32 random bytes it chose), or one made
+     * here and answered in that header when the request carries none. A session counts ONE download
+     * of the link when it is first seen; with it, every file of the link starts and resumes without
+     * counting again, except a file the session starts from byte 0 a second time (a new download).
+     * The count is one UPDATE with its checks, in the transaction that records the session.
      */
     async download(
       linkId: string,
@@ -239,52 +244,57 @@ export function createLinksService(deps: LinksDeps) {
       const range = resolveRangeHeader(caller.rangeHeader, item.stored_size);
       if (range.kind === 'unsatisfiable') throw new RangeNotSatisfiableError(item.stored_size);
       const now = deps.now();
-      const resumed =
-        range.kind === 'partial' &&
-        range.start > 0 &&
-        caller.downloadToken !== undefined &&
-        (await repo.hasDownloadToken(tokenHash(caller.downloadToken), linkId, fileId, nowIso(now)));
-      let token: string | null = null;
-      if (!resumed) {
-        if (!(await repo.countDownload(linkId, nowIso(now)))) throw linkUnavailable();
-        token = randomBytes(32).toString('base64url');
-        await repo.addDownloadToken(
-          tokenHash(token),
-          linkId,
-          fileId,
-          nowIso(new Date(now.getTime() + DOWNLOAD_TOKEN_TTL_MS)),
-        );
-      }
+      const fromStart = range.kind === 'whole' || range.start === 0;
+      const sentToken =
+        caller.downloadToken !== undefined && SESSION_TOKEN.test(caller.downloadToken)
+          ? caller.downloadToken
+          : null;
+      const sent = sentToken !== null;
+      const token = sentToken ?? randomBytes(32).toString('base64url');
+      const sessionHash = tokenHash(token);
+      const session = await repo.claimDownloadSession(
+        sessionHash,
+        linkId,
+        nowIso(new Date(now.getTime() + DOWNLOAD_TOKEN_TTL_MS)),
+        nowIso(now),
+      );
+      if (!('expiresAt' in session)) throw linkUnavailable();
+      const markHash = tokenHash(`${token}/${fileId}`);
+      const firstStart = await repo.markFileStart(markHash, linkId, fileId, session.expiresAt, nowIso(now));
+      // A restart from byte 0 of a file this session already started is a download of its own.
+      const restarted = !firstStart && fromStart;
+      if (restarted && !(await repo.countDownload(linkId, nowIso(now)))) throw linkUnavailable();
       const giveBack = async () => {
-        if (token === null) return;
-        await Promise.all([repo.releaseDownload(linkId), repo.deleteDownloadToken(tokenHash(token))]).catch(
-          (err: unknown) => {
-            deps.logger.error({ err, linkId }, 'link download count of a failed download not released');
-          },
-        );
+        const counted = session.kind === 'new' || restarted;
+        await Promise.all([
+          counted ? repo.releaseDownload(linkId) : Promise.resolve(),
+          repo.deleteDownloadRows([
+            ...(session.kind === 'new' ? [sessionHash] : []),
+            ...(firstStart ? [markHash] : []),
+          ]),
+        ]).catch((err: unknown) => {
+          deps.logger.error({ err, linkId }, 'link download count of a failed download not released');
+        });
       };
       try {
-        const blob = await deps.blobStore.get(
-          item.object_key,
-          range.kind === 'partial' ? { start: range.start, end: range.end } : undefined,
-        );
-        const body = await startBody(blob.body);
-        const start = range.kind === 'partial' ? range.start : 0;
-        return {
-          partial: range.kind === 'partial',
-          body,
-          start,
-          end: start + blob.size - 1,
-          size: blob.size,
-          totalSize: blob.totalSize,
-          downloadToken: token,
-        };
+        const download = await openStoredRange(deps.blobStore, item.object_key, range);
+        return { ...download, downloadToken: sent ? null : token };
       } catch (error) {
         await giveBack();
         if (error instanceof BlobRangeNotSatisfiableError)
           throw new RangeNotSatisfiableError(item.stored_size);
         if (error instanceof BlobNotFoundError) throw linkUnavailable();
         throw error;
+      }
+    },
+
+    /** Deletes expired download sessions and their marks (the server's sweeper); how many. */
+    async sweepDownloads(): Promise<number> {
+      let swept = 0;
+      for (;;) {
+        const n = await repo.sweepExpiredDownloads(at(), SWEEP_BATCH);
+        swept += n;
+        if (n < SWEEP_BATCH) return swept;
       }
     },
   };
