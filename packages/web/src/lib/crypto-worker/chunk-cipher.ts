@@ -1,5 +1,5 @@
 import { IntegrityError } from '@coffer/crypto';
-import type { DownloadHost, DownloadJob } from '../transfers/download-pipeline';
+import type { DownloadHost, DownloadJob } from '../transfers/download/download-run';
 import { TransferAbortedError, TransferError } from '../transfers/transfer-errors';
 import type { XhrAnswer, XhrUploadRequest } from '../transfers/upload-xhr';
 import type { CryptoFailure, CryptoResponse, PartsForm, SliceRequest } from './protocol';

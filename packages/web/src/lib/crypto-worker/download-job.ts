@@ -1,11 +1,12 @@
 import { downloadMessages } from '@coffer/contracts';
 import { decryptChunk } from '@coffer/crypto';
-import { openDownloadStream, runDownloadPipeline, type DownloadJob } from '../transfers/download-pipeline';
+import { runDownloadPipeline, type DownloadJob } from '../transfers/download/download-run';
+import { openDownloadStream } from '../transfers/download/fetch';
 import { quantizePercent } from '../transfers/progress';
 import { openFileTargetSink } from '../transfers/save/fs-access-sink';
 import type { SaveSink } from '../transfers/save/save-sink';
 import { TransferAbortedError } from '../transfers/transfer-errors';
-import { openChunkInSlices } from '../transfers/chunk-open';
+import { openChunkInSlices } from '../transfers/download/decrypt';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
 import { checkStreamingGcm } from './streaming-support';
 import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage, WorkerSinkTarget } from './protocol';

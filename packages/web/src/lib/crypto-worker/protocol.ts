@@ -1,5 +1,5 @@
 import type { ChunkHashScheme } from './chunk-cipher';
-import type { DownloadJob } from '../transfers/download-pipeline';
+import type { DownloadJob } from '../transfers/download/download-run';
 import type { SinkTarget } from '../transfers/save/save-sink';
 import type { TransferErrorCode } from '../transfers/transfer-errors';
 

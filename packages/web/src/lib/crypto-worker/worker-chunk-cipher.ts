@@ -1,5 +1,5 @@
 import { uploadMessages } from '@coffer/contracts';
-import type { DownloadHost, PipelineProgress } from '../transfers/download-pipeline';
+import type { DownloadHost, PipelineProgress } from '../transfers/download/download-run';
 import type { SaveSink, SinkHandOff } from '../transfers/save/save-sink';
 import { TransferAbortedError, TransferError } from '../transfers/transfer-errors';
 import type { XhrAnswer } from '../transfers/upload-xhr';

@@ -3,14 +3,8 @@ import { FileKeyUnwrapError, unwrapFileKey } from '@coffer/crypto';
 import { ApiRequestError } from '../api/http';
 import type { ApiClient } from '../api/http';
 import type { ChunkCipher } from '../crypto-worker';
-import {
-  guard,
-  normalizeDownloadError,
-  openDownloadStream,
-  runDownloadPipeline,
-  type DownloadHost,
-  type DownloadJob,
-} from './download-pipeline';
+import { guard, runDownloadPipeline, type DownloadHost, type DownloadJob } from './download/download-run';
+import { normalizeDownloadError, openDownloadStream } from './download/fetch';
 import { downloadFailure } from './download-failure';
 import { FILE_KEY_UNDECRYPTABLE_TEXT, fromApiRequestError } from './error-mapping';
 import {
@@ -93,7 +87,7 @@ export const DEFAULT_RESUME_DELAYS_MS: readonly number[] = [1000, 3000, 6000];
 
 /**
  * Downloads, decrypts and saves one file: metadata → unwrap the file key with the private key →
- * (in the crypto worker, see `download-pipeline.ts`) stream the ciphertext → cut it into
+ * (in the crypto worker, see `download/download-run.ts`) stream the ciphertext → cut it into
  * encrypted chunks → decrypt each → write its plaintext only once it verified. Chunk i + 1
  * downloads while chunk i decrypts and is written: at most two chunks in flight, whatever the
  * file size. A connection that breaks is picked up again with a `Range` request from the first

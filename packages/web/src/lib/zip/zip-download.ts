@@ -1,12 +1,12 @@
 import type { ApiClient } from '../api/http';
 import type { ChunkCipher } from '../crypto-worker';
 import {
-  openDownloadStream,
   runDownloadPipeline,
   type DownloadHost,
   type DownloadJob,
   type PipelineProgress,
-} from '../transfers/download-pipeline';
+} from '../transfers/download/download-run';
+import { openDownloadStream } from '../transfers/download/fetch';
 import type { ResolvedSaveMethod, SaveSink } from '../transfers/save/save-sink';
 import { TransferAbortedError } from '../transfers/transfer-errors';
 import { uniqueEntryPaths } from './entry-names';

@@ -1,4 +1,4 @@
-import type { DownloadJob } from '../download-pipeline';
+import type { DownloadJob } from '../download/download-run';
 
 /**
  * The page and the download service worker (`src/sw/download-service-worker.ts`, served as

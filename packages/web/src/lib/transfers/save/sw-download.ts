@@ -2,7 +2,7 @@ import { downloadMessages } from '@coffer/contracts';
 import { errorFromFailure } from '../../crypto-worker/chunk-cipher';
 import { pageSideOfDownload } from '../../crypto-worker/worker-chunk-cipher';
 import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage } from '../../crypto-worker/protocol';
-import type { DownloadHost, DownloadJob } from '../download-pipeline';
+import type { DownloadHost, DownloadJob } from '../download/download-run';
 import { TransferError } from '../transfer-errors';
 import { downloadUrl, type SwDownloadControlMessage } from './download-sw-protocol';
 import type { SaveFileInfo } from './save-sink';

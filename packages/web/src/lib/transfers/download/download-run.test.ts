@@ -1,7 +1,7 @@
 import { CHUNK_OVERHEAD, encryptedSize, plainChunkLength } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
-import { runDownloadPipeline } from './download-pipeline';
-import type { SaveSink } from './save/save-sink';
+import { runDownloadPipeline } from './download-run';
+import type { SaveSink } from '../save/save-sink';
 
 const CHUNK = 64;
 

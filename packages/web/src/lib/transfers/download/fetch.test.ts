@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openDownloadStream, type DownloadJob } from './download-pipeline';
+import type { DownloadJob } from './download-run';
+import { openDownloadStream } from './fetch';
 
 describe('a link download resumed with its token (issue 30)', () => {
   it("sends back the first answer's token on a Range request, and nothing on the first", async () => {

@@ -1,6 +1,6 @@
 import { encryptChunk, generateFileKey, IntegrityError } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
-import { openChunkInSlices } from './chunk-open';
+import { openChunkInSlices } from './decrypt';
 
 const plain = new Uint8Array(1000).map((_, i) => (i * 13 + 5) & 0xff);
 

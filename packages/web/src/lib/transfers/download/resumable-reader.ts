@@ -1,6 +1,6 @@
 import { downloadMessages } from '@coffer/contracts';
 import { ExactReader, TruncatedStreamError } from './exact-reader';
-import { TransferError, isRetryableTransferError, waitBeforeRetry } from './transfer-errors';
+import { TransferError, isRetryableTransferError, waitBeforeRetry } from '../transfer-errors';
 
 /** An answer to a download request: its body, and where in the object it starts. */
 export interface OpenedStream {

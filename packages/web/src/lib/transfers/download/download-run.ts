@@ -1,18 +1,21 @@
-import { API_PREFIX, decryptingChunkText, downloadMessages } from '@coffer/contracts';
+import { decryptingChunkText, downloadMessages } from '@coffer/contracts';
 import { CHUNK_OVERHEAD, chunkCount, encryptedSize, plainChunkLength } from '@coffer/crypto';
-import { downloadHttpErrorMessage, DOWNLOAD_NETWORK_ERROR_TEXT } from './error-mapping';
-import { releaseBuffer } from './buffers';
-import { createChunkPhase, type ChunkPhase } from './chunk-phase';
-import { OPEN_SLICE_BYTES } from './chunk-open';
-import { downloadFailure } from './download-failure';
+import { releaseBuffer } from '../buffers';
+import { createChunkPhase, type ChunkPhase } from '../chunk-phase';
+import { downloadFailure } from '../download-failure';
+import type { SaveSink } from '../save/save-sink';
+import { TransferAbortedError } from '../transfer-errors';
+import { decryptedWhole } from './decrypt';
+import { normalizeDownloadError } from './fetch';
 import { ResumableReader, type OpenedStream } from './resumable-reader';
-import type { SaveSink } from './save/save-sink';
-import { TransferAbortedError, TransferError, isAbortError } from './transfer-errors';
+import { saveChunk } from './save';
+import { OPEN_SLICE_BYTES } from './verify';
 
 /**
- * The download pipeline proper, after the metadata and the file key: fetch the ciphertext (with
- * `Range` resume), cut it into encrypted chunks, decrypt each, hand the verified plaintext to the
- * sink. In browsers it runs in the download service worker (`src/sw/download-service-worker.ts`)
+ * The download pipeline proper, after the metadata and the file key, from top to bottom
+ * (docs/transfers.md, "Pipeline"): fetch the ciphertext a whole encrypted chunk at a time (`fetch.ts`,
+ * `resumable-reader.ts`: `Range` resume), verify each chunk (`verify.ts`), decrypt it (`decrypt.ts`)
+ * and save its plaintext (`save.ts`, the sinks of `save/`). In browsers it runs in the download service worker (`src/sw/download-service-worker.ts`)
  * or, for the File System Access and Blob paths, in the crypto worker (`crypto-worker/download-job.ts`),
  * so the page's main thread only shows progress; tests run it on the current thread. It imports nothing that
  * needs a page (no DOM, no React): the worker bundles it.
@@ -41,9 +44,6 @@ export interface DownloadJob {
    */
   readonly resumeTokenHeader?: string;
 }
-
-/** The resume token each running job's first answer gave (the job object is the same for its requests). */
-const resumeTokens = new WeakMap<object, string>();
 
 /** What a download running elsewhere (the crypto worker) asks of the page. */
 export interface DownloadHost {
@@ -140,6 +140,11 @@ function onlyAbort(failure: unknown): unknown {
     : new TransferAbortedError(downloadMessages.aborted);
 }
 
+/**
+ * The chunks, in order, through fetch (`input`), verify and decrypt (`options.openChunk`, or a
+ * whole-chunk `decrypt`) and save. Chunk i + 1 is fetched while chunk i is opened and saved, and no
+ * further: at most two chunks in flight (as Blobs the browser holds, or chunk buffers).
+ */
 async function streamChunks(
   options: DownloadPipelineOptions,
   input: ResumableReader,
@@ -150,142 +155,72 @@ async function streamChunks(
   const { job } = options;
   const count = chunkCount(job.size, job.chunkSize);
   const phase = createDownloadPhase(options.progress, count);
-  if (options.openChunk !== undefined) {
-    await streamChunksInSlices(options, options.openChunk, count, phase, input, sink, fail, signal);
-    return;
+  const route = chunkRoute(options, input);
+  let saving: Promise<void> | null = null;
+  for (let index = 0; index < count; index++) {
+    const isLast = index === count - 1;
+    phase.bytesMoving(true);
+    const open = await route.fetch(
+      index,
+      isLast,
+      plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD,
+    );
+    // Bytes after the last chunk mean the object was extended: fail before saving the last chunk.
+    if (isLast) await input.expectEnd();
+    phase.bytesMoving(false);
+    // The previous chunk must be saved before this one is opened: order, and two chunks in flight.
+    if (saving !== null) await guard(saving, signal);
+    phase.waitingFor(index);
+    saving = saveChunk(open(), sink, phase, signal);
+    saving.catch(fail);
+  }
+  if (saving !== null) await guard(saving, signal);
+  route.end();
+}
+
+/**
+ * How a chunk is fetched and opened: `fetch` reads it whole and answers what opens it (the plaintext
+ * slices, once it verified); `end` runs once every chunk is saved.
+ */
+interface ChunkRoute {
+  fetch(
+    index: number,
+    isLast: boolean,
+    length: number,
+  ): Promise<() => AsyncIterable<Uint8Array<ArrayBuffer>>>;
+  end(): void;
+}
+
+function chunkRoute(options: DownloadPipelineOptions, input: ResumableReader): ChunkRoute {
+  const { job, openChunk } = options;
+  if (openChunk !== undefined) {
+    // Received into a Blob a slice at a time (no chunk-sized buffer), verified whole, then decrypted.
+    const sliceBytes = options.chunkSliceBytes ?? OPEN_SLICE_BYTES;
+    return {
+      fetch: async (index, isLast, length) => {
+        const chunk = await input.readBlob(length, sliceBytes);
+        return () => openChunk(job.fileKey, index, isLast, chunk);
+      },
+      end: () => undefined,
+    };
   }
   // One read buffer for the whole download where decrypt copies its input (see `decryptCopiesInput`):
   // a fresh 95 MiB buffer costs ~25,000 page faults before the first byte lands in it.
   let spare: ArrayBuffer | null = null;
-  let writing: Promise<void> | null = null;
-  for (let index = 0; index < count; index++) {
-    const isLast = index === count - 1;
-    phase.bytesMoving(true);
-    const length = plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD;
-    const encrypted = await input.read(length, spare);
-    // Bytes after the last chunk mean the object was extended: fail before writing the last chunk.
-    if (isLast) await input.expectEnd();
-    phase.bytesMoving(false);
-    // The previous chunk must be written before this one starts: order, and two chunks in flight.
-    if (writing !== null) await guard(writing, signal);
-    phase.waitingFor(index);
-    const decrypting = options.decrypt(job.fileKey, index, isLast, encrypted);
-    spare = options.decryptCopiesInput === true ? encrypted : null;
-    writing = writeWhenDecrypted(decrypting, sink, phase, signal);
-    writing.catch(fail);
-  }
-  if (writing !== null) await guard(writing, signal);
-  // The read buffer goes with the download, not at a later collection.
-  if (spare !== null) releaseBuffer(spare);
-}
-
-/**
- * The streaming form of {@link streamChunks}: each chunk is received into a Blob, verified whole,
- * then decrypted and written slice by slice. Chunk i + 1 is received while chunk i is opened and
- * written (at most two chunks in flight, as Blobs the browser holds).
- */
-async function streamChunksInSlices(
-  options: DownloadPipelineOptions,
-  openChunk: NonNullable<DownloadPipelineOptions['openChunk']>,
-  count: number,
-  phase: ChunkPhase,
-  input: ResumableReader,
-  sink: SaveSink,
-  fail: (error: unknown) => void,
-  signal: AbortSignal,
-): Promise<void> {
-  const { job } = options;
-  let writing: Promise<void> | null = null;
-  for (let index = 0; index < count; index++) {
-    const isLast = index === count - 1;
-    phase.bytesMoving(true);
-    const length = plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD;
-    const chunk = await input.readBlob(length, options.chunkSliceBytes ?? OPEN_SLICE_BYTES);
-    if (isLast) await input.expectEnd();
-    phase.bytesMoving(false);
-    if (writing !== null) await guard(writing, signal);
-    phase.waitingFor(index);
-    writing = writeOpened(openChunk(job.fileKey, index, isLast, chunk), sink, phase, signal);
-    writing.catch(fail);
-  }
-  if (writing !== null) await guard(writing, signal);
-}
-
-async function writeOpened(
-  plaintextSlices: AsyncIterable<Uint8Array<ArrayBuffer>>,
-  sink: SaveSink,
-  phase: ChunkPhase,
-  signal: AbortSignal,
-): Promise<void> {
-  let first = true;
-  for await (const plaintext of plaintextSlices) {
-    // The first slice exists only once the whole chunk verified.
-    if (first) phase.waitingFor(null);
-    first = false;
-    if (signal.aborted) return;
-    await sink.write(plaintext);
-  }
-}
-
-async function writeWhenDecrypted(
-  decrypting: Promise<Uint8Array<ArrayBuffer>>,
-  sink: SaveSink,
-  phase: ChunkPhase,
-  signal: AbortSignal,
-): Promise<void> {
-  const plaintext = await decrypting;
-  phase.waitingFor(null);
-  if (signal.aborted) return;
-  await sink.write(plaintext);
-}
-
-/**
- * GET the content with the given headers, from `offset` on (a `Range` request, answered 206) when
- * resuming; a non-ok answer becomes the spec's text (its status kept: 401 signs the user out).
- */
-export async function openDownloadStream(
-  fetchImpl: typeof fetch,
-  job: Pick<DownloadJob, 'downloadPath' | 'apiBaseUrl' | 'resumeTokenHeader'>,
-  authHeaders: Record<string, string>,
-  offset: number,
-  signal: AbortSignal,
-): Promise<OpenedStream> {
-  const headers: Record<string, string> = { ...authHeaders };
-  if (offset > 0) headers.Range = `bytes=${offset}-`;
-  const tokenHeader = job.resumeTokenHeader;
-  const token = resumeTokens.get(job);
-  if (tokenHeader !== undefined && offset > 0 && token !== undefined) headers[tokenHeader] = token;
-  let response: Response;
-  try {
-    response = await fetchImpl(`${job.apiBaseUrl ?? API_PREFIX}${job.downloadPath}`, { headers, signal });
-  } catch (error) {
-    throw normalizeDownloadError(error);
-  }
-  if (!response.ok) {
-    const text = await response.text().catch(() => '');
-    throw new TransferError('HTTP', downloadHttpErrorMessage(response.status, response.statusText, text), {
-      status: response.status,
-    });
-  }
-  if (response.body === null) throw new TransferError('HTTP', downloadMessages.defaultError);
-  const issued = tokenHeader === undefined ? null : response.headers.get(tokenHeader);
-  if (issued !== null) resumeTokens.set(job, issued);
-  return { body: response.body, offset: response.status === 206 ? rangeStart(response) : 0 };
-}
-
-/** The first byte of a 206 answer (`Content-Range: bytes <start>-<end>/<size>`); NaN if unreadable. */
-function rangeStart(response: Response): number {
-  const match = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers.get('Content-Range') ?? '');
-  return match === null ? Number.NaN : Number(match[1]);
-}
-
-/** Aborts and network failures as the transfer errors the screens show; anything else unchanged. */
-export function normalizeDownloadError(error: unknown): unknown {
-  if (error instanceof TransferError) return error;
-  if (isAbortError(error)) return new TransferAbortedError(downloadMessages.aborted, { cause: error });
-  if (error instanceof TypeError)
-    return new TransferError('NETWORK', DOWNLOAD_NETWORK_ERROR_TEXT, { cause: error });
-  return error;
+  return {
+    fetch: async (index, isLast, length) => {
+      const encrypted = await input.read(length, spare);
+      return () => {
+        const decrypting = options.decrypt(job.fileKey, index, isLast, encrypted);
+        spare = options.decryptCopiesInput === true ? encrypted : null;
+        return decryptedWhole(decrypting);
+      };
+    },
+    // The read buffer goes with the download, not at a later collection.
+    end: () => {
+      if (spare !== null) releaseBuffer(spare);
+    },
+  };
 }
 
 /** Awaits `promise`, but gives up as soon as `signal` aborts (a stalled write must not hang an abort). */
