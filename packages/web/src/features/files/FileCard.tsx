@@ -1,8 +1,9 @@
 import { useId, type ReactElement, type ReactNode } from 'react';
-import { Anchor, Box, Button, Card, Flex, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Button, Flex, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconDownload, IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { FileView } from '../../lib/files/file-views';
+import { ItemCard } from '../../ui/ItemCard';
 import { DownloadProgress } from './DownloadProgress';
 import { FileTypeIcon } from './FileTypeIcon';
 import { useActiveDownload } from './use-file-download';
@@ -41,90 +42,76 @@ export function FileCard({
   // Subscribed here, not on the page: a progress step re-renders this card only.
   const download = useActiveDownload(file.id);
   return (
-    <Card
-      component="article"
-      withBorder
-      radius="lg"
-      padding="lg"
-      aria-labelledby={titleId}
+    <ItemCard
+      titleId={titleId}
       data-file-id={file.id}
-    >
-      <Stack gap="md" h="100%" justify="space-between">
-        <Group gap="sm" wrap="nowrap" align="flex-start">
-          {leading}
-          <FileTypeIcon type={file.fileType} />
-          <Box miw={0} flex={1}>
-            {titleHref === undefined ? (
-              <Text id={titleId} fw={600} truncate="end" title={file.title} data-testid="file-title">
-                {file.title}
-              </Text>
-            ) : (
-              <Anchor
-                id={titleId}
-                component={Link}
-                to={titleHref}
-                fw={600}
-                c="inherit"
-                display="block"
-                truncate="end"
-                title={file.title}
-                data-testid="file-title"
-              >
-                {file.title}
-              </Anchor>
-            )}
-            {subtitle}
-            {/* No separator between size and date: on a narrow card they wrap cleanly onto two lines. */}
-            <Flex columnGap="md" rowGap={0} wrap="wrap" align="center" mt={2}>
-              <Text size="sm" c="dimmed" data-testid="file-size">
-                {file.size}
-              </Text>
-              <Group gap={6} wrap="nowrap">
-                <Text size="sm" c="dimmed" data-testid="file-datetime">
-                  {file.datetime}
-                </Text>
-                {file.isEncrypted && (
-                  <Tooltip label="End-to-end encrypted" withArrow>
-                    <IconLock
-                      size={14}
-                      color="var(--mantine-color-dimmed)"
-                      aria-label="End-to-end encrypted"
-                    />
-                  </Tooltip>
-                )}
-              </Group>
-            </Flex>
-          </Box>
-          {actions !== undefined && (
-            <Group gap={4} wrap="nowrap">
-              {actions}
-            </Group>
-          )}
-        </Group>
-        <Stack gap="sm">
-          {download === undefined ? (
-            <Button
-              variant="light"
-              size="xs"
-              leftSection={<IconDownload size={16} aria-hidden />}
-              aria-label={`Download ${file.title}`}
-              loading={downloadWaiting}
-              onClick={onDownload}
-              style={{ alignSelf: 'flex-start' }}
-            >
-              Download
-            </Button>
+      leading={leading}
+      icon={<FileTypeIcon type={file.fileType} />}
+      main={
+        <>
+          {titleHref === undefined ? (
+            <Text id={titleId} fw={600} truncate="end" title={file.title} data-testid="file-title">
+              {file.title}
+            </Text>
           ) : (
-            <DownloadProgress
-              item={download}
-              onCancel={() => {
-                onCancelDownload(download.id);
-              }}
-            />
+            <Anchor
+              id={titleId}
+              component={Link}
+              to={titleHref}
+              fw={600}
+              c="inherit"
+              display="block"
+              truncate="end"
+              title={file.title}
+              data-testid="file-title"
+            >
+              {file.title}
+            </Anchor>
           )}
-          {footer}
-        </Stack>
+          {subtitle}
+          {/* No separator between size and date: on a narrow card they wrap cleanly onto two lines. */}
+          <Flex columnGap="md" rowGap={0} wrap="wrap" align="center" mt={2}>
+            <Text size="sm" c="dimmed" data-testid="file-size">
+              {file.size}
+            </Text>
+            <Group gap={6} wrap="nowrap">
+              <Text size="sm" c="dimmed" data-testid="file-datetime">
+                {file.datetime}
+              </Text>
+              {file.isEncrypted && (
+                <Tooltip label="End-to-end encrypted" withArrow>
+                  <IconLock size={14} color="var(--mantine-color-dimmed)" aria-label="End-to-end encrypted" />
+                </Tooltip>
+              )}
+            </Group>
+          </Flex>
+        </>
+      }
+      actions={actions}
+    >
+      <Stack gap="sm">
+        {download === undefined ? (
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconDownload size={16} aria-hidden />}
+            aria-label={`Download ${file.title}`}
+            loading={downloadWaiting}
+            onClick={onDownload}
+            style={{ alignSelf: 'flex-start' }}
+          >
+            Download
+          </Button>
+        ) : (
+          <DownloadProgress
+            item={download}
+            onCancel={() => {
+              onCancelDownload(download.id);
+            }}
+          />
+        )}
+        {footer}
       </Stack>
-    </Card>
+    </ItemCard>
   );
 }

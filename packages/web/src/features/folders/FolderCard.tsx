@@ -1,7 +1,8 @@
 import { useId, useState, type ReactElement, type ReactNode } from 'react';
-import { Box, Card, Checkbox, Group, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { Checkbox, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
 import { IconFolder, IconFolderX } from '@tabler/icons-react';
 import type { DriveFolder } from '../../lib/drive';
+import { ItemCard } from '../../ui/ItemCard';
 import { draggableNode, dropTarget, type DraggedNode } from './node-drag';
 
 interface FolderCardProps {
@@ -33,20 +34,16 @@ export function FolderCard({
   const [over, setOver] = useState(false);
   const unreadable = folder.state === 'unreadable';
   return (
-    <Card
-      component="article"
-      withBorder
-      radius="lg"
-      padding="lg"
-      aria-labelledby={titleId}
+    <ItemCard
+      titleId={titleId}
+      align="center"
       data-folder-id={folder.nodeId}
       data-drop-over={over || undefined}
       style={over ? { outline: '2px solid var(--mantine-primary-color-filled)' } : undefined}
       {...(unreadable ? {} : draggableNode({ kind: 'folder', id: folder.nodeId }))}
       {...(onDropNode === undefined || unreadable ? {} : dropTarget(onDropNode, setOver))}
-    >
-      <Group gap="sm" wrap="nowrap" align="center">
-        {onSelect !== undefined && (
+      leading={
+        onSelect === undefined ? undefined : (
           <Checkbox
             aria-label={`Select ${folder.name}`}
             checked={selected === true}
@@ -54,11 +51,15 @@ export function FolderCard({
               onSelect(event.currentTarget.checked);
             }}
           />
-        )}
+        )
+      }
+      icon={
         <ThemeIcon size={44} radius="md" variant="light" color={unreadable ? 'red' : 'yellow'}>
           {unreadable ? <IconFolderX size={24} aria-hidden /> : <IconFolder size={24} aria-hidden />}
         </ThemeIcon>
-        <Box miw={0} flex={1}>
+      }
+      main={
+        <>
           <UnstyledButton
             onClick={onOpen}
             disabled={unreadable}
@@ -73,13 +74,9 @@ export function FolderCard({
           <Text size="sm" c="dimmed" truncate="end">
             {subtitle ?? (unreadable ? 'Did not open' : 'Folder')}
           </Text>
-        </Box>
-        {actions !== undefined && (
-          <Group gap={4} wrap="nowrap">
-            {actions}
-          </Group>
-        )}
-      </Group>
-    </Card>
+        </>
+      }
+      actions={actions}
+    />
   );
 }
