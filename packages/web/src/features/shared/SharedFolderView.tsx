@@ -20,7 +20,7 @@ import { FolderCard } from '../folders/FolderCard';
 import { ZipProgressCard } from '../folders/ZipProgressCard';
 import { useZipDownload } from '../folders/use-zip-download';
 import { zipPlan } from '../folders/zip-plan';
-import { SenderLine } from './SharedWithMePage';
+import { SenderLine } from './SenderLine';
 import { useSharedFolderTree, type ReceivedFolder } from './use-shared-folders';
 
 /** /sharedwithme?folder=<shared folder>&in=<folder below it>. */

@@ -1,12 +1,13 @@
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { sharedWithMeMessages, type Folder } from '@coffer/contracts';
-import { Button, Group, Text } from '@mantine/core';
-import { IconFolder, IconInbox, IconUser } from '@tabler/icons-react';
+import { Button, Text } from '@mantine/core';
+import { IconFolder, IconInbox } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { searchForm } from '../../lib/drive';
 import { FolderCard } from '../folders/FolderCard';
 import { SharedFolderView, sharedFolderHref } from './SharedFolderView';
 import { useSharedFolders } from './use-shared-folders';
+import { SenderLine } from './SenderLine';
 import { paths } from '../../lib/navigation/paths';
 import { FileCard } from '../files/FileCard';
 import { FileListScreen } from '../files/FileListScreen';
@@ -18,18 +19,6 @@ import { snackbar } from '../../lib/snackbar';
 import { CHECK_FAILED_TEXT, SharedFileSignature } from './SharedFileSignature';
 import { isShareGone, NO_LONGER_SHARED_TEXT } from './no-longer-shared';
 import { useSharedFileCheck } from './use-shared-file-check';
-
-/** The sender line of a shared file's card. */
-export function SenderLine({ owner }: { owner: string }): ReactElement {
-  return (
-    <Group gap={4} wrap="nowrap" miw={0}>
-      <IconUser size={14} color="var(--mantine-color-dimmed)" aria-hidden />
-      <Text size="sm" c="dimmed" truncate="end" title={owner}>
-        From {owner}
-      </Text>
-    </Group>
-  );
-}
 
 /** Shared With Me (/sharedwithme): files others shared with me, with the same search, filter and sort. */
 export function SharedWithMePage(): ReactElement {
