@@ -205,6 +205,9 @@ test('a folder tree dropped from the OS and a loose file land in the folder New 
   );
   await expect(page.getByTestId('folder-upload-total')).toHaveText('3 of 3 files', { timeout: 120_000 });
   await expect(snackbar(page, 'Folder Trip uploaded (3 files)')).toBeVisible();
+  // The drop zone does not stay in its "drag accepted" look after the folder was taken.
+  await expect(page.locator('[data-accept]')).toHaveCount(0);
+  await expect(page.locator('[data-idle]')).toHaveCount(1);
   await shot(page, 'folder-drop-desktop');
 
   // Back to the folder: the file and the tree are in Inbox, nothing at the top.
@@ -212,6 +215,10 @@ test('a folder tree dropped from the OS and a loose file land in the folder New 
   await expect(page).toHaveURL(`/myfiles?folder=${inbox}`);
   await expect(folderCard(page, 'Trip')).toBeVisible();
   await expect(fileCardNamed(page, loose.name)).toBeVisible();
+  await shot(page, 'folder-and-file-desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'folder-and-file-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
   const { sha256 } = await downloadAndHash(page, () =>
     page.getByRole('button', { name: `Download ${loose.name}` }).click(),
   );

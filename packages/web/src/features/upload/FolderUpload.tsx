@@ -1,4 +1,4 @@
-import { useRef, type ReactElement, type ReactNode } from 'react';
+import { Fragment, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { Button, Card, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconFolderUp } from '@tabler/icons-react';
 import { useTransfers } from '../files/use-transfers';
@@ -21,6 +21,9 @@ export function FolderUpload({
   children: ReactNode;
 }): ReactElement {
   const upload = useFolderUpload(target);
+  // A folder drop is taken here before the drop zone sees it, so the zone would stay in its
+  // "drag accepted" look: it is mounted afresh after each one.
+  const [folderDrops, setFolderDrops] = useState(0);
   const input = useRef<HTMLInputElement | null>(null);
   // Made on click and removed after: a second file input always on the page would be a trap for
   // anything that looks for "the" file input of the drop zone (tests, extensions).
@@ -54,11 +57,12 @@ export function FolderUpload({
           if (!dropHasFolder(event.dataTransfer.items)) return;
           event.preventDefault();
           event.stopPropagation();
+          setFolderDrops((count) => count + 1);
           if (running || !upload.ready) return;
           void filesOfDrop(event.dataTransfer.items).then(upload.start);
         }}
       >
-        {children}
+        <Fragment key={folderDrops}>{children}</Fragment>
       </div>
       <Group gap="sm">
         <Button
