@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/render';
@@ -35,5 +35,7 @@ describe('snackbar', () => {
     const toast = await screen.findByRole('alert');
     expect(toast.textContent).toContain('Error loading files!');
     expect(toast.querySelector('button')).not.toBeNull();
+    // Named for screen readers (the button shows an icon only).
+    expect(within(toast).getByRole('button', { name: 'Close notification' })).toBeTruthy();
   });
 });

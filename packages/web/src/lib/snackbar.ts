@@ -9,6 +9,9 @@ export type SnackbarColor = 'success' | 'danger' | 'warning';
 /** The spec: a snackbar auto-hides after 8 seconds. */
 export const SNACKBAR_AUTO_CLOSE_MS = 8000;
 
+/** The accessible name of a snackbar's close button. */
+export const SNACKBAR_CLOSE_LABEL = 'Close notification';
+
 export const SNACKBAR_MANTINE_COLOR: Readonly<Record<SnackbarColor, MantineColor>> = {
   success: 'green',
   danger: 'red',
@@ -26,6 +29,8 @@ export function snackbarOptions(message: string, color: SnackbarColor = 'success
     autoClose: SNACKBAR_AUTO_CLOSE_MS,
     withCloseButton: true,
     allowClose: true,
+    // Mantine's close button is an icon alone: without a label, screen readers announce "button".
+    closeButtonProps: { 'aria-label': SNACKBAR_CLOSE_LABEL },
     // Errors interrupt; success and warnings wait their turn for screen readers.
     role: color === 'danger' ? 'alert' : 'status',
   };
