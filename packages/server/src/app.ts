@@ -381,7 +381,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       clientConfigRoutes(api, config);
       // Link and file request pages: no bearer token; the link proof travels in X-Link-Auth.
       linksPublicRoutes(api, { links, requests });
-      requestsPublicRoutes(api, { requestUploads });
+      requestsPublicRoutes(api, { requestUploads, authenticate });
       // Everything else under /api needs a verified bearer token, checked before the body is read.
       api.register((scope: FastifyTypeBox, _o, next) => {
         scope.addHook('onRequest', authenticate);

@@ -15,6 +15,7 @@ import {
   PartNumberSchema,
   UploadIdSchema,
 } from './common.js';
+import { EncryptedMetadataSchema, NodeIdSchema } from './drive.js';
 import { ExpiresAtSchema, LinkIdSchema, OwnerLinkSchema, Sha256HexSchema } from './links.js';
 
 /** Files one request may set as its limit at most. */
@@ -69,6 +70,14 @@ export const OwnerRequestSchema = apiObject(
     message: SealedMessageSchema,
     signedInOnly: Type.Boolean(),
     fileIds: Type.Array(IdSchema),
+    /** Files sent by a signed-in person (a signed-in-only request), with their address. */
+    senders: Type.Array(
+      apiObject(
+        'RequestSender',
+        { fileId: IdSchema, email: EmailSchema },
+        'Who sent one file through a signed-in-only request.',
+      ),
+    ),
     createdAt: DateTimeSchema,
     lastUsedAt: Type.Union([DateTimeSchema, Type.Null()]),
   },
@@ -98,6 +107,20 @@ export const PublicRequestSchema = apiObject(
   'A file request as its uploader sees it, for a caller that proved A (X-Link-Auth).',
 );
 export type PublicRequest = Static<typeof PublicRequestSchema>;
+
+/**
+ * What a file request's upload carries of the file's name: its metadata sealed in the uploader's
+ * browser under the file key, as the owner's own uploads seal it (docs/encryption.md section 17),
+ * for a node id the uploader chose. No place, wrap or record (the uploader holds no key of the
+ * owner's drive): the owner's browser places the file at its next listing. The public upload calls
+ * require it and refuse a clear name.
+ */
+export const RequestFileMetadataSchema = apiObject(
+  'RequestFileMetadata',
+  { nodeId: NodeIdSchema, encryptedMetadata: EncryptedMetadataSchema },
+  "A file request upload's sealed name and type, for the owner's browser to place.",
+);
+export type RequestFileMetadata = Static<typeof RequestFileMetadataSchema>;
 
 export const RequestUploadParamsSchema = apiObject(
   'RequestUploadParams',

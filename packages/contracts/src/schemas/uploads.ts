@@ -14,6 +14,7 @@ import {
 } from './common.js';
 import { FileNodeSchema } from './drive.js';
 import { EncryptionInfoSchema, NewEncryptionInfoSchema } from './files.js';
+import { RequestFileMetadataSchema } from './requests.js';
 import { FileManifestJsonSchema } from './signatures.js';
 
 /** See `uploadRecordStatuses` for what each status means. */
@@ -35,6 +36,8 @@ const newEncryptedUploadFields = {
   manifest: Type.Optional(FileManifestJsonSchema),
   /** The file's node (issue 31): with it, the server stores the name 'encrypted' and no content type. */
   node: Type.Optional(FileNodeSchema),
+  /** File request uploads only (issue 30): the name sealed by the uploader; the name sent is then 'encrypted'. */
+  sealedMetadata: Type.Optional(RequestFileMetadataSchema),
 };
 
 export const UploadItemSchema = apiObject(
@@ -190,6 +193,13 @@ export const DirectUploadFieldsSchema = apiObject(
     manifest: Type.Optional(FileManifestJsonSchema),
     node: Type.Optional(
       Type.String({ minLength: 2, maxLength: 12_288, description: 'FileNode as JSON (issue 31).' }),
+    ),
+    sealedMetadata: Type.Optional(
+      Type.String({
+        minLength: 2,
+        maxLength: 6144,
+        description: 'RequestFileMetadata as JSON (file request uploads only, issue 30).',
+      }),
     ),
   },
   'Form fields of a direct upload (files up to 100 MB).',

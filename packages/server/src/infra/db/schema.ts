@@ -139,7 +139,8 @@ export interface FilesTable {
   /**
    * The file's node (migration 0009), all five set or none: its client-chosen id (unique per owner), its
    * folder (null at the top), its key wrapped under the folder, its sealed metadata (then `name` is
-   * `encrypted`) and the owner's signed node record.
+   * `encrypted`) and the owner's signed node record. A file that came through a file request has only
+   * `node_id` and `encrypted_metadata` (sealed by its uploader) until its owner's browser places it.
    */
   node_id: Generated<string | null>;
   parent_node_id: Generated<string | null>;
@@ -148,6 +149,8 @@ export interface FilesTable {
   node_record: Generated<JsonText | null>;
   /** The file request it came through (migration 0010). */
   request_id: Generated<string | null>;
+  /** The signed-in person who sent it through a signed-in-only file request (migration 0012). */
+  uploaded_by: Generated<string | null>;
 }
 
 /** An upload in progress or finished; becomes a `files` row when complete. */
@@ -176,6 +179,8 @@ export interface UploadsTable {
   node: Generated<JsonText | null>;
   /** The file request it comes through (migration 0010). */
   request_id: Generated<string | null>;
+  /** The signed-in person who sends it through a signed-in-only file request (migration 0012). */
+  uploaded_by: Generated<string | null>;
 }
 
 /** A folder of the encrypted drive (migration 0009); the owner and the node id are its key. */
@@ -254,8 +259,6 @@ export interface FileRequestsTable {
   expires_at: IsoTimestamp | null;
   max_files: number;
   max_bytes: number;
-  files_used: Generated<number>;
-  bytes_used: Generated<number>;
   /** base64, sealed under the request key. */
   message: string | null;
   signed_in_only: Generated<DbBool>;

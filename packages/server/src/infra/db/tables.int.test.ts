@@ -143,6 +143,7 @@ describe.each(dialectsUnderTest)('tables on $name ($backend)', ({ open }) => {
       manifest: null,
       node: null,
       request_id: null,
+      uploaded_by: null,
     };
     await t.db.insertInto('uploads').values(upload).execute();
     const part: UploadPartRow = {

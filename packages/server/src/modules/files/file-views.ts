@@ -23,7 +23,7 @@ export function parseEncryptionInfo(json: string | null): EncryptionInfo | null 
   return Value.Check(EncryptionInfoSchema, parsed) ? parsed : null;
 }
 
-/** The node columns of a file row (migration 0009): all set, or none. */
+/** The node columns of a file row (migration 0009): all set, or none, or a file request's arrival (node id and metadata). */
 export type FileNodeColumns = Pick<
   FileRow,
   'node_id' | 'parent_node_id' | 'wrapped_key' | 'encrypted_metadata' | 'node_record'
@@ -35,15 +35,19 @@ export const SEALED_NAME_COLUMNS = { name: ENCRYPTED_FILE_NAME, content_type: DE
 /**
  * The node members of a file answer. The owner gets all of them; a recipient of a file share only what
  * opens and checks the metadata with the file key (not the wrap under a folder of the owner's, nor where
- * the file sits in the owner's drive).
+ * the file sits in the owner's drive). A file that came through a file request and is not placed yet
+ * (issue 30: a node id and the uploader's sealed metadata, no wrap or record) answers its owner with
+ * `nodeId` and `encryptedMetadata` only: the owner's browser opens them with the RSA owner copy and
+ * places the file.
  */
 export function fileNodeOf(
   row: FileNodeColumns,
   view: 'owner' | 'recipient',
 ): Pick<FileListItem, 'nodeId' | 'parentNodeId' | 'wrappedKey' | 'encryptedMetadata' | 'nodeRecord'> {
   const { node_id, wrapped_key, encrypted_metadata, node_record } = row;
-  if (node_id === null || wrapped_key === null || encrypted_metadata === null || node_record === null)
-    return {};
+  if (node_id === null || encrypted_metadata === null) return {};
+  if (wrapped_key === null || node_record === null)
+    return view === 'owner' ? { nodeId: node_id, encryptedMetadata: encrypted_metadata } : {};
   const shared = { nodeId: node_id, encryptedMetadata: encrypted_metadata, nodeRecord: node_record };
   return view === 'owner' ? { ...shared, parentNodeId: row.parent_node_id, wrappedKey: wrapped_key } : shared;
 }

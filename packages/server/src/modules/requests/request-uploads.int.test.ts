@@ -1,5 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { chunkCountFor, type FileListItem, type LinksResponse } from '@coffer/contracts';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  chunkCountFor,
+  DEFAULT_CONTENT_TYPE,
+  ENCRYPTED_FILE_NAME,
+  type FileListItem,
+  type FileMetadata,
+  type LinksResponse,
+} from '@coffer/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../test/app-harness.js';
 import type { TestApp } from '../../test/app-harness.js';
@@ -7,12 +14,26 @@ import { dialectsUnderTest } from '../../test/db.js';
 import type { TestDatabase } from '../../test/db.js';
 import { encryptionInfoFor } from '../../test/factories.js';
 import { createKey, directUploadForm } from '../files/files.test-helpers.js';
+import { CLEAR_NAME_MESSAGE, SIGN_IN_REQUIRED_MESSAGE } from './request-uploads.service.js';
 
 // Uploads through a file request by a person without an account: the files land in the owner's
 // files marked with the request; the request's limits hold when uploaders race; a cancelled upload
-// stops counting.
+// stops counting; the server keeps no clear name of them; signed-in-only requests take files from
+// signed-in people, and the owner sees who sent what.
 
 const newId = () => randomBytes(16).toString('base64url');
+
+/** What the uploader's browser sends of a file's name: sealed under the file key (random bytes here). */
+const sealedMetadata = () => ({
+  nodeId: randomUUID(),
+  encryptedMetadata: randomBytes(80).toString('base64'),
+});
+/** The name and type a request upload sends in clear: the fixed stand-ins, and the sealed metadata. */
+const sealedFields = () => ({
+  name: ENCRYPTED_FILE_NAME,
+  contentType: DEFAULT_CONTENT_TYPE,
+  sealedMetadata: JSON.stringify(sealedMetadata()),
+});
 
 describe.each(dialectsUnderTest)('file request uploads ($name)', ({ open }) => {
   let database: TestDatabase;
@@ -54,8 +75,9 @@ describe.each(dialectsUnderTest)('file request uploads ($name)', ({ open }) => {
     keyId: string,
     size: number,
     ip = '127.0.0.1',
+    fields: Record<string, string> = sealedFields(),
   ) => {
-    const form = directUploadForm({ keyId, size });
+    const form = directUploadForm({ keyId, size, fields });
     return t.app.inject({
       method: 'POST',
       url: `/api/public/requests/${requestId}/uploads/direct`,
@@ -64,14 +86,23 @@ describe.each(dialectsUnderTest)('file request uploads ($name)', ({ open }) => {
       remoteAddress: ip,
     });
   };
-  const startMultipart = (requestId: string, headers: Record<string, string>, keyId: string, size: number) =>
+  const startMultipart = (
+    requestId: string,
+    headers: Record<string, string>,
+    keyId: string,
+    size: number,
+    naming: Record<string, unknown> = {
+      name: ENCRYPTED_FILE_NAME,
+      contentType: DEFAULT_CONTENT_TYPE,
+      sealedMetadata: sealedMetadata(),
+    },
+  ) =>
     t.app.inject({
       method: 'POST',
       url: `/api/public/requests/${requestId}/uploads/multipart`,
       headers,
       payload: {
-        name: 'big.bin',
-        contentType: 'application/octet-stream',
+        ...naming,
         size,
         parts: chunkCountFor(size),
         isEncrypted: true,
@@ -152,7 +183,7 @@ describe.each(dialectsUnderTest)('file request uploads ($name)', ({ open }) => {
     expect((await direct(requestId, headers, keyId, 100)).statusCode).toBe(201);
   });
 
-  it('refuses uploads to a closed request with the one 404, and to a signed-in-only request', async () => {
+  it('refuses uploads to a closed request with the one 404', async () => {
     const { owner, keyId, requestId, headers } = await setUp('closed', { maxFiles: 5, maxBytes: 100_000 });
     await t.as(owner, {
       method: 'PATCH',
@@ -162,14 +193,121 @@ describe.each(dialectsUnderTest)('file request uploads ($name)', ({ open }) => {
     const res = await direct(requestId, headers, keyId, 10);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'LINK_UNAVAILABLE' });
+  });
 
+  it('stores no clear name: a clear name, a node or a manifest is refused; the sealed metadata is kept for the owner to place', async () => {
+    const { owner, keyId, requestId, headers } = await setUp('sealed', { maxFiles: 5, maxBytes: 1_000_000 });
+    const marker = `zz-request-marker-${randomUUID()}.pdf`;
+    // What a client that sends names in clear would send: refused, on both upload calls.
+    const clear = await direct(requestId, headers, keyId, 10, '127.0.0.1', {
+      name: marker,
+      contentType: 'application/pdf',
+    });
+    expect(clear.statusCode, clear.body).toBe(400);
+    expect(clear.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: CLEAR_NAME_MESSAGE });
+    const clearBeside = await direct(requestId, headers, keyId, 10, '127.0.0.1', {
+      ...sealedFields(),
+      name: marker,
+    });
+    expect(clearBeside.statusCode).toBe(400);
+    const clearMultipart = await startMultipart(requestId, headers, keyId, 5000, {
+      name: marker,
+      contentType: 'application/pdf',
+    });
+    expect(clearMultipart.statusCode).toBe(400);
+    // A manifest names the file; a node would place it in the owner's drive: only the owner makes those.
+    const manifest = await direct(requestId, headers, keyId, 10, '127.0.0.1', {
+      ...sealedFields(),
+      manifest: JSON.stringify({ v: 1, type: 'file-manifest', name: marker }),
+    });
+    expect(manifest.statusCode).toBe(400);
+
+    const sealed = sealedMetadata();
+    const res = await direct(requestId, headers, keyId, 1234, '127.0.0.1', {
+      name: ENCRYPTED_FILE_NAME,
+      contentType: DEFAULT_CONTENT_TYPE,
+      sealedMetadata: JSON.stringify(sealed),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { fileId } = res.json<FileListItem>();
+    // Nothing the server stores holds the marker: the rows keep the stand-ins and the sealed metadata.
+    const fileRow = await database.db
+      .selectFrom('files')
+      .selectAll()
+      .where('id', '=', fileId)
+      .executeTakeFirst();
+    expect(fileRow).toMatchObject({
+      name: ENCRYPTED_FILE_NAME,
+      content_type: DEFAULT_CONTENT_TYPE,
+      node_id: sealed.nodeId,
+      encrypted_metadata: sealed.encryptedMetadata,
+      wrapped_key: null,
+      node_record: null,
+      request_id: requestId,
+    });
+    const stored = JSON.stringify([
+      await database.db
+        .selectFrom('files')
+        .selectAll()
+        .where('owner_id', '=', fileRow?.owner_id ?? '')
+        .execute(),
+      await database.db
+        .selectFrom('uploads')
+        .selectAll()
+        .where('user_id', '=', fileRow?.owner_id ?? '')
+        .execute(),
+    ]);
+    expect(stored).not.toContain('zz-request-marker');
+    // The owner gets the node id and the sealed metadata (no place yet), to open and place the file.
+    const mine = await t.as(owner, { method: 'GET', url: `/api/users/files/${fileId}` });
+    expect(mine.json<FileMetadata>()).toMatchObject({
+      name: ENCRYPTED_FILE_NAME,
+      nodeId: sealed.nodeId,
+      encryptedMetadata: sealed.encryptedMetadata,
+    });
+    expect(mine.json<FileMetadata>().wrappedKey).toBeUndefined();
+    // The owner's browser places it under the node id the uploader chose (and no other).
+    const node = {
+      nodeId: sealed.nodeId,
+      parentNodeId: null,
+      wrappedKey: randomBytes(60).toString('base64'),
+      encryptedMetadata: sealed.encryptedMetadata,
+      nodeRecord: JSON.stringify({ v: 1, type: 'node' }),
+    };
+    const other = await t.as(owner, {
+      method: 'PUT',
+      url: `/api/users/files/${fileId}/node`,
+      payload: { ...node, nodeId: randomUUID() },
+    });
+    expect(other.statusCode).toBe(409);
+    const placed = await t.as(owner, {
+      method: 'PUT',
+      url: `/api/users/files/${fileId}/node`,
+      payload: node,
+    });
+    expect(placed.statusCode, placed.body).toBe(200);
+    expect(placed.json<FileMetadata>()).toMatchObject({ nodeId: sealed.nodeId, wrappedKey: node.wrappedKey });
+    // The signed-in upload calls take no uploader-sealed metadata: an owner seals and places their own.
+    const form = directUploadForm({ keyId, size: 10, fields: sealedFields() });
+    const own = await t.as(owner, {
+      method: 'POST',
+      url: '/api/users/uploads/direct',
+      payload: form.payload,
+      headers: form.headers,
+    });
+    expect(own.statusCode).toBe(400);
+  });
+
+  it('takes files through a signed-in-only request from signed-in people only, and tells the owner who sent them', async () => {
+    const owner = 'only-owner';
+    const keyId = await createKey(t, owner);
     const auth = randomBytes(32);
-    const signedInOnly = newId();
+    const requestId = newId();
     const made = await t.as(owner, {
       method: 'POST',
       url: '/api/users/requests',
       payload: {
-        requestId: signedInOnly,
+        requestId,
         expiresAt: null,
         maxFiles: 5,
         maxBytes: 100_000,
@@ -179,7 +317,36 @@ describe.each(dialectsUnderTest)('file request uploads ($name)', ({ open }) => {
       },
     });
     expect(made.statusCode).toBe(201);
-    const refused = await direct(signedInOnly, { 'x-link-auth': auth.toString('base64url') }, keyId, 10);
-    expect(refused.statusCode).toBe(403);
+    const proof = { 'x-link-auth': auth.toString('base64url') };
+    // Signed out: 401 with a body that says what to do.
+    const refused = await direct(requestId, proof, keyId, 10);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({ code: 'UNAUTHORIZED', message: SIGN_IN_REQUIRED_MESSAGE });
+    const refusedMultipart = await startMultipart(requestId, proof, keyId, 5000);
+    expect(refusedMultipart.statusCode).toBe(401);
+    // A token that does not verify is no sign-in either.
+    const forged = await direct(requestId, { ...proof, authorization: 'Bearer not-a-token' }, keyId, 10);
+    expect(forged.statusCode).toBe(401);
+    // Signed in (the request page sends the bearer token with the link proof): taken, and recorded.
+    const signedIn = { ...proof, authorization: `Bearer ${await t.tokenFor('only-sender')}` };
+    const sent = await direct(requestId, signedIn, keyId, 10);
+    expect(sent.statusCode, sent.body).toBe(201);
+    const { fileId } = sent.json<FileListItem>();
+    const started = await startMultipart(requestId, signedIn, keyId, 5000);
+    expect(started.statusCode, started.body).toBe(201);
+    const listed = (await t.as(owner, { method: 'GET', url: '/api/users/links' })).json<LinksResponse>();
+    expect(listed.requests.find((request) => request.requestId === requestId)).toMatchObject({
+      fileIds: [fileId],
+      senders: [{ fileId, email: 'only-sender@example.test' }],
+    });
+    // Anyone's files through an open request name no sender.
+    const open = await setUp('open-senders', { maxFiles: 5, maxBytes: 100_000 });
+    expect((await direct(open.requestId, { ...signedIn, ...open.headers }, open.keyId, 10)).statusCode).toBe(
+      201,
+    );
+    const openListed = (
+      await t.as(open.owner, { method: 'GET', url: '/api/users/links' })
+    ).json<LinksResponse>();
+    expect(openListed.requests[0]?.senders).toEqual([]);
   });
 });

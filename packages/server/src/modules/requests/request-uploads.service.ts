@@ -6,8 +6,9 @@ import type {
   FileListItem,
   UploadPartResponse,
 } from '@coffer/contracts';
-import { ErrorCode } from '@coffer/contracts';
-import { ApiError, NotFoundError } from '../../http/errors.js';
+import { DEFAULT_CONTENT_TYPE, ENCRYPTED_FILE_NAME, ErrorCode } from '@coffer/contracts';
+import { EmailNotVerifiedError } from '../../http/current-user.js';
+import { ApiError, NotFoundError, ValidationError } from '../../http/errors.js';
 import type { UserRow } from '../../infra/db/schema.js';
 import { nowIso } from '../../infra/db/values.js';
 import type { RateLimiter, RateLimitRule } from '../../infra/rate-limit/rate-limiter.js';
@@ -25,6 +26,42 @@ import type { CurrentUser } from '../users/users.service.js';
 import { requestState } from './requests.service.js';
 import type { RequestsRepo } from './requests.repo.js';
 
+/** Who calls a request's upload calls: the link proof, the address, and the signed-in person, if any. */
+export interface RequestCaller extends LinkCaller {
+  /** Set when the call carried a valid bearer token (the request page of a signed-in person). */
+  user?: CurrentUser | undefined;
+}
+
+export const SIGN_IN_REQUIRED_MESSAGE =
+  'This file request takes files from signed-in people only: sign in, then open the link again.';
+
+export const CLEAR_NAME_MESSAGE = `A file request upload sends the file's name and type sealed (sealedMetadata), with the name '${ENCRYPTED_FILE_NAME}' and the type '${DEFAULT_CONTENT_TYPE}'`;
+
+/**
+ * What a request's upload may say of its file (issue 30): the name and type only sealed for the owner
+ * (`sealedMetadata`), never in clear; no place in the owner's drive and no manifest (only the owner
+ * signs those, and a manifest names the file).
+ * @throws {ValidationError} anything else.
+ */
+export function assertSealedRequestUpload(upload: {
+  name: string;
+  contentType: string;
+  manifest?: string | undefined;
+  node?: unknown;
+  sealedMetadata?: unknown;
+}): void {
+  if (upload.node !== undefined || upload.manifest !== undefined)
+    throw new ValidationError(
+      "A file request upload carries no node or manifest: the owner's browser makes them",
+    );
+  if (
+    upload.sealedMetadata === undefined ||
+    upload.name !== ENCRYPTED_FILE_NAME ||
+    upload.contentType !== DEFAULT_CONTENT_TYPE
+  )
+    throw new ValidationError(CLEAR_NAME_MESSAGE);
+}
+
 export interface RequestUploadsDeps {
   repo: RequestsRepo;
   uploads: UploadsService;
@@ -41,7 +78,7 @@ export interface RequestUploadsDeps {
  * upload is rate-limited per request and per client address; an aborted or failed one stops counting.
  */
 export function createRequestUploadsService(deps: RequestUploadsDeps) {
-  async function target(requestId: string, caller: LinkCaller, starting: boolean) {
+  async function target(requestId: string, caller: RequestCaller, starting: boolean) {
     const request = await deps.repo.findPublic(requestId);
     const at = nowIso(deps.now());
     if (request === undefined || requestState(request, at) !== 'active') throw linkUnavailable();
@@ -52,9 +89,13 @@ export function createRequestUploadsService(deps: RequestUploadsDeps) {
       header: caller.authHeader,
       storedHash: request.auth_key_hash,
     });
+    let uploaderId: string | null = null;
     if (request.signed_in_only === 1) {
-      // The public calls carry no sign-in: fail closed until signed-in uploads exist.
-      throw new ApiError(403, ErrorCode.FORBIDDEN, 'This request takes files from signed-in people only');
+      // The request page of a signed-in person sends their bearer token with the link proof.
+      if (caller.user === undefined)
+        throw new ApiError(401, ErrorCode.UNAUTHORIZED, SIGN_IN_REQUIRED_MESSAGE);
+      if (!caller.user.emailVerified || caller.user.email === null) throw new EmailNotVerifiedError();
+      uploaderId = caller.user.id;
     }
     if (starting) {
       const rules: [RateLimitRule, string][] = [
@@ -77,7 +118,12 @@ export function createRequestUploadsService(deps: RequestUploadsDeps) {
       emailVerified: row.email !== null,
       claimedEmail: row.email,
     };
-    const through: UploadThrough = { requestId, maxFiles: request.max_files, maxBytes: request.max_bytes };
+    const through: UploadThrough = {
+      requestId,
+      maxFiles: request.max_files,
+      maxBytes: request.max_bytes,
+      uploaderId,
+    };
     await deps.repo.touch(requestId, at);
     return { owner, through };
   }
@@ -91,27 +137,29 @@ export function createRequestUploadsService(deps: RequestUploadsDeps) {
   return {
     async direct(
       requestId: string,
-      caller: LinkCaller,
+      caller: RequestCaller,
       metadata: DirectUploadMetadata,
       body: AsyncIterable<Uint8Array>,
       afterBody: () => Promise<void>,
     ): Promise<FileListItem> {
+      assertSealedRequestUpload(metadata);
       const { owner, through } = await target(requestId, caller, true);
       return deps.uploads.direct(owner, metadata, body, afterBody, through);
     },
 
     async createMultipart(
       requestId: string,
-      caller: LinkCaller,
+      caller: RequestCaller,
       body: CreateMultipartUploadRequest,
     ): Promise<CreateMultipartUploadResponse> {
+      assertSealedRequestUpload(body);
       const { owner, through } = await target(requestId, caller, true);
       return deps.uploads.createMultipart(owner, body, through);
     },
 
     async uploadPart(
       requestId: string,
-      caller: LinkCaller,
+      caller: RequestCaller,
       input: UploadPartInput,
     ): Promise<UploadPartResponse> {
       const { owner } = await target(requestId, caller, false);
@@ -121,7 +169,7 @@ export function createRequestUploadsService(deps: RequestUploadsDeps) {
 
     async completeMultipart(
       requestId: string,
-      caller: LinkCaller,
+      caller: RequestCaller,
       uploadId: string,
       body: CompleteMultipartUploadRequest,
     ): Promise<FileListItem> {
@@ -131,7 +179,7 @@ export function createRequestUploadsService(deps: RequestUploadsDeps) {
     },
 
     /** The uploader cancels: the upload is aborted and no longer counts against the request. */
-    async abortMultipart(requestId: string, caller: LinkCaller, uploadId: string): Promise<void> {
+    async abortMultipart(requestId: string, caller: RequestCaller, uploadId: string): Promise<void> {
       const { owner } = await target(requestId, caller, false);
       await ownUpload(owner, requestId, uploadId);
       await deps.uploads.abortMultipart(owner, uploadId);

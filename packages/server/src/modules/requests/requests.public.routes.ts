@@ -14,29 +14,38 @@ import {
   UploadPartQuerySchema,
   UploadPartResponseSchema,
 } from '@coffer/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { ApiError } from '../../http/errors.js';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { clientBody } from '../../http/request-body.js';
 import { DIRECT_UPLOAD_LIMITS, receiveDirectUpload } from '../uploads/direct-upload-form.js';
 import { LinkRateLimitedError } from '../links/link-access.js';
-import type { LinkCaller } from '../links/links.service.js';
-import type { RequestUploadsService } from './request-uploads.service.js';
+import type { CurrentUser } from '../users/users.service.js';
+import type { RequestCaller, RequestUploadsService } from './request-uploads.service.js';
 
 const OCTET_STREAM = 'application/octet-stream';
 const PART_BODY_LIMIT = CHUNK_SIZE + CHUNK_OVERHEAD_BYTES + 1024;
-const callerOf = (request: FastifyRequest): LinkCaller => ({
+const callerOf = (request: FastifyRequest): RequestCaller => ({
   authHeader: request.headers[LINK_AUTH_HEADER],
   address: request.ip,
+  user: (request.auth?.user as CurrentUser | undefined) ?? undefined,
 });
 /**
  * A file request's upload calls, for a person without an account: the signed-in upload calls' bodies,
  * under `/public/requests/{id}/uploads`, with `X-Link-Auth`. Their own scope, as the signed-in ones:
- * the form parser and the raw part body exist only here.
+ * the form parser and the raw part body exist only here. A call that carries a bearer token is
+ * authenticated (`authenticate`; a bad token is 401): a request that takes files from signed-in
+ * people only needs it, and records who sent each file.
  */
-export function requestsPublicRoutes(app: FastifyTypeBox, deps: { requestUploads: RequestUploadsService }) {
-  const { requestUploads } = deps;
+export function requestsPublicRoutes(
+  app: FastifyTypeBox,
+  deps: { requestUploads: RequestUploadsService; authenticate: preHandlerAsyncHookHandler },
+) {
+  const { requestUploads, authenticate } = deps;
   app.register(async (scope: FastifyTypeBox) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      if (request.headers.authorization !== undefined) await authenticate.call(scope, request, reply);
+    });
     await scope.register(multipart, { limits: DIRECT_UPLOAD_LIMITS, throwFileSizeLimit: true });
     scope.addContentTypeParser(OCTET_STREAM, (_request, _payload, done) => {
       done(null);

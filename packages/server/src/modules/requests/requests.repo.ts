@@ -73,19 +73,32 @@ export function createRequestsRepo(db: Kysely<DB>) {
       if (requests.length === 0) return [];
       const files = await scopedTo(db, ownerId)
         .selectFrom('files')
-        .select(['id', 'request_id', 'size'])
+        .select(['id', 'request_id', 'size', 'uploaded_by'])
         .where(
           'request_id',
           'in',
           requests.map((request) => request.id),
         )
         .execute();
+      const senderIds = [
+        ...new Set(files.flatMap((file) => (file.uploaded_by === null ? [] : [file.uploaded_by]))),
+      ];
+      const senders =
+        senderIds.length === 0
+          ? []
+          : await db.selectFrom('users').select(['id', 'email']).where('id', 'in', senderIds).execute();
+      const emailOf = new Map(senders.map((sender) => [sender.id, sender.email]));
       return requests.map((request) => {
         const received = files.filter((file) => file.request_id === request.id);
         return {
           ...request,
           fileIds: received.map((file) => file.id),
           receivedBytes: received.reduce((sum, file) => sum + file.size, 0),
+          // Who sent what, where a signed-in person did (an account deleted since has no email).
+          senders: received.flatMap((file) => {
+            const email = file.uploaded_by === null ? undefined : emailOf.get(file.uploaded_by);
+            return email === undefined || email === null ? [] : [{ fileId: file.id, email }];
+          }),
         };
       });
     },

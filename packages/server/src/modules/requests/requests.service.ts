@@ -25,11 +25,13 @@ export interface RequestsDeps {
 
 const requestNotFound = () => new NotFoundError('No such file request');
 
-/** Why a request takes nothing now, or `active`. */
-export function requestState(request: FileRequestRow, at: string): RequestState {
+/**
+ * Whether a request is closed or expired, else `active`. Whether it is full is counted from its files
+ * and uploads in progress (`RequestsRepo.usage`; for an upload, in the step that reserves it).
+ */
+export function requestState(request: FileRequestRow, at: string): Exclude<RequestState, 'full'> {
   if (request.closed_at !== null) return 'closed';
   if (request.expires_at !== null && request.expires_at <= at) return 'expired';
-  if (request.files_used >= request.max_files || request.bytes_used >= request.max_bytes) return 'full';
   return 'active';
 }
 
@@ -40,7 +42,11 @@ export function createRequestsService(deps: RequestsDeps) {
   const at = () => nowIso(deps.now());
 
   function ownerView(
-    request: FileRequestRow & { fileIds: string[]; receivedBytes: number },
+    request: FileRequestRow & {
+      fileIds: string[];
+      receivedBytes: number;
+      senders: { fileId: string; email: string }[];
+    },
     now: string,
   ): OwnerRequest {
     return {
@@ -59,6 +65,7 @@ export function createRequestsService(deps: RequestsDeps) {
       message: request.message,
       signedInOnly: fromDbBool(request.signed_in_only),
       fileIds: request.fileIds,
+      senders: request.senders,
       createdAt: request.created_at,
       lastUsedAt: request.last_used_at,
     };

@@ -35,6 +35,15 @@ function firstError(schema: TSchema, value: unknown): string {
   return `Invalid upload form: ${where} ${error.message}`;
 }
 
+/** A form field that carries JSON, parsed. */
+function jsonField(text: string, name: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError(`Invalid upload form: ${name} must be JSON`);
+  }
+}
+
 /** Checks the text fields and turns them into the upload's metadata. */
 export function parseDirectUploadFields(fields: Record<string, string>): DirectUploadMetadata {
   if (!Value.Check(DirectUploadFieldsSchema, fields))
@@ -43,20 +52,10 @@ export function parseDirectUploadFields(fields: Record<string, string>): DirectU
   if (size > DIRECT_UPLOAD_THRESHOLD) {
     throw new ValidationError(`Files above ${DIRECT_UPLOAD_THRESHOLD} bytes must use the multipart upload`);
   }
-  let encryptionInfo: unknown;
-  try {
-    encryptionInfo = JSON.parse(fields.encryptionInfo);
-  } catch {
-    throw new ValidationError('Invalid upload form: encryptionInfo must be JSON');
-  }
-  let node: unknown;
-  if (fields.node !== undefined) {
-    try {
-      node = JSON.parse(fields.node);
-    } catch {
-      throw new ValidationError('Invalid upload form: node must be JSON');
-    }
-  }
+  const encryptionInfo = jsonField(fields.encryptionInfo, 'encryptionInfo');
+  const node = fields.node === undefined ? undefined : jsonField(fields.node, 'node');
+  const sealedMetadata =
+    fields.sealedMetadata === undefined ? undefined : jsonField(fields.sealedMetadata, 'sealedMetadata');
   const metadata = {
     name: fields.name,
     contentType: fields.contentType,
@@ -65,6 +64,7 @@ export function parseDirectUploadFields(fields: Record<string, string>): DirectU
     encryptionInfo,
     ...(fields.manifest === undefined ? {} : { manifest: fields.manifest }),
     ...(node === undefined ? {} : { node }),
+    ...(sealedMetadata === undefined ? {} : { sealedMetadata }),
   };
   if (!Value.Check(DirectUploadMetadataSchema, metadata)) {
     throw new ValidationError(firstError(DirectUploadMetadataSchema, metadata));

@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import { ErrorCode } from '@coffer/contracts';
-import type { FileListItem, FileNode } from '@coffer/contracts';
+import type { FileListItem, FileNode, RequestFileMetadata } from '@coffer/contracts';
 import { ApiError } from '../../http/errors.js';
 import type { NewFileRow, UploadRow } from '../../infra/db/schema.js';
 import { nowIso } from '../../infra/db/values.js';
@@ -11,16 +11,22 @@ import { folderNotFound, nodeIdTaken } from '../files/files.service.js';
 import type { UploadsRepo } from './uploads.repo.js';
 import { UploadNotPendingError } from './uploads.repo.js';
 
-/** The file columns of an upload's node (JSON text of a FileNode, checked when the upload began). */
+/** What an upload's `node` column holds: a FileNode, or a file request's sealed metadata (issue 30). */
+type UploadNode = FileNode | RequestFileMetadata;
+
+/**
+ * The file columns of an upload's node (JSON text, checked when the upload began). A file request's
+ * upload sets only the node id and the sealed metadata: the owner's browser places it later.
+ */
 function nodeColumnsOf(nodeJson: string | null): Partial<NewFileRow> {
   if (nodeJson === null) return {};
-  const node = JSON.parse(nodeJson) as FileNode;
+  const node = JSON.parse(nodeJson) as UploadNode;
   return {
     node_id: node.nodeId,
-    parent_node_id: node.parentNodeId,
-    wrapped_key: node.wrappedKey,
+    parent_node_id: 'parentNodeId' in node ? node.parentNodeId : null,
+    wrapped_key: 'wrappedKey' in node ? node.wrappedKey : null,
     encrypted_metadata: node.encryptedMetadata,
-    node_record: node.nodeRecord,
+    node_record: 'nodeRecord' in node ? node.nodeRecord : null,
   };
 }
 
@@ -85,6 +91,7 @@ export function createUploadRecorder(deps: UploadRecorderDeps): UploadRecorder {
             object_key: upload.object_key,
             uploaded_at: at,
             request_id: upload.request_id,
+            uploaded_by: upload.uploaded_by,
             ...nodeColumnsOf(upload.node),
           },
           at,
@@ -107,9 +114,10 @@ export function createUploadRecorder(deps: UploadRecorderDeps): UploadRecorder {
 
     async checkNode(upload) {
       if (upload.node === null) return;
-      const node = JSON.parse(upload.node) as FileNode;
+      const node = JSON.parse(upload.node) as UploadNode;
+      const parentNodeId = 'parentNodeId' in node ? node.parentNodeId : null;
       // Checked at the start too; the folder may have been deleted (or the id taken) while the bytes came.
-      const refusal = await deps.files.newNodeRefusal(upload.user_id, node.nodeId, node.parentNodeId);
+      const refusal = await deps.files.newNodeRefusal(upload.user_id, node.nodeId, parentNodeId);
       if (refusal === null) return;
       await recorder.discard(upload.object_key);
       await recorder.fail(upload.id);

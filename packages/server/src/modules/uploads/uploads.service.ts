@@ -6,6 +6,7 @@ import type {
   FileListItem,
   FileNode,
   MultipartUploadState,
+  RequestFileMetadata,
   UploadItem,
   UploadPartResponse,
 } from '@coffer/contracts';
@@ -79,6 +80,8 @@ export interface UploadsService {
 /** A file request an upload comes through, with its limits (checked with the owner's plan, in one step). */
 export interface UploadThrough extends RequestLimits {
   requestId: string;
+  /** The signed-in sender, for a request that takes files from signed-in people only; else null. */
+  uploaderId: string | null;
 }
 
 export interface UploadsLogger {
@@ -144,7 +147,10 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
   }
 
   /** A new file's node: a folder of the caller's (or the top) and a node id nothing else has. */
-  async function checkNewNode(userId: string, node: FileNode): Promise<void> {
+  async function checkNewNode(
+    userId: string,
+    node: { nodeId: string; parentNodeId: string | null },
+  ): Promise<void> {
     assertNodePlace(node);
     const refusal = await deps.files.newNodeRefusal(userId, node.nodeId, node.parentNodeId);
     if (refusal === 'parent-missing') throw folderNotFound();
@@ -161,6 +167,7 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
       encryptionInfo: CreateMultipartUploadRequest['encryptionInfo'];
       manifest?: string | undefined;
       node?: FileNode | undefined;
+      sealedMetadata?: RequestFileMetadata | undefined;
       parts: number;
     },
     kind: 'direct' | 'multipart',
@@ -168,18 +175,24 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
   ): Promise<UploadRow> {
     const id = newId();
     const at = nowIso(deps.now());
-    const { node } = fields;
+    const { node, sealedMetadata } = fields;
     if (node !== undefined) await checkNewNode(user.id, node);
+    // A file request's uploader seals the name without placing the file (issue 30): its node id is the owner's.
+    if (sealedMetadata !== undefined) {
+      if (through === undefined) throw new ValidationError('sealedMetadata is for file request uploads only');
+      await checkNewNode(user.id, { ...sealedMetadata, parentNodeId: null });
+    }
+    const sealed = node ?? sealedMetadata;
     return deps.policy.reserve(
       user,
       {
         id,
         user_id: user.id,
         // With a node the name and content type are sealed in it: the clear ones are never stored.
-        ...(node === undefined
+        ...(sealed === undefined
           ? { file_name: fields.name, content_type: fields.contentType }
           : { file_name: SEALED_NAME_COLUMNS.name, content_type: SEALED_NAME_COLUMNS.content_type }),
-        node: node === undefined ? null : JSON.stringify(node),
+        node: sealed === undefined ? null : JSON.stringify(sealed),
         size: fields.size,
         stored_size: encryptedSizeFor(fields.size),
         is_encrypted: 1,
@@ -198,6 +211,7 @@ export function createUploadsService(deps: UploadsServiceDeps): UploadsService {
         created_at: at,
         updated_at: at,
         request_id: through?.requestId ?? null,
+        uploaded_by: through?.uploaderId ?? null,
       },
       fields.encryptionInfo,
       through,

@@ -9,14 +9,16 @@ import {
   Stack,
   Text,
   Textarea,
+  ThemeIcon,
   Title,
 } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { formatDateTime, formatSize } from '@coffer/contracts';
-import { IconCloudUpload, IconSend } from '@tabler/icons-react';
+import { IconCloudUpload, IconLogin, IconSend, IconUserCheck } from '@tabler/icons-react';
 import { useLocation, useParams } from 'react-router';
 import { linkFailureOf, type LinkFailure } from '../../lib/links/link-open';
 import { openRequest, type OpenedRequest } from '../../lib/links/request-open';
+import { useAppSession } from '../../session/session-context';
 import { PublicPage } from '../../ui/PublicPage';
 import { LinkRefusal } from '../link-page/LinkPage';
 import { useRequestUploads, type RequestUploadRow } from './use-request-uploads';
@@ -33,25 +35,32 @@ type PageState =
  */
 export function RequestPage(): ReactElement {
   const { id = '' } = useParams();
-  const { hash } = useLocation();
+  const { pathname, hash } = useLocation();
+  const { auth } = useAppSession();
   const [state, setState] = useState<PageState>({ phase: 'opening' });
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let live = true;
     setState({ phase: 'opening' });
-    openRequest(id, hash).then(
-      (request) => {
-        if (live) setState({ phase: 'open', request });
-      },
-      (error: unknown) => {
-        if (live) setState({ phase: 'failed', failure: linkFailureOf(error).failure });
-      },
-    );
+    // A signed-in visitor's sign-in goes with a signed-in-only request's calls (the server records
+    // who sent each file); the session's settings load first so the token can be read.
+    auth
+      .ready()
+      .catch(() => undefined)
+      .then(() => openRequest(id, hash, { getAccessToken: () => auth.getAccessToken().catch(() => null) }))
+      .then(
+        (request) => {
+          if (live) setState({ phase: 'open', request });
+        },
+        (error: unknown) => {
+          if (live) setState({ phase: 'failed', failure: linkFailureOf(error).failure });
+        },
+      );
     return () => {
       live = false;
     };
-  }, [id, hash, attempt]);
+  }, [auth, id, hash, attempt]);
 
   return (
     <PublicPage>
@@ -70,9 +79,43 @@ export function RequestPage(): ReactElement {
             }}
           />
         )}
-        {state.phase === 'open' && <RequestForm request={state.request} />}
+        {state.phase === 'open' &&
+          (state.request.info.signedInOnly && !state.request.signedIn ? (
+            <SignInNeeded
+              ownerEmail={state.request.info.ownerEmail}
+              onSignIn={() => {
+                // Back to this request (its fragment included) once signed in and unlocked.
+                void auth.signIn(`${pathname}${hash}`);
+              }}
+            />
+          ) : (
+            <RequestForm request={state.request} />
+          ))}
       </Stack>
     </PublicPage>
+  );
+}
+
+/** A signed-in-only request opened by a visitor who is not signed in: what to do, and the way back. */
+function SignInNeeded({ ownerEmail, onSignIn }: { ownerEmail: string; onSignIn: () => void }): ReactElement {
+  return (
+    <Stack gap="md" align="flex-start" data-request-sign-in>
+      <Group gap="sm" wrap="nowrap" align="center">
+        <ThemeIcon size={40} radius="xl" variant="light" color="blue">
+          <IconLogin size={22} aria-hidden />
+        </ThemeIcon>
+        <Title order={1} size="h2">
+          Sign in to send files
+        </Title>
+      </Group>
+      <Text>
+        {ownerEmail} takes files through this link from signed-in people only, so they know who sent each one.
+        Sign in to your Coffer account: you come back to this page to send your files.
+      </Text>
+      <Button leftSection={<IconLogin size={16} aria-hidden />} onClick={onSignIn}>
+        Sign in
+      </Button>
+    </Stack>
   );
 }
 
@@ -93,6 +136,12 @@ function RequestForm({ request }: { request: OpenedRequest }): ReactElement {
           Encrypted in your browser to {info.ownerEmail}’s key before they leave your device. Only they can
           open them.
         </Text>
+        {request.signedIn && (
+          <Group gap={6} wrap="nowrap" data-request-signed-in>
+            <IconUserCheck size={16} aria-hidden />
+            <Text size="sm">Signed in: {info.ownerEmail} will see that these files come from you.</Text>
+          </Group>
+        )}
         <Text size="sm" c="dimmed">
           Up to {info.filesLeft} more file{info.filesLeft === 1 ? '' : 's'}, {formatSize(info.bytesLeft)} in
           all

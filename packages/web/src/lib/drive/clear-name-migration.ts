@@ -6,6 +6,7 @@ import {
 } from '@coffer/contracts';
 import {
   DRIVE_NODE_ID,
+  openMetadata,
   sealMetadata,
   signNodeRecord,
   unwrapNodeKey,
@@ -35,17 +36,32 @@ export interface MigrationResult {
   readonly failed: number;
 }
 
-/** The files of a list that still have a clear name on the server. */
+/**
+ * The files of a list that my browser still has to seal or place: those with a clear name on the
+ * server (from before issue 31), and those that came through a file request (issue 30), sealed by
+ * their uploader under the file key but not placed in my drive (a node id and metadata, no wrap).
+ */
 export function filesWithClearNames(files: readonly FileListItem[]): FileListItem[] {
-  return files.filter((file) => file.nodeId === undefined && file.isEncrypted);
+  return files.filter((file) => file.isEncrypted && (file.nodeId === undefined || isRequestArrival(file)));
+}
+
+/** A file a file request's uploader sealed (node id and metadata), not placed yet (no wrap, no record). */
+export function isRequestArrival(file: {
+  nodeId?: string;
+  wrappedKey?: string;
+  encryptedMetadata?: string;
+}): boolean {
+  return file.nodeId !== undefined && file.encryptedMetadata !== undefined && file.wrappedKey === undefined;
 }
 
 /**
  * Seals the clear names of my older files (issue 31, point 1): for each, the RSA owner copy of its
  * key is opened once and the key wrapped under the drive key at the top of My Files, its name and
  * type sealed under the file key and the node record signed; batches go out with
- * POST /users/files/nodes, after which the server keeps no clear name. A file that fails (its key
- * does not open, a batch is refused) is left as it is and counted; the next unlock tries again.
+ * POST /users/files/nodes, after which the server keeps no clear name. A file that came through a
+ * file request keeps the node id and the metadata its uploader sealed, once they open with its key
+ * (then it is placed the same way). A file that fails (its key or metadata does not open, a batch
+ * is refused) is left as it is and counted; the next unlock tries again.
  */
 export async function migrateClearNames(
   api: ApiClient,
@@ -76,17 +92,26 @@ export async function migrateClearNames(
 async function prepare(api: ApiClient, listed: FileListItem, keys: MigrationKeys): Promise<FileNodesItem> {
   const file: FileMetadata = await filesApi.get(api, listed.fileId);
   const encryptedFileKey = file.encryptionInfo?.encryptedFileKey;
-  if (encryptedFileKey === undefined || file.nodeId !== undefined) {
+  const arrival = isRequestArrival(file);
+  if (encryptedFileKey === undefined || (file.nodeId !== undefined && !arrival)) {
     throw new Error('not a file to migrate');
   }
-  const nodeId = newNodeId();
+  // A request's arrival keeps the node id its uploader sealed the metadata for.
+  const nodeId = arrival && file.nodeId !== undefined ? file.nodeId : newNodeId();
   const place = { parentNodeId: DRIVE_NODE_ID, nodeId };
   const wrappedKey = await wrapFileKeyForParent(encryptedFileKey, keys.privateKey, keys.driveKey, place);
   const fileKey = await unwrapNodeKey(wrappedKey, keys.driveKey, place, 'file');
-  const encryptedMetadata = await sealMetadata(fileKey, nodeId, {
-    name: file.name,
-    contentType: file.contentType === '' ? DEFAULT_CONTENT_TYPE : file.contentType,
-  });
+  let encryptedMetadata: string;
+  if (arrival && file.encryptedMetadata !== undefined) {
+    // Signed as mine only once it opens with this file's key for this node (the uploader's seal).
+    await openMetadata(fileKey, nodeId, file.encryptedMetadata);
+    encryptedMetadata = file.encryptedMetadata;
+  } else {
+    encryptedMetadata = await sealMetadata(fileKey, nodeId, {
+      name: file.name,
+      contentType: file.contentType === '' ? DEFAULT_CONTENT_TYPE : file.contentType,
+    });
+  }
   const nodeRecord = await signNodeRecord(
     {
       ownerEmail: keys.ownerEmail,

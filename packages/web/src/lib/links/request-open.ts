@@ -25,7 +25,40 @@ export interface OpenedRequest {
   readonly message: string | null;
   /** The owner's RSA key, checked against the fragment's fingerprint: files are encrypted to it. */
   readonly ownerPublicKey: CryptoKey;
+  /** Proves A on every call; for a signed-in visitor, also carries their bearer token. */
   readonly client: ApiClient;
+  /** Whether the calls carry the visitor's sign-in (`signedIn` given and a token there). */
+  readonly signedIn: boolean;
+}
+
+/** What opening a request may use of the visitor's own sign-in. */
+export interface RequestOpenOptions extends LinkClientOptions {
+  /**
+   * The signed-in visitor's access token (null: signed out). A request that takes files from
+   * signed-in people only needs it on its upload calls; others are sent without it.
+   */
+  readonly getAccessToken?: () => Promise<string | null>;
+}
+
+/**
+ * The link client with the visitor's bearer token on every call too (XHR uploads take it from
+ * `authHeaders`): the server records the signed-in sender of a signed-in-only request.
+ */
+export function withSignIn(client: ApiClient, getAccessToken: () => Promise<string | null>): ApiClient {
+  const bearer = async (): Promise<Record<string, string>> => {
+    const token = await getAccessToken();
+    return token === null ? {} : { Authorization: `Bearer ${token}` };
+  };
+  return {
+    request: async (method, path, opts = {}) =>
+      client.request(method, path, { ...opts, headers: { ...(await bearer()), ...opts.headers } }),
+    fetchRaw: async (method, path, opts = {}) =>
+      client.fetchRaw(method, path, { ...opts, headers: { ...(await bearer()), ...opts.headers } }),
+    authHeaders: async () => ({ ...(await client.authHeaders()), ...(await bearer()) }),
+    reportUnauthorized: () => {
+      client.reportUnauthorized();
+    },
+  };
 }
 
 /**
@@ -36,7 +69,7 @@ export interface OpenedRequest {
 export async function openRequest(
   requestId: string,
   fragment: string,
-  options: LinkClientOptions = {},
+  options: RequestOpenOptions = {},
 ): Promise<OpenedRequest> {
   let parsed: ReturnType<typeof parseRequestFragment>;
   try {
@@ -45,7 +78,8 @@ export async function openRequest(
     throw new LinkOpenError('tampered', { cause });
   }
   const keys = await deriveLinkKeys(parsed.secretBytes);
-  const client = createLinkClient(bytesToBase64Url(keys.authKeyBytes), options);
+  const { getAccessToken, ...clientOptions } = options;
+  const client = createLinkClient(bytesToBase64Url(keys.authKeyBytes), clientOptions);
   let info: PublicRequestInfo;
   try {
     info = await publicLinksApi.request(client, requestId);
@@ -64,20 +98,24 @@ export async function openRequest(
   } catch (cause) {
     throw new LinkOpenError('tampered', { cause });
   }
+  // Only a signed-in-only request learns who sends: an open one is sent to as by anyone.
+  const token = info.signedInOnly && getAccessToken !== undefined ? await getAccessToken() : null;
   return {
     requestId,
     info,
     message,
     ownerPublicKey: await importPublicKeyB64(info.ownerPublicKey),
-    client,
+    client: token === null || getAccessToken === undefined ? client : withSignIn(client, getAccessToken),
+    signedIn: token !== null,
   };
 }
 
 /**
  * Uploads one file to a request with the signed-in uploads' pipeline (a fresh file key wrapped to
  * the owner's checked key, chunks encrypted in the crypto worker, direct or multipart), through
- * the request's public upload calls. Not resumable across reloads (no journal: the uploader has no
- * account to keep it under).
+ * the request's public upload calls. The name and type go sealed under the file key
+ * (`forRequest`: the server is told `encrypted`); the owner's browser opens and places the file.
+ * Not resumable across reloads (no journal: the uploader has no account to keep it under).
  */
 export function uploadToRequest(
   request: OpenedRequest,
@@ -94,5 +132,6 @@ export function uploadToRequest(
     keys: { publicKey: request.ownerPublicKey, keyVersion: request.info.ownerKeyId },
     uploadsPath: `/public/requests/${seg(request.requestId)}/uploads`,
     records: null,
+    forRequest: true,
   });
 }

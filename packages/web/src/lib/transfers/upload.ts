@@ -4,8 +4,9 @@ import {
   uploadMessages,
   type FileListItem,
   type NewEncryptionInfo,
+  type RequestFileMetadata,
 } from '@coffer/contracts';
-import { buildOwnerEncryptionInfo, generateFileKey, wrapFileKey } from '@coffer/crypto';
+import { buildOwnerEncryptionInfo, generateFileKey, sealMetadata, wrapFileKey } from '@coffer/crypto';
 import { transferFormat, type TestFormatOverrides } from './format-overrides';
 import { createProgressReporter } from './progress';
 import { TransferError } from './transfer-errors';
@@ -16,7 +17,7 @@ import { browserUploadLocks } from './upload-locks';
 import { runContext, type UploadRunOptions } from './upload-options';
 import { fileHandleOf, type UploadRecordStore } from './upload-records';
 import { signUploadManifest } from '../trust/signed-files';
-import { fileNodeFor, rememberUploadName, type NodeParent } from '../drive';
+import { fileNodeFor, newNodeId, rememberUploadName, type NodeParent } from '../drive';
 
 /**
  * The owner's key material an upload needs, from the unlocked encryption session. Either may be
@@ -42,6 +43,12 @@ export interface UploadOptions extends UploadRunOptions {
   readonly records?: UploadRecordStore | null;
   /** The folder to upload into (its node id and key); default the top of My Files (the drive key). */
   readonly parent?: NodeParent;
+  /**
+   * A file request's upload (issue 30): the uploader holds no key of the owner's drive and signs
+   * nothing, so the name and type go sealed under the file key for a new node id (`sealedMetadata`)
+   * and the owner's browser places the file later. No clear name is sent.
+   */
+  readonly forRequest?: boolean;
 }
 
 /** What a resumed upload checks the re-opened file against. */
@@ -124,6 +131,8 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
           ...(manifest === undefined ? {} : { manifestJson: manifest }),
         });
   if (node !== undefined) rememberUploadName(encryptionInfo.encryptedFileKey, options.file.name);
+  const sealedMetadata =
+    options.forRequest === true ? await requestMetadata(fileKey, options.file.name, contentType) : undefined;
   throwIfAborted(options.signal);
 
   const context: UploadContext = {
@@ -133,6 +142,7 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
     encryptionInfo,
     ...(manifest === undefined ? {} : { manifest }),
     ...(node === undefined ? {} : { node }),
+    ...(sealedMetadata === undefined ? {} : { sealedMetadata }),
     locks: options.locks ?? browserUploadLocks(),
   };
   const large = isLargeUpload(options.file.size, options.testFormat);
@@ -152,4 +162,14 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
     : await uploadDirect(context);
   reporter.finish(uploadMessages.complete);
   return stored;
+}
+
+/** A file request upload's name and type, sealed under its file key for a node id of its own. */
+async function requestMetadata(
+  fileKey: CryptoKey,
+  name: string,
+  contentType: string,
+): Promise<RequestFileMetadata> {
+  const nodeId = newNodeId();
+  return { nodeId, encryptedMetadata: await sealMetadata(fileKey, nodeId, { name, contentType }) };
 }

@@ -82,7 +82,14 @@ function readEtag(responseText: string, header: string | null): string | null {
 export type DirectContext = SendContext &
   Pick<
     UploadContext,
-    'file' | 'contentType' | 'encryptionInfo' | 'manifest' | 'node' | 'cipher' | 'createXhr'
+    | 'file'
+    | 'contentType'
+    | 'encryptionInfo'
+    | 'manifest'
+    | 'node'
+    | 'sealedMetadata'
+    | 'cipher'
+    | 'createXhr'
   >;
 
 /** Where the direct upload's file content is: parts the crypto worker holds, or Blobs of the page. */
@@ -108,6 +115,9 @@ export async function sendDirect(
     ['encryptionInfo', JSON.stringify(context.encryptionInfo)],
     ...(context.manifest === undefined ? [] : [['manifest', context.manifest] as [string, string]]),
     ...(context.node === undefined ? [] : [['node', JSON.stringify(context.node)] as [string, string]]),
+    ...(context.sealedMetadata === undefined
+      ? []
+      : [['sealedMetadata', JSON.stringify(context.sealedMetadata)] as [string, string]]),
   ];
   const request = {
     url: `${context.apiBaseUrl}${context.uploadsPath}/direct`,

@@ -20,7 +20,10 @@ type CallContext = Pick<UploadContext, 'api' | 'uploadsPath' | 'signal'>;
 /** Creates the multipart upload: its name and type as sent, size, part count, key, manifest, node. */
 export function createMultipart(
   context: CallContext &
-    Pick<UploadContext, 'file' | 'contentType' | 'chunkCount' | 'encryptionInfo' | 'manifest' | 'node'>,
+    Pick<
+      UploadContext,
+      'file' | 'contentType' | 'chunkCount' | 'encryptionInfo' | 'manifest' | 'node' | 'sealedMetadata'
+    >,
 ): Promise<CreateMultipartUploadResponse> {
   const sent = sentNameAndType(context);
   return callJson<CreateMultipartUploadResponse>(context, 'POST', `${context.uploadsPath}/multipart`, {
@@ -32,6 +35,7 @@ export function createMultipart(
     encryptionInfo: context.encryptionInfo,
     ...(context.manifest === undefined ? {} : { manifest: context.manifest }),
     ...(context.node === undefined ? {} : { node: context.node }),
+    ...(context.sealedMetadata === undefined ? {} : { sealedMetadata: context.sealedMetadata }),
   } satisfies CreateMultipartUploadRequest);
 }
 

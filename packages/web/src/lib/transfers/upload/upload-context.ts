@@ -4,6 +4,7 @@ import {
   uploadMessages,
   type FileNode,
   type NewEncryptionInfo,
+  type RequestFileMetadata,
 } from '@coffer/contracts';
 import type { ChunkCipher } from '../../crypto-worker';
 import type { ApiClient } from '../../api/http';
@@ -33,6 +34,11 @@ export interface UploadContext {
    * signed record. With it, the upload sends the name `encrypted` and no content type in clear.
    */
   readonly node?: FileNode;
+  /**
+   * A file request's upload (issue 30): the name and type sealed under the file key for a node id of
+   * its own, for the owner's browser to place. With it too, the name sent is `encrypted`.
+   */
+  readonly sealedMetadata?: RequestFileMetadata;
   readonly cipher: ChunkCipher;
   readonly signal: AbortSignal;
   readonly reporter: ProgressReporter;
@@ -50,11 +56,13 @@ export interface UploadContext {
 }
 
 /** The name and type the server is told: `encrypted` and octet-stream when the metadata is sealed. */
-export function sentNameAndType(context: Pick<UploadContext, 'file' | 'contentType' | 'node'>): {
+export function sentNameAndType(
+  context: Pick<UploadContext, 'file' | 'contentType' | 'node' | 'sealedMetadata'>,
+): {
   name: string;
   contentType: string;
 } {
-  return context.node === undefined
+  return context.node === undefined && context.sealedMetadata === undefined
     ? { name: context.file.name, contentType: context.contentType }
     : { name: ENCRYPTED_FILE_NAME, contentType: DEFAULT_CONTENT_TYPE };
 }
