@@ -1,5 +1,5 @@
-import type { FileNode } from '@coffer/contracts';
-import { sealMetadata, signNodeRecord, wrapNodeKey } from '@coffer/crypto';
+import type { FileNode, NewEncryptionInfo } from '@coffer/contracts';
+import { sealMetadata, signFileManifestV2, signNodeRecord, wrapNodeKey } from '@coffer/crypto';
 import { cryptoParentId, newNodeId } from './node-place';
 
 /** Where a new file goes: the folder's node id and key, or the top of My Files and the drive key. */
@@ -30,6 +30,44 @@ export interface FileNodeInput {
  * signed node record over all of it. With it the server stores the name `encrypted`.
  */
 export async function fileNodeFor(input: FileNodeInput): Promise<FileNode> {
+  return (await signedFileNode(input, () => Promise.resolve(input.manifestJson))).node;
+}
+
+/** What a sealed upload's version 2 manifest is signed from, beside its node. */
+export interface SealedUploadInput extends Omit<FileNodeInput, 'manifestJson'> {
+  readonly size: number;
+  readonly encryptionInfo: NewEncryptionInfo;
+}
+
+/**
+ * A new upload's node and its version 2 manifest (docs/encryption.md section 9): the metadata is
+ * sealed first, the manifest signs its hash (no name in it), and the node record names the
+ * manifest. Both go with the upload; the server is told the name `encrypted`.
+ */
+export async function sealedUploadNode(
+  input: SealedUploadInput,
+): Promise<{ node: FileNode; manifest: string }> {
+  const { node, manifestJson } = await signedFileNode(input, (encryptedMetadataB64) =>
+    signFileManifestV2(
+      {
+        ownerEmail: input.ownerEmail,
+        ownerKeyId: input.encryptionInfo.version,
+        ownerEncryptedFileKeyB64: input.encryptionInfo.encryptedFileKey,
+        encryptedMetadataB64,
+        size: input.size,
+        chunkSize: input.encryptionInfo.chunkSize,
+      },
+      input.signingPrivateKey,
+    ),
+  );
+  if (manifestJson === undefined) throw new Error('the manifest was not signed');
+  return { node, manifest: manifestJson };
+}
+
+async function signedFileNode(
+  input: Omit<FileNodeInput, 'manifestJson'>,
+  manifestFor: (encryptedMetadataB64: string) => Promise<string | undefined>,
+): Promise<{ node: FileNode; manifestJson: string | undefined }> {
   const nodeId = input.nodeId ?? newNodeId();
   const parentNodeId = cryptoParentId(input.parent.nodeId);
   const wrappedKey = await wrapNodeKey(input.fileKey, input.parent.key, { parentNodeId, nodeId });
@@ -37,6 +75,7 @@ export async function fileNodeFor(input: FileNodeInput): Promise<FileNode> {
     name: input.name,
     contentType: input.contentType,
   });
+  const manifestJson = await manifestFor(encryptedMetadata);
   const nodeRecord = await signNodeRecord(
     {
       ownerEmail: input.ownerEmail,
@@ -45,9 +84,12 @@ export async function fileNodeFor(input: FileNodeInput): Promise<FileNode> {
       kind: 'file',
       wrappedKeyB64: wrappedKey,
       encryptedMetadataB64: encryptedMetadata,
-      manifestJson: input.manifestJson,
+      manifestJson,
     },
     input.signingPrivateKey,
   );
-  return { nodeId, parentNodeId: input.parent.nodeId, wrappedKey, encryptedMetadata, nodeRecord };
+  return {
+    node: { nodeId, parentNodeId: input.parent.nodeId, wrappedKey, encryptedMetadata, nodeRecord },
+    manifestJson,
+  };
 }

@@ -1,4 +1,4 @@
-import { parseFileManifest, parseNodeRecord } from '@coffer/crypto';
+import { parseFileManifest, parseNodeRecord, verifyFileManifest } from '@coffer/crypto';
 import {
   createDriveKey,
   createFolderKey,
@@ -66,6 +66,25 @@ async function expectSealed(node: FileNode, parentKey: CryptoKey, parentNodeId: 
   );
   expect(check).toEqual({ status: 'valid' });
   expect(parseNodeRecord(node.nodeRecord)?.parentNodeId).toBe(parentNodeId);
+  if (manifest === undefined) return;
+  // A version 2 manifest: no name in it, the sealed metadata's hash signed (a recipient checks it).
+  expect(parseFileManifest(manifest)?.v).toBe(2);
+  expect(manifest).not.toContain('zz-marker');
+  const served = { ownerEmail: EMAIL, name: 'encrypted', contentType: 'application/octet-stream' };
+  const signingKeyB64 = await exportSigningPublicKeyB64(signing.publicKey);
+  const size = parseFileManifest(manifest)?.size ?? -1;
+  expect(
+    await verifyFileManifest(
+      manifest,
+      {
+        ...served,
+        size,
+        chunkSize: parseFileManifest(manifest)?.chunkSize,
+        encryptedMetadataB64: node.encryptedMetadata,
+      },
+      signingKeyB64,
+    ),
+  ).toEqual({ status: 'valid' });
 }
 
 describe('uploads with encrypted metadata (issue 31)', () => {
@@ -82,7 +101,6 @@ describe('uploads with encrypted metadata (issue 31)', () => {
     expect(JSON.stringify(upload.fields)).not.toContain('zz-marker');
     const node = JSON.parse(upload.fields.node ?? 'null') as FileNode;
     expect(node.parentNodeId).toBeNull();
-    expect(parseFileManifest(upload.fields.manifest ?? '')?.name).toBe('encrypted');
     await expectSealed(node, driveKey, 'drive', upload.fields.manifest);
   });
 
@@ -116,5 +134,9 @@ describe('uploads with encrypted metadata (issue 31)', () => {
     await uploadFile({ ...base, keys: { ...base.keys, driveKey: undefined } });
     expect(server.directUploads[0]?.fields.name).toBe(MARKER);
     expect(server.directUploads[0]?.fields.node).toBeUndefined();
+    expect(parseFileManifest(server.directUploads[0]?.fields.manifest ?? '')).toMatchObject({
+      v: 1,
+      name: MARKER,
+    });
   });
 });

@@ -1,6 +1,5 @@
 import {
   DEFAULT_CONTENT_TYPE,
-  ENCRYPTED_FILE_NAME,
   uploadMessages,
   type FileListItem,
   type NewEncryptionInfo,
@@ -17,7 +16,8 @@ import { browserUploadLocks } from './upload-locks';
 import { runContext, type UploadRunOptions } from './upload-options';
 import { fileHandleOf, type UploadRecordStore } from './upload-records';
 import { signUploadManifest } from '../trust/signed-files';
-import { fileNodeFor, newNodeId, rememberUploadName, type NodeParent } from '../drive';
+import { newNodeId, rememberUploadName, type NodeParent } from '../drive';
+import { sealedUploadNode } from '../drive/file-node';
 
 /**
  * The owner's key material an upload needs, from the unlocked encryption session. Either may be
@@ -101,35 +101,32 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
   const contentType = options.file.type === '' ? DEFAULT_CONTENT_TYPE : options.file.type;
   const { signing, driveKey } = options.keys;
   const parent = options.parent ?? (driveKey === undefined ? undefined : { nodeId: null, key: driveKey });
-  const sealed = signing !== undefined && parent !== undefined;
   // What identifies the file, signed before any byte leaves: the recipient's app checks it later.
-  // With sealed metadata the manifest names what the server is told ('encrypted', octet-stream):
-  // the node record binds it to the sealed name, and no clear name reaches the server.
-  const manifest =
-    signing === undefined
-      ? undefined
-      : await signUploadManifest(
-          {
-            name: sealed ? ENCRYPTED_FILE_NAME : options.file.name,
-            contentType: sealed ? DEFAULT_CONTENT_TYPE : contentType,
-            size: options.file.size,
-            encryptionInfo,
-          },
-          signing.ownerEmail,
-          signing.signingPrivateKey,
-        );
-  const node =
+  // With sealed metadata, a version 2 manifest signs the sealed metadata's hash (no clear name) and
+  // the node record names the manifest; without (no drive key yet), version 1 names it in clear.
+  const sealed =
     signing === undefined || parent === undefined
       ? undefined
-      : await fileNodeFor({
+      : await sealedUploadNode({
           fileKey,
           name: options.file.name,
           contentType,
           parent,
           ownerEmail: signing.ownerEmail,
           signingPrivateKey: signing.signingPrivateKey,
-          ...(manifest === undefined ? {} : { manifestJson: manifest }),
+          size: options.file.size,
+          encryptionInfo,
         });
+  const manifest =
+    sealed?.manifest ??
+    (signing === undefined
+      ? undefined
+      : await signUploadManifest(
+          { name: options.file.name, contentType, size: options.file.size, encryptionInfo },
+          signing.ownerEmail,
+          signing.signingPrivateKey,
+        ));
+  const node = sealed?.node;
   if (node !== undefined) rememberUploadName(encryptionInfo.encryptedFileKey, options.file.name);
   const sealedMetadata =
     options.forRequest === true ? await requestMetadata(fileKey, options.file.name, contentType) : undefined;
