@@ -1,13 +1,13 @@
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { Button, Text } from '@mantine/core';
-import { IconArrowsMove, IconFileZip, IconListCheck, IconShare, IconTrash } from '@tabler/icons-react';
+import { IconArrowsMove, IconShare, IconTrash } from '@tabler/icons-react';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
 import { deleteFolder, type DriveFile, type DriveFolder } from '../../lib/drive';
 import type { FileView } from '../../lib/files/file-views';
 import { snackbar } from '../../lib/snackbar';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { SelectionBar } from '../../ui/SelectionBar';
+import { SelectModeButton, SelectionZipBar } from './SelectionControls';
 import { ZipProgressCard } from './ZipProgressCard';
 import { countBelow } from './use-folder-actions';
 import { driveFileOf, type FolderView } from './use-folder-view';
@@ -41,7 +41,6 @@ export function useBulkActions<F extends FileView>(
     files: visibleFiles.map((file) => file.fileId),
     folders: view.shownFolders.filter((folder) => folder.state === 'open').map((folder) => folder.nodeId),
   };
-  const total = selectable.files.length + selectable.folders.length;
   const nothing = selection.count === 0;
 
   const remove = async (): Promise<void> => {
@@ -63,51 +62,25 @@ export function useBulkActions<F extends FileView>(
   );
 
   return {
-    selectButton: (
-      <Button
-        variant={selection.active ? 'light' : 'default'}
-        leftSection={<IconListCheck size={18} aria-hidden />}
-        onClick={() => {
-          if (selection.active) selection.stop();
-          else selection.start();
-        }}
-      >
-        {selection.active ? 'Done' : 'Select'}
-      </Button>
-    ),
+    selectButton: <SelectModeButton selection={selection} />,
     bar: (
       <>
         {view.zip.running !== null && <ZipProgressCard zip={view.zip.running} />}
         {selection.active && (
-          <SelectionBar
-            count={selection.count}
-            total={total}
-            onSelectAll={() => {
-              selection.set(selectable.files, selectable.folders);
-            }}
-            onClear={() => {
-              selection.clear();
-            }}
-            onDone={() => {
-              selection.stop();
+          <SelectionZipBar
+            selection={selection}
+            selectable={selectable}
+            zipRunning={view.zip.running !== null}
+            onZip={() => {
+              view.zip.start(
+                zipPlan(
+                  { files: selectedFiles, folders: selectedFolders },
+                  { files: view.driveFiles, folders: view.folders },
+                  'My Files',
+                ),
+              );
             }}
           >
-            <Button
-              size="xs"
-              leftSection={<IconFileZip size={16} aria-hidden />}
-              disabled={nothing || view.zip.running !== null}
-              onClick={() => {
-                view.zip.start(
-                  zipPlan(
-                    { files: selectedFiles, folders: selectedFolders },
-                    { files: view.driveFiles, folders: view.folders },
-                    'My Files',
-                  ),
-                );
-              }}
-            >
-              Download ZIP
-            </Button>
             <Button
               size="xs"
               variant="default"
@@ -142,7 +115,7 @@ export function useBulkActions<F extends FileView>(
             >
               Delete
             </Button>
-          </SelectionBar>
+          </SelectionZipBar>
         )}
       </>
     ),

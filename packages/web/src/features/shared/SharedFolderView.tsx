@@ -1,7 +1,7 @@
 import { useCallback, useMemo, type ReactElement } from 'react';
 import type { Folder } from '@coffer/contracts';
 import { Alert, Anchor, Breadcrumbs, Button, Checkbox, Group, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconFileZip, IconListCheck } from '@tabler/icons-react';
+import { IconAlertTriangle, IconFileZip } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { useApiClient } from '../../lib/api/context';
 import { seg } from '../../lib/api/http';
@@ -11,8 +11,8 @@ import { paths } from '../../lib/navigation/paths';
 import { snackbar } from '../../lib/snackbar';
 import { downloadFile, preferredSaveMethod, TransferAbortedError } from '../../lib/transfers';
 import { CardGrid } from '../../ui/CardGrid';
-import { SelectionBar } from '../../ui/SelectionBar';
 import { useSelection } from '../folders/use-selection';
+import { SelectModeButton, SelectionZipBar } from '../folders/SelectionControls';
 import { LoadError } from '../../ui/LoadError';
 import { FileCard } from '../files/FileCard';
 import { toDriveFileView } from '../files/use-my-drive';
@@ -116,34 +116,22 @@ export function SharedFolderView({
     </Stack>
   );
 
-  if (!folder.ok) {
-    return (
-      <Stack gap="lg">
-        {heading}
-        <Alert
-          color="red"
-          icon={<IconAlertTriangle size={20} aria-hidden />}
-          title="This folder cannot be opened"
-        >
-          {`Coffer could not verify this share: ${folder.problem}.`}
-        </Alert>
-      </Stack>
+  // A folder this browser will not open: its heading and why.
+  const refused = (title: string, why: string): ReactElement => (
+    <Stack gap="lg">
+      {heading}
+      <Alert color="red" icon={<IconAlertTriangle size={20} aria-hidden />} title={title}>
+        {why}
+      </Alert>
+    </Stack>
+  );
+  if (!folder.ok)
+    return refused('This folder cannot be opened', `Coffer could not verify this share: ${folder.problem}.`);
+  if (folder.ownerSigningKey === undefined)
+    return refused(
+      'This folder cannot be verified',
+      `The key of ${folder.item.owner} has changed or cannot be checked: accept their new safety number on the Contacts page first.`,
     );
-  }
-  if (folder.ownerSigningKey === undefined) {
-    return (
-      <Stack gap="lg">
-        {heading}
-        <Alert
-          color="red"
-          icon={<IconAlertTriangle size={20} aria-hidden />}
-          title="This folder cannot be verified"
-        >
-          {`The key of ${folder.item.owner} has changed or cannot be checked: accept their new safety number on the Contacts page first.`}
-        </Alert>
-      </Stack>
-    );
-  }
 
   const subfolders = folders.filter(
     (item) => item.nodeId !== rootId && (item.parentNodeId ?? rootId) === current,
@@ -158,16 +146,7 @@ export function SharedFolderView({
       <Group justify="space-between" align="flex-end">
         {heading}
         <Group gap="sm">
-          <Button
-            variant={selection.active ? 'light' : 'default'}
-            leftSection={<IconListCheck size={18} aria-hidden />}
-            onClick={() => {
-              if (selection.active) selection.stop();
-              else selection.start();
-            }}
-          >
-            {selection.active ? 'Done' : 'Select'}
-          </Button>
+          <SelectModeButton selection={selection} />
           <Button
             leftSection={<IconFileZip size={18} aria-hidden />}
             disabled={zip.running !== null || tree.data === undefined}
@@ -205,42 +184,26 @@ export function SharedFolderView({
       </nav>
       {zip.running !== null && <ZipProgressCard zip={zip.running} />}
       {selection.active && (
-        <SelectionBar
-          count={selection.count}
-          total={selectableFolders.length + selectableFiles.length}
-          onSelectAll={() => {
-            selection.set(
-              selectableFiles.map((file) => file.fileId),
-              selectableFolders.map((item) => item.nodeId),
+        <SelectionZipBar
+          selection={selection}
+          selectable={{
+            files: selectableFiles.map((file) => file.fileId),
+            folders: selectableFolders.map((item) => item.nodeId),
+          }}
+          zipRunning={zip.running !== null}
+          onZip={() => {
+            zip.start(
+              zipPlan(
+                {
+                  files: files.filter((file) => selection.files.has(file.fileId)),
+                  folders: folders.filter((item) => selection.folders.has(item.nodeId)),
+                },
+                { files, folders },
+                rootName,
+              ),
             );
           }}
-          onClear={() => {
-            selection.clear();
-          }}
-          onDone={() => {
-            selection.stop();
-          }}
-        >
-          <Button
-            size="xs"
-            leftSection={<IconFileZip size={16} aria-hidden />}
-            disabled={selection.count === 0 || zip.running !== null}
-            onClick={() => {
-              zip.start(
-                zipPlan(
-                  {
-                    files: files.filter((file) => selection.files.has(file.fileId)),
-                    folders: folders.filter((item) => selection.folders.has(item.nodeId)),
-                  },
-                  { files, folders },
-                  rootName,
-                ),
-              );
-            }}
-          >
-            Download ZIP
-          </Button>
-        </SelectionBar>
+        />
       )}
       {tree.isError ? (
         <LoadError
