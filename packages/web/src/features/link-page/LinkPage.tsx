@@ -1,9 +1,12 @@
 import { useState, type ReactElement, type SyntheticEvent } from 'react';
 import { Button, Group, Loader, PasswordInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { formatDateTime } from '@coffer/contracts';
-import { IconLinkOff, IconLock, IconShieldX } from '@tabler/icons-react';
+import { IconFileZip, IconLinkOff, IconLock, IconShieldX } from '@tabler/icons-react';
 import { useLocation, useParams } from 'react-router';
 import { PublicPage } from '../../ui/PublicPage';
+import { useZipRun } from '../../ui/use-zip-run';
+import { linkZipFiles } from '../../lib/links/link-download';
+import { ZipProgressCard } from '../folders/ZipProgressCard';
 import type { LinkFailure, OpenedLink } from '../../lib/links/link-open';
 import { signatureBadge } from '../../lib/trust/signed-files';
 import { LinkFileRow } from './LinkFileRow';
@@ -137,6 +140,7 @@ function OpenLinkView({ link }: { link: OpenedLink }): ReactElement {
           {signer.text}
         </Text>
       </Stack>
+      {count > 1 && <DownloadAll link={link} />}
       {link.files.map((file) => (
         <LinkFileRow key={file.fileId} link={link} file={file} />
       ))}
@@ -164,4 +168,30 @@ function signerLine(link: OpenedLink): { state: string; text: string; color: str
       color: 'dimmed',
     };
   return { state: record.tone, text: record.text, color: record.tone === 'unsigned' ? 'dimmed' : 'red' };
+}
+
+/** The archive's name: what a recipient's downloads show for "Download all". */
+const LINK_ZIP_NAME = 'Shared files.zip';
+
+/**
+ * "Download all as ZIP": every file the page can open, as one streaming archive through the same
+ * verifying pipeline, counted as one download of the link (one download session).
+ */
+function DownloadAll({ link }: { link: OpenedLink }): ReactElement {
+  const { running, run } = useZipRun();
+  const openable = link.files.filter((file) => signatureBadge(file.manifest, link.ownerEmail).canOpen);
+  if (running !== null) return <ZipProgressCard zip={running} />;
+  return (
+    <Group justify="flex-end">
+      <Button
+        leftSection={<IconFileZip size={18} aria-hidden />}
+        disabled={openable.length === 0}
+        onClick={() => {
+          run({ name: LINK_ZIP_NAME, files: linkZipFiles(link, openable), api: link.client });
+        }}
+      >
+        Download all as ZIP
+      </Button>
+    </Group>
+  );
 }

@@ -1,13 +1,14 @@
 import { useState, type ReactElement } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { changeLinkSettings } from '../../lib/links/link-change';
 import { snackbar } from '../../lib/snackbar';
-import { useEncryptionState } from '../../session/session-context';
 import { linkQueryKeys } from './link-query-keys';
 import { choicesOf, expiryOf, maxDownloadsOf } from './link-settings';
+import { LinkFormFooter, SigningKeyNeeded } from './LinkFormFooter';
 import { LinkSettingsFields, type LinkSettingsValue } from './LinkSettingsFields';
+import { useLinkOwnerKeys } from './use-link-owner-keys';
 import type { LinkView } from './use-links';
 
 /** "Change expiry and limit" of one of my links: the record is signed again with the new settings. */
@@ -30,16 +31,7 @@ export function ChangeLinkDialog({
 function ChangeLinkForm({ link, onClose }: { link: LinkView; onClose: () => void }): ReactElement {
   const api = useApiClient();
   const queryClient = useQueryClient();
-  const encryption = useEncryptionState();
-  const keys =
-    encryption.status === 'unlocked' &&
-    encryption.keys.signingPrivateKey !== undefined &&
-    encryption.keys.signingPublicKeyB64 !== undefined
-      ? {
-          signingPrivateKey: encryption.keys.signingPrivateKey,
-          signingPublicKeyB64: encryption.keys.signingPublicKeyB64,
-        }
-      : null;
+  const keys = useLinkOwnerKeys();
   const [settings, setSettings] = useState<LinkSettingsValue>(() =>
     choicesOf(link.expiresAt, link.maxDownloads),
   );
@@ -66,25 +58,16 @@ function ChangeLinkForm({ link, onClose }: { link: LinkView; onClose: () => void
 
   return (
     <Stack gap="md">
-      {keys === null && (
-        <Alert color="yellow" title="Links need your signing key">
-          Unlock again with your master unlock key, then try again.
-        </Alert>
-      )}
+      {keys === null && <SigningKeyNeeded />}
       <LinkSettingsFields value={settings} onChange={setSettings} dateError={dateError} />
-      {error !== null && (
-        <Text size="sm" c="red" role="alert">
-          {error}
-        </Text>
-      )}
-      <Group justify="flex-end" gap="sm">
-        <Button variant="default" onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button onClick={save} loading={busy} disabled={keys === null || dateError !== null}>
-          Save
-        </Button>
-      </Group>
+      <LinkFormFooter
+        error={error}
+        busy={busy}
+        disabled={keys === null || dateError !== null}
+        actionLabel="Save"
+        onCancel={onClose}
+        onAction={save}
+      />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type ReactElement } from 'react';
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { MAX_LINK_LABEL_LENGTH } from '@coffer/crypto';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
@@ -7,6 +7,7 @@ import { createShareLink, type CreatedLink, type LinkFile } from '../../lib/link
 import { CreatedLinkView } from './CreatedLinkView';
 import { linkQueryKeys } from './link-query-keys';
 import { expiryOf, maxDownloadsOf } from './link-settings';
+import { LinkFormFooter, SigningKeyNeeded } from './LinkFormFooter';
 import { LinkSettingsFields, type LinkSettingsValue } from './LinkSettingsFields';
 import { useLinkOwnerKeys } from './use-link-owner-keys';
 
@@ -90,11 +91,7 @@ function CreateLinkForm({
         Anyone with the link can download <strong>{what}</strong>, decrypted in their browser. The key is in
         the link itself: Coffer's server never sees it.
       </Text>
-      {keys === null && (
-        <Alert color="yellow" title="Links need your signing key">
-          Unlock again with your master unlock key, then try again.
-        </Alert>
-      )}
+      {keys === null && <SigningKeyNeeded />}
       <LinkSettingsFields value={settings} onChange={setSettings} dateError={dateError} />
       <PasswordInput
         label="Password (optional)"
@@ -114,19 +111,14 @@ function CreateLinkForm({
           setLabel(event.currentTarget.value);
         }}
       />
-      {error !== null && (
-        <Text size="sm" c="red" role="alert">
-          {error}
-        </Text>
-      )}
-      <Group justify="flex-end" gap="sm">
-        <Button variant="default" onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button onClick={create} loading={busy} disabled={keys === null || dateError !== null}>
-          Create link
-        </Button>
-      </Group>
+      <LinkFormFooter
+        error={error}
+        busy={busy}
+        disabled={keys === null || dateError !== null}
+        actionLabel="Create link"
+        onCancel={onClose}
+        onAction={create}
+      />
     </Stack>
   );
 }

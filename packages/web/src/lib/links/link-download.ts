@@ -1,8 +1,9 @@
-import { LINK_DOWNLOAD_HEADER } from '@coffer/contracts';
+import { CHUNK_SIZE, LINK_DOWNLOAD_HEADER } from '@coffer/contracts';
 import { getSharedChunkCipher } from '../crypto-worker';
-import { downloadFile } from '../transfers/download';
+import { DEFAULT_RESUME_DELAYS_MS, downloadFile } from '../transfers/download';
 import { preferredSaveMethod } from '../transfers/save/save-method';
 import type { ProgressListener } from '../transfers/transfer-types';
+import type { ZipFile } from '../zip';
 
 import type { OpenedLink, OpenedLinkFile } from './link-open';
 import { publicLinksApi } from './links-api';
@@ -19,6 +20,7 @@ export function downloadLinkFile(
   signal: AbortSignal,
   onProgress: ProgressListener,
 ): Promise<void> {
+  link.session.begin([file.fileId]);
   return downloadFile({
     api: link.client,
     target: { fileId: file.fileId, source: 'own', fileName: file.name, size: file.size },
@@ -40,4 +42,26 @@ export function downloadLinkFile(
     onProgress,
     saveMethod: preferredSaveMethod(),
   });
+}
+
+/**
+ * A link's files as the entries of one streaming ZIP ("Download all"), each through the same
+ * decrypting pipeline with its key from under the link key. Begins the page's download session for
+ * all of them first: the ZIP counts as one download of the link. Call from the click, then run the
+ * ZIP (`useZipRun`) with the link's client.
+ */
+export function linkZipFiles(link: OpenedLink, files: readonly OpenedLinkFile[]): ZipFile[] {
+  link.session.begin(files.map((file) => file.fileId));
+  return files.map((file) => ({
+    path: [file.name],
+    size: file.size,
+    job: () =>
+      Promise.resolve({
+        fileKey: file.fileKey,
+        size: file.size,
+        chunkSize: CHUNK_SIZE,
+        downloadPath: publicLinksApi.downloadPath(link.linkId, file.fileId),
+        retryDelaysMs: DEFAULT_RESUME_DELAYS_MS,
+      }),
+  }));
 }

@@ -14,6 +14,7 @@ import {
 import { ApiRequestError } from '../api/http';
 import type { ApiClient, ApiClientOptions } from '../api/http';
 import { createLinkClient, publicLinksApi } from './links-api';
+import { LinkDownloadSession } from './link-session';
 import type { LinkPasswordParams, OpenedLinkAnswer } from './link-wire';
 
 /**
@@ -73,8 +74,10 @@ export interface OpenedLink {
    */
   readonly signerPinned: boolean;
   readonly files: readonly OpenedLinkFile[];
-  /** Carries `X-Link-Auth` on every call, including the content requests. */
+  /** Carries `X-Link-Auth` on every call, including the content requests, and the download session. */
   readonly client: ApiClient;
+  /** This page's download session (what the server counts as one download of the link). */
+  readonly session: LinkDownloadSession;
 }
 
 /** The first step: the fragment read and whether a password is needed. */
@@ -134,7 +137,8 @@ export async function openLink(
     // The server's salt or KDF parameters are malformed or weakened.
     throw new LinkOpenError('tampered', { cause });
   }
-  const client = createLinkClient(bytesToBase64Url(keys.authKeyBytes), options);
+  const session = new LinkDownloadSession();
+  const client = createLinkClient(bytesToBase64Url(keys.authKeyBytes), options, session);
   const answer = await mapped(publicLinksApi.open(client, start.linkId)).catch((error: unknown) => {
     // Without a password, A comes from the fragment alone: refused, it is the fragment that is wrong.
     if (start.password === null && error instanceof LinkOpenError && error.failure === 'wrong-password')
@@ -202,6 +206,7 @@ export async function openLink(
     signerPinned: pin !== null,
     files,
     client,
+    session,
   };
 }
 

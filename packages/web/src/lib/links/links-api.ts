@@ -1,5 +1,6 @@
 import type { ApiClient, ApiClientOptions } from '../api/http';
 import { createApiClient, seg } from '../api/http';
+import type { LinkDownloadSession } from './link-session';
 import type {
   CreateLinkBody,
   CreateRequestBody,
@@ -36,15 +37,19 @@ export const linksApi = {
 /**
  * The API client of a link or request page: no bearer token; once the auth key is known, every call
  * (and the download service worker's content requests, through `authHeaders`) carries
- * `X-Link-Auth`. A 401 here is a wrong password, not a lost session: nothing to report.
+ * `X-Link-Auth`, and with a download session its `X-Link-Download`. A 401 here is a wrong password,
+ * not a lost session: nothing to report.
  */
 export function createLinkClient(
   authKeyB64url: string | null,
   options: Pick<ApiClientOptions, 'fetchImpl' | 'baseUrl'> = {},
+  session?: LinkDownloadSession,
 ): ApiClient {
   const inner = createApiClient({ ...options, getAccessToken: () => Promise.resolve(null) });
-  const linkHeaders = (): Record<string, string> =>
-    authKeyB64url === null ? {} : { 'X-Link-Auth': authKeyB64url };
+  const linkHeaders = (): Record<string, string> => ({
+    ...session?.headers(),
+    ...(authKeyB64url === null ? {} : { 'X-Link-Auth': authKeyB64url }),
+  });
   return {
     request: (method, path, opts = {}) =>
       inner.request(method, path, { ...opts, headers: { ...linkHeaders(), ...opts.headers } }),
