@@ -1,6 +1,7 @@
 import { encryptChunk, generateFileKey, IntegrityError } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
-import { openChunkInSlices } from './decrypt';
+import { decryptedWhole, decryptVerified, openChunkInSlices } from './decrypt';
+import { verifyChunk } from './verify';
 
 const plain = new Uint8Array(1000).map((_, i) => (i * 13 + 5) & 0xff);
 
@@ -59,5 +60,33 @@ describe('openChunkInSlices', () => {
     const chunk = await encryptChunk(key, 0, true, new Uint8Array(0));
     const slices = await collect(openChunkInSlices(key, 0, true, new Blob([chunk])));
     expect(slices.reduce((sum, slice) => sum + slice.length, 0)).toBe(0);
+  });
+});
+
+describe('verify stage: verifyChunk', () => {
+  it('answers the verified ciphertext (no IV, no tag) and an opener that decrypts it, nothing decrypted yet', async () => {
+    const { key, chunk } = await sealed();
+    const verified = await verifyChunk(key, 2, false, new Blob([chunk]), 64);
+    expect(verified.ciphertext.size).toBe(plain.length);
+    expect(verified.sliceBytes).toBe(64);
+    const slices = await collect(decryptVerified(verified));
+    expect(new Uint8Array(await new Blob(slices).arrayBuffer())).toEqual(plain);
+  });
+
+  it('throws IntegrityError for a tampered chunk, leaving nothing to decrypt', async () => {
+    const { key, chunk } = await sealed();
+    const tampered = chunk.slice();
+    tampered[20] = (tampered[20] ?? 0) ^ 1;
+    await expect(verifyChunk(key, 2, false, new Blob([tampered]), 64)).rejects.toBeInstanceOf(IntegrityError);
+  });
+});
+
+describe('decrypt stage: the whole-chunk fallback', () => {
+  it("yields a whole-chunk decryption's plaintext as one slice, and its failure as the error", async () => {
+    const bytes = new Uint8Array([1, 2, 3]);
+    expect(await collect(decryptedWhole(Promise.resolve(bytes)))).toEqual([bytes]);
+    await expect(collect(decryptedWhole(Promise.reject(new IntegrityError())))).rejects.toBeInstanceOf(
+      IntegrityError,
+    );
   });
 });

@@ -5,7 +5,8 @@ import { SLICE_BYTES } from '../buffers';
 import { TransferAbortedError } from '../transfer-errors';
 import { chunkSlice } from './read';
 import { sealBytes } from './seal';
-import { partBlob } from './store';
+import { heldOnPage, partBlob } from './store';
+import { FakeXhr, type FakeXhrRequest } from '../testing/fake-xhr';
 import type { UploadContext } from './upload-context';
 
 /** Only what the read, seal and store stages read. */
@@ -53,5 +54,25 @@ describe('read, seal and store on the page: the part Blob', () => {
     const encrypting = sealedBlob(context, 0);
     controller.abort();
     await expect(encrypting).rejects.toBeInstanceOf(TransferAbortedError);
+  });
+});
+
+describe('store stage: heldOnPage', () => {
+  it("is sent as a PUT of the page's Blob by the page's XHR, and has nothing to free", async () => {
+    const requests: FakeXhrRequest[] = [];
+    const part = heldOnPage(
+      new Blob(['sealed']),
+      () =>
+        new FakeXhr((request) => {
+          requests.push(request);
+          return Promise.resolve({ kind: 'response', status: 200, body: '{"etag":"e"}' });
+        }, 1) as unknown as XMLHttpRequest,
+    );
+    expect(part.size).toBe(6);
+    const answer = await part.send({ url: '/p', headers: {}, signal: new AbortController().signal });
+    expect(answer.responseText).toBe('{"etag":"e"}');
+    expect(requests.map((request) => [request.method, request.url])).toEqual([['PUT', '/p']]);
+    expect(new TextDecoder().decode(requests[0]?.bytes ?? new Uint8Array())).toBe('sealed');
+    part.release();
   });
 });
