@@ -12,7 +12,7 @@ import {
   PartNumberSchema,
   UploadIdSchema,
 } from './common.js';
-import { FileNodeSchema } from './drive.js';
+import { fileNodeAnswerFields, FileNodeSchema } from './drive.js';
 import { EncryptionInfoSchema, NewEncryptionInfoSchema } from './files.js';
 import { RequestFileMetadataSchema } from './requests.js';
 import { FileManifestJsonSchema } from './signatures.js';
@@ -55,6 +55,12 @@ export const UploadItemSchema = apiObject(
     completedParts: Type.Integer({ minimum: 0, maximum: MAX_PARTS, description: 'Parts received so far.' }),
     encryptionInfo: EncryptionInfoSchema,
     objectKey: ObjectKeySchema,
+    /**
+     * The upload's node when it was sent with one (issue 31): `fileName` is then `encrypted`, and the
+     * browser opens the name from `encryptedMetadata` (with the file key of `encryptionInfo`, or the
+     * wrap under the parent). A file request's upload has only `nodeId` and `encryptedMetadata`.
+     */
+    ...fileNodeAnswerFields,
   },
   'A recent upload of mine.',
 );

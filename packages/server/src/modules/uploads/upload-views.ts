@@ -1,4 +1,4 @@
-import type { UploadItem } from '@coffer/contracts';
+import type { FileNode, UploadItem } from '@coffer/contracts';
 import { fromDbBool } from '../../infra/db/values.js';
 import { parseEncryptionInfo } from '../files/file-views.js';
 import type { UploadListRow } from './uploads.repo.js';
@@ -21,6 +21,32 @@ export function toUploadItem(row: UploadListRow): UploadItem | null {
     completedParts: row.status === 'complete' ? row.parts : row.completed_parts,
     encryptionInfo,
     objectKey: row.object_key,
+    ...uploadNodeOf(row.node),
+  };
+}
+
+/**
+ * The node an upload was sent with (JSON text checked when the upload began): what the browser needs
+ * to open its sealed name in the list (issue 31). A file request's upload has only the node id and
+ * the sealed metadata; an upload from before encrypted names has no node.
+ */
+function uploadNodeOf(nodeJson: string | null): Partial<UploadItem> {
+  if (nodeJson === null) return {};
+  const node = JSON.parse(nodeJson) as Partial<Record<keyof FileNode, unknown>>;
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  const nodeId = text(node.nodeId);
+  const encryptedMetadata = text(node.encryptedMetadata);
+  if (nodeId === undefined || encryptedMetadata === undefined) return {};
+  const wrappedKey = text(node.wrappedKey);
+  const nodeRecord = text(node.nodeRecord);
+  return {
+    nodeId,
+    encryptedMetadata,
+    ...(node.parentNodeId === null || typeof node.parentNodeId === 'string'
+      ? { parentNodeId: node.parentNodeId }
+      : {}),
+    ...(wrappedKey === undefined ? {} : { wrappedKey }),
+    ...(nodeRecord === undefined ? {} : { nodeRecord }),
   };
 }
 

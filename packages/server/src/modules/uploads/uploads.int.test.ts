@@ -25,6 +25,7 @@ import {
   uploadMultipart,
 } from '../files/files.test-helpers.js';
 import { encryptionInfoFor } from '../../test/factories.js';
+import { createFolder, nodeAt } from '../folders/folders.test-helpers.js';
 import { createUploadSweeper } from './upload-sweeper.js';
 import type { CurrentUser } from '../users/users.service.js';
 import { createFilesRepo } from '../files/files.repo.js';
@@ -270,6 +271,36 @@ describe.each(dialectsUnderTest)('uploads ($name)', ({ open }) => {
       const stats = await statsOf(t, 'eve');
       expect(stats.transfers.uploads.count).toBe(1);
       expect(stats.storage.used).toBe(1052);
+    });
+
+    it('lists an unfinished upload with its node, so another browser can open its sealed name', async () => {
+      const keyId = await createKey(t, 'nia');
+      const folder = await createFolder(t, 'nia', null);
+      const node = nodeAt(folder.nodeId);
+      const started = await t.as('nia', {
+        method: 'POST',
+        url: '/api/users/uploads/multipart',
+        payload: {
+          name: 'encrypted',
+          contentType: 'application/octet-stream',
+          size: 1024,
+          parts: 1,
+          isEncrypted: true,
+          encryptionInfo: encryptionInfoFor(keyId),
+          node,
+        },
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      // One without a node (as before encrypted names): a direct upload, the plan allows one multipart.
+      const { file: plain } = await uploadDirect(t, 'nia', { keyId, size: 10 });
+      const [withNode, without] = [started.json<{ uploadId: string }>().uploadId, plain.fileId];
+      const listed = await uploadsOf('nia');
+      expect(listed.find((u) => u.uploadId === withNode)).toMatchObject({
+        status: 'pending',
+        fileName: 'encrypted',
+        ...node,
+      });
+      expect(Object.keys(listed.find((u) => u.uploadId === without) ?? {})).not.toContain('nodeId');
     });
 
     it('completes once when the same completion arrives twice at the same time', async () => {
