@@ -12,7 +12,7 @@ import { snackbar } from '../../lib/snackbar';
 import { track } from '../../lib/analytics';
 import { useCurrentUser } from '../../session/current-user';
 import { useEncryptionState } from '../../session/session-context';
-import { loadMyFileViews, useCheckedRecords, useClearNameMigration } from './use-my-drive';
+import { myFileViewsQueryFn, useCheckedRecords, useClearNameMigration } from './use-my-drive';
 
 export interface FilesQuery {
   readonly files: readonly FileView[];
@@ -22,7 +22,7 @@ export interface FilesQuery {
 /**
  * My files through lib/drive (issue 31): GET /users/files and /users/folders, names decrypted with
  * the drive key (old files keep their clear name until the background migration seals it), node
- * records checked after the first screen. A failure shows 'Error loading files!'.
+ * records checked after the first screen. The list grows a page at a time while `isFetching`. A failure shows 'Error loading files!'.
  */
 export function useMyFiles(): FilesQuery {
   const api = useApiClient();
@@ -31,7 +31,8 @@ export function useMyFiles(): FilesQuery {
   const email = useCurrentUser()?.email ?? null;
   const query = useQuery({
     queryKey: fileQueryKeys.list,
-    queryFn: () => loadMyFileViews(api, keys),
+    // A page at a time: the first screen shows before the last page is open (use-my-drive.ts).
+    queryFn: myFileViewsQueryFn(api, keys),
     retry: retryUnlessClientError,
   });
   useEffect(() => {
@@ -47,7 +48,7 @@ export function useMyFiles(): FilesQuery {
     void queryClient.invalidateQueries({ queryKey: fileQueryKeys.list });
   }, [driveKey, queryClient]);
   const listed = useMemo(() => query.data ?? [], [query.data]);
-  useClearNameMigration(api, listed, keys, email);
+  useClearNameMigration(api, listed, keys, email, query.isSuccess && !query.isFetching);
   const files = useCheckedRecords(listed, email, keys?.signingPublicKeyB64);
   return { files, query };
 }

@@ -1,11 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
 import { fileTypeOf, formatDateTime, formatSize } from '@coffer/contracts';
-import { useQueryClient } from '@tanstack/react-query';
+import {
+  experimental_streamedQuery as streamedQuery,
+  useQueryClient,
+  type QueryFunction,
+} from '@tanstack/react-query';
 import type { ApiClient } from '../../lib/api/http';
 import {
-  checkNodeRecords,
+  createRecordChecker,
   filesWithClearNames,
-  loadDrive,
+  loadDrivePages,
   migrateClearNames,
   type DriveFile,
   type RecordState,
@@ -38,10 +42,26 @@ export function toDriveFileView(file: DriveFile): DriveFileView {
   };
 }
 
-/** My files opened through lib/drive (the drive key from the unlocked session). */
-export async function loadMyFileViews(api: ApiClient, keys: UnlockedKeys | null): Promise<DriveFileView[]> {
-  const tree = await loadDrive(api, keys?.driveKey === undefined ? {} : { driveKey: keys.driveKey });
-  return tree.files.map(toDriveFileView);
+/**
+ * The query function of my files (issue 31, 10,000 files): opened through lib/drive a page at a
+ * time, and each page added to the list as soon as its names are open, so the first screen shows
+ * after the first page (newest first, the default order). The query is a success from the first
+ * page on and keeps fetching until the last (`isFetching`); a refetch keeps the list shown until
+ * the new one is complete.
+ */
+export function myFileViewsQueryFn(
+  api: ApiClient,
+  keys: UnlockedKeys | null,
+): QueryFunction<readonly DriveFileView[]> {
+  return streamedQuery<DriveFileView[], DriveFileView[]>({
+    streamFn: async function* () {
+      const drive = loadDrivePages(api, keys?.driveKey === undefined ? {} : { driveKey: keys.driveKey });
+      for await (const page of drive) yield page.map(toDriveFileView);
+    },
+    refetchMode: 'replace',
+    reducer: (list, page) => [...list, ...page],
+    initialValue: [],
+  });
 }
 
 /**
@@ -54,13 +74,18 @@ export function useCheckedRecords(
   signingPublicKeyB64: string | undefined,
 ): readonly FileView[] {
   const [records, setRecords] = useState<ReadonlyMap<string, RecordState> | null>(null);
+  // One checker per signer: as the list grows a page at a time, each record is checked once.
+  const checker = useMemo(
+    () => (ownerEmail === null ? null : createRecordChecker(ownerEmail, signingPublicKeyB64)),
+    [ownerEmail, signingPublicKeyB64],
+  );
   useEffect(() => {
     let live = true;
     const nodes = files.flatMap((file) =>
       (file as Partial<DriveFileView>).drive === undefined ? [] : [(file as DriveFileView).drive],
     );
-    if (ownerEmail === null || nodes.length === 0) return;
-    void checkNodeRecords(nodes, ownerEmail, signingPublicKeyB64).then(
+    if (checker === null || nodes.length === 0) return;
+    void checker.check(nodes).then(
       (checked) => {
         if (live) setRecords(checked);
       },
@@ -71,7 +96,7 @@ export function useCheckedRecords(
     return () => {
       live = false;
     };
-  }, [files, ownerEmail, signingPublicKeyB64]);
+  }, [files, checker]);
   return useMemo(
     () =>
       records === null
@@ -88,8 +113,8 @@ export function useCheckedRecords(
 const migrated = new WeakSet<CryptoKey>();
 
 /**
- * The clear-name migration (issue 31): once per unlock, in the background, my files that still have
- * a clear name on the server are sealed in batches; invisible unless it fails (a console warning;
+ * The clear-name migration (issue 31): once per unlock, when the whole list is in, in the background,
+ * my files that still have a clear name on the server are sealed in batches; invisible unless it fails (a console warning;
  * the next unlock tries again). The list refreshes when some were sealed.
  */
 export function useClearNameMigration(
@@ -97,11 +122,14 @@ export function useClearNameMigration(
   files: readonly FileView[],
   keys: UnlockedKeys | null,
   ownerEmail: string | null,
+  /** Every page of the list is in (the migration looks at the whole list, once per unlock). */
+  complete: boolean,
 ): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     const driveKey = keys?.driveKey;
     const signingPrivateKey = keys?.signingPrivateKey;
+    if (!complete) return;
     if (keys === null || driveKey === undefined || signingPrivateKey === undefined || ownerEmail === null)
       return;
     if (migrated.has(driveKey)) return;
@@ -128,5 +156,5 @@ export function useClearNameMigration(
         console.warn('Sealing names failed; the next unlock tries again', error);
       },
     );
-  }, [api, files, keys, ownerEmail, queryClient]);
+  }, [api, files, keys, ownerEmail, queryClient, complete]);
 }

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import type { UploadItem } from '@coffer/contracts';
+import { generateFileKey, sealMetadata, wrapFileKey } from '@coffer/crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import {
@@ -69,6 +70,41 @@ describe('unfinished uploads on the upload screen', () => {
       expect(screen.queryByRole('region', { name: 'Unfinished uploads' })).toBeNull();
     });
     expect(api.callsTo('DELETE /users/uploads/multipart/u1')).toHaveLength(1);
+  });
+
+  it('opens the sealed name of an upload another browser started (listed as encrypted)', async () => {
+    const keys = session.encryption.requireKeys();
+    const sealed = async (uploadId: string, name: string, nodeId: string, sealedFor = nodeId) => {
+      const fileKey = await generateFileKey();
+      return item({
+        uploadId,
+        fileName: 'encrypted',
+        contentType: 'application/octet-stream',
+        nodeId,
+        parentNodeId: null,
+        encryptedMetadata: await sealMetadata(fileKey, sealedFor, { name, contentType: 'video/mp4' }),
+        encryptionInfo: {
+          version: keys.keyVersion,
+          algorithm: 'AES-GCM',
+          iv: '',
+          encryptedFileKey: await wrapFileKey(fileKey, keys.publicKey),
+        },
+      });
+    };
+    const uploads = [
+      await sealed('u-tax', 'tax-return\u202E.mp4', crypto.randomUUID()),
+      // Metadata of another node served with this one: it does not open, the server's word stays.
+      await sealed('u-swapped', 'swapped.mp4', crypto.randomUUID(), crypto.randomUUID()),
+    ];
+    const api = createFakeApi({
+      'GET /users/stats': () => ({ subscription: { limits: { maxConcurrentUploads: 1 } } }),
+      'GET /users/uploads?limit=20': () => ({ uploads, count: uploads.length }),
+    });
+    renderScreen(<NewUploadPage />, { api, session, manager: createFakeTransferManager() });
+
+    // Opened and sanitized (the bidi override removed).
+    expect(await screen.findByRole('listitem', { name: 'Unfinished upload tax-return.mp4' })).toBeTruthy();
+    expect(screen.getByRole('listitem', { name: 'Unfinished upload encrypted' })).toBeTruthy();
   });
 
   it('keeps only pending multipart uploads and words their age', () => {

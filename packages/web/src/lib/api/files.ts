@@ -23,15 +23,30 @@ import { seg, type ApiClient } from './http';
  */
 export const LIST_PAGE_SIZE = 500;
 
+/**
+ * The pages of a paged list, one at a time; the next page is already asked for while the caller
+ * works on this one (My Files opens a page's names while the next arrives).
+ */
+async function* pagesOf<T>(api: ApiClient, path: string): AsyncGenerator<T[]> {
+  const pageAt = (cursor: string | undefined) =>
+    api.request<{ files: T[]; nextCursor?: string }>(
+      'GET',
+      `${path}?limit=${LIST_PAGE_SIZE}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+    );
+  let page = await pageAt(undefined);
+  for (;;) {
+    const next = page.nextCursor === undefined ? undefined : pageAt(page.nextCursor);
+    // Not awaited until its turn: a failure surfaces there (and is not left unhandled meanwhile).
+    next?.catch(() => undefined);
+    yield page.files;
+    if (next === undefined) return;
+    page = await next;
+  }
+}
+
 async function allPages<T>(api: ApiClient, path: string): Promise<T[]> {
   const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const query = `?limit=${LIST_PAGE_SIZE}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-    const page = await api.request<{ files: T[]; nextCursor?: string }>('GET', `${path}${query}`);
-    items.push(...page.files);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
+  for await (const page of pagesOf<T>(api, path)) items.push(...page);
   return items;
 }
 
@@ -41,6 +56,9 @@ export const filesApi = {
     const files = await allPages<FileListResponse['files'][number]>(api, '/users/files');
     return { files, count: files.length };
   },
+  /** GET /users/files, a page at a time (the next one asked for while this one is used). */
+  listPages: (api: ApiClient): AsyncGenerator<FileListResponse['files']> =>
+    pagesOf<FileListResponse['files'][number]>(api, '/users/files'),
   /** GET /users/files/{id}: metadata with the owner's encryption info. */
   get: (api: ApiClient, fileId: string): Promise<FileMetadata> =>
     api.request<FileMetadata>('GET', `/users/files/${seg(fileId)}`),

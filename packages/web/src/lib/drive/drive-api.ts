@@ -13,6 +13,8 @@ import { seg, type ApiClient } from '../api/http';
 export const driveApi = {
   /** GET /users/files, every page. */
   files: async (api: ApiClient): Promise<FileListItem[]> => (await filesApi.list(api)).files,
+  /** GET /users/files a page at a time, newest first (the next page asked for while one is used). */
+  filePages: (api: ApiClient): AsyncGenerator<FileListItem[]> => filesApi.listPages(api),
   /** GET /users/folders: every folder of mine, oldest first. */
   folders: async (api: ApiClient): Promise<Folder[]> =>
     (await api.request<FoldersResponse>('GET', '/users/folders')).folders,

@@ -24,11 +24,33 @@ export async function openDrive(
   /** A subtree instead (a folder shared with me): its node id, `driveKey` being that folder's key. */
   root: string | null = null,
 ): Promise<{ files: DriveFile[]; folders: DriveFolder[] }> {
+  const opened = await openFolderTree(folderItems, driveKey, root);
+  return { folders: opened.folders, files: await openFilesIn(opened, items) };
+}
+
+/** The folders opened, and the key each folder's files open under (`root`'s: the drive key). */
+export interface OpenedFolders {
+  readonly folders: DriveFolder[];
+  readonly keys: ReadonlyMap<string | null, CryptoKey>;
+  readonly hasDriveKey: boolean;
+}
+
+/** The first half of {@link openDrive}: the folders, top down. */
+export async function openFolderTree(
+  folderItems: readonly Folder[],
+  driveKey: CryptoKey | undefined,
+  root: string | null = null,
+): Promise<OpenedFolders> {
   const folders = await openFolders(folderItems, driveKey, root);
   const keys = new Map<string | null, CryptoKey>();
   if (driveKey !== undefined) keys.set(root, driveKey);
   for (const folder of folders) if (folder.folderKey !== undefined) keys.set(folder.nodeId, folder.folderKey);
-  return { folders, files: await openFiles(items, keys, driveKey !== undefined) };
+  return { folders, keys, hasDriveKey: driveKey !== undefined };
+}
+
+/** The second half of {@link openDrive}: files (all, or one page of them) under the opened folders. */
+export function openFilesIn(opened: OpenedFolders, items: readonly FileListItem[]): Promise<DriveFile[]> {
+  return openFiles(items, opened.keys, opened.hasDriveKey);
 }
 
 async function openFolders(

@@ -1,5 +1,6 @@
 import { verifyNodeRecord, type SignatureCheck } from '@coffer/crypto';
 import type { DriveNode, RecordState } from './drive-nodes';
+import { measureSince, timingStart } from './drive-timing';
 import { cryptoParentId } from './node-place';
 
 /** Records verified at once: Ed25519 and SHA-256 run in WebCrypto's pool, this bounds what waits. */
@@ -25,12 +26,64 @@ export async function checkNodeRecords(
     while (next < nodes.length) {
       const node = nodes[next++];
       if (node === undefined) continue;
-      const id = node.kind === 'file' ? node.fileId : node.nodeId;
-      states.set(id, await checkOne(node, ownerEmail, signingPublicKeyB64));
+      states.set(recordId(node), await checkOne(node, ownerEmail, signingPublicKeyB64));
     }
   };
   await Promise.all(Array.from({ length: Math.min(RECORD_CONCURRENCY, nodes.length) }, worker));
   return states;
+}
+
+/** The key of a node's record state: a file's id, a folder's node id. */
+const recordId = (node: DriveNode): string => (node.kind === 'file' ? node.fileId : node.nodeId);
+
+/** Checks the records of a list that grows (My Files, a page at a time), each node once. */
+export interface RecordChecker {
+  /**
+   * The states of every node of `nodes`: those already checked (or being checked) by an earlier call
+   * are not checked again; the rest are. Records the User Timing measure `coffer:drive:records`
+   * (its `detail.count`: how many nodes the answer holds).
+   */
+  check(nodes: readonly DriveNode[]): Promise<Map<string, RecordState>>;
+}
+
+/**
+ * A {@link RecordChecker} for my signing key. A node is known by the server's answer it came from
+ * (`item`, never changed in place): a refetch brings new answers, so their records are checked
+ * again; the same answer is never checked twice, however often the list grows.
+ */
+export function createRecordChecker(
+  ownerEmail: string,
+  signingPublicKeyB64: string | undefined,
+): RecordChecker {
+  const known = new WeakMap<object, Promise<RecordState>>();
+  return {
+    async check(nodes) {
+      const started = timingStart();
+      const fresh = nodes.filter((node) => !known.has(node.item));
+      if (fresh.length > 0) {
+        const run = checkNodeRecords(fresh, ownerEmail, signingPublicKeyB64);
+        run.catch(() => {
+          for (const node of fresh) known.delete(node.item);
+        });
+        for (const node of fresh) {
+          known.set(
+            node.item,
+            run.then((states) => states.get(recordId(node)) ?? 'tampered'),
+          );
+        }
+      }
+      const states = new Map<string, RecordState>();
+      await Promise.all(
+        nodes.map(async (node) => {
+          const state = known.get(node.item);
+          if (state === undefined) throw new Error('a node record was not checked');
+          states.set(recordId(node), await state);
+        }),
+      );
+      measureSince('records', started, { count: nodes.length });
+      return states;
+    },
+  };
 }
 
 async function checkOne(

@@ -9,14 +9,23 @@ import {
   generateUserKeyPair,
   sealMetadata,
   signNodeRecord,
+  verifyNodeRecord,
 } from '@coffer/crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileNodeFor } from './file-node';
-import { loadDrive, withCheckedRecords } from './drive-load';
+import { loadDrive, loadDrivePages, withCheckedRecords } from './drive-load';
+import { createRecordChecker } from './drive-records';
 import { openDrive } from './drive-open';
 import { buildDriveTree } from './drive-tree';
 import { UNREADABLE_FILE_NAME } from './drive-nodes';
 import type { ApiClient } from '../api/http';
+import type * as Crypto from '@coffer/crypto';
+
+// verifyNodeRecord as it is, counted (the record checker must check each node once).
+vi.mock('@coffer/crypto', async (importOriginal) => {
+  const original = await importOriginal<typeof Crypto>();
+  return { ...original, verifyNodeRecord: vi.fn(original.verifyNodeRecord) };
+});
 
 const EMAIL = 'alice@example.com';
 let driveKey: CryptoKey;
@@ -211,5 +220,95 @@ describe('lib/drive: opening my drive', () => {
     const tree = await loadDrive(api, { driveKey });
     expect(tree.files.map((file) => file.name)).toEqual(['listed.txt']);
     expect(tree.folders).toEqual([]);
+  });
+});
+
+/** An API whose GET /users/files answers `pages` by cursor, logging every call in `calls`. */
+function pagedApi(pages: FileListItem[][], folders: Folder[] = []) {
+  const calls: string[] = [];
+  const api = {
+    request: (_method: string, path: string) => {
+      calls.push(path);
+      if (path.startsWith('/users/folders')) return Promise.resolve({ folders });
+      const index = Number(/cursor=p(\d+)/.exec(path)?.[1] ?? 0);
+      const next = index + 1 < pages.length ? { nextCursor: `p${index + 1}` } : {};
+      return Promise.resolve({ files: pages[index] ?? [], ...next });
+    },
+  } as unknown as ApiClient;
+  return { api, calls };
+}
+
+describe('lib/drive: a page at a time (10,000 files)', () => {
+  it('yields each page opened, in order, with files in folders opened under their folder key', async () => {
+    const photos = await folder('Photos', null, driveKey);
+    const first = [
+      await encryptedFile('newest.txt'),
+      await encryptedFile('in-photos.jpg', {
+        nodeId: photos.item.nodeId,
+        key: photos.folderKey,
+      }),
+    ];
+    const second = [await encryptedFile('older.txt'), clearFile('oldest.txt')];
+    const { api } = pagedApi([first, second], [photos.item]);
+    const names: string[][] = [];
+    for await (const page of loadDrivePages(api, { driveKey })) names.push(page.map((file) => file.name));
+    expect(names).toEqual([
+      ['newest.txt', 'in-photos.jpg'],
+      ['older.txt', 'oldest.txt'],
+    ]);
+  });
+
+  it('has the next page asked for while the first one is shown', async () => {
+    const pages = [
+      [await encryptedFile('a.txt')],
+      [await encryptedFile('b.txt')],
+      [await encryptedFile('c.txt')],
+    ];
+    const { api, calls } = pagedApi(pages);
+    const drive = loadDrivePages(api, { driveKey });
+    const first = await drive.next();
+    expect(first.done).toBe(false);
+    // The first page is in the caller's hands, and the second is already on its way.
+    expect(calls.filter((path) => path.startsWith('/users/files'))).toHaveLength(2);
+    expect(calls.some((path) => path.startsWith('/users/folders'))).toBe(true);
+    const rest: string[] = [];
+    for await (const page of drive) rest.push(...page.map((file) => file.name));
+    expect(rest).toEqual(['b.txt', 'c.txt']);
+  });
+
+  it('without a drive key, every page still lists its files, unreadable', async () => {
+    const { api } = pagedApi([[await encryptedFile('a.txt')], [clearFile('old.txt')]]);
+    const states: string[] = [];
+    for await (const page of loadDrivePages(api, {})) states.push(...page.map((file) => file.state));
+    expect(states).toEqual(['unreadable', 'clear']);
+  });
+});
+
+describe('lib/drive: the record checker of a growing list', () => {
+  it('checks each node once as the list grows, and a new answer again', async () => {
+    const a = await encryptedFile('a.txt');
+    const b = await encryptedFile('b.txt');
+    const c = await encryptedFile('c.txt');
+    const swapped = { ...c, encryptedMetadata: a.encryptedMetadata };
+    const opened = await openDrive([a, b, swapped], [], driveKey);
+    const checker = createRecordChecker(EMAIL, signingPublicKeyB64);
+    const verify = vi.mocked(verifyNodeRecord);
+    verify.mockClear();
+    // Page one, then pages one and two while the first check still runs, then the whole list again.
+    const early = checker.check(opened.files.slice(0, 1));
+    const grown = await checker.check(opened.files);
+    await early;
+    const again = await checker.check(opened.files);
+    expect(verify).toHaveBeenCalledTimes(3);
+    expect([...grown]).toEqual([
+      [a.fileId, 'valid'],
+      [b.fileId, 'valid'],
+      [c.fileId, 'tampered'],
+    ]);
+    expect(again).toEqual(grown);
+    // A refetch brings new answers: their records are checked again.
+    const refetched = await openDrive([{ ...a }], [], driveKey);
+    expect((await checker.check(refetched.files)).get(a.fileId)).toBe('valid');
+    expect(verify).toHaveBeenCalledTimes(4);
   });
 });

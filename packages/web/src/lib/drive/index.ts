@@ -11,6 +11,9 @@
  * - `loadDrive(api, { driveKey })` → `DriveTree` (`files`, `folders`, `byParent.get(null | nodeId)`,
  *   `search(text)` across every folder); then `withCheckedRecords(tree, email, signingPublicKeyB64)`
  *   fills `records` (file id or folder node id → `valid` | `tampered` | `none`).
+ * - `loadDrivePages(api, { driveKey })`: my files a page at a time, each opened while the next arrives
+ *   (My Files shows its first screen after one page); `createRecordChecker(email, key).check(nodes)`
+ *   checks the records of a list that grows, each node once. Timings: User Timing `coffer:drive:*`.
  * - `fileNodeFor({ fileKey, name, contentType, parent, ownerEmail, signingPrivateKey, manifestJson })`
  *   → the `node` of an upload; `parent` is `{ nodeId: null, key: driveKey }` at the top or a folder's
  *   `{ nodeId, key: folder.folderKey }`.
@@ -19,7 +22,7 @@
  *   `sharedNames` caches them for Shared With Me (one RSA unwrap per received file, when its card checks it).
  */
 export { driveApi } from './drive-api';
-export { loadDrive, withCheckedRecords, type DriveKeys } from './drive-load';
+export { loadDrive, loadDrivePages, withCheckedRecords, type DriveKeys } from './drive-load';
 export {
   UNREADABLE_FILE_NAME,
   UNREADABLE_FOLDER_NAME,
@@ -30,7 +33,7 @@ export {
   type RecordState,
 } from './drive-nodes';
 export { openDrive } from './drive-open';
-export { checkNodeRecords } from './drive-records';
+export { checkNodeRecords, createRecordChecker, type RecordChecker } from './drive-records';
 export { buildDriveTree, searchForm, type DriveChildren, type DriveTree } from './drive-tree';
 export { fileNodeFor, type FileNodeInput, type NodeParent } from './file-node';
 export {
@@ -43,6 +46,7 @@ export {
 export { cryptoParentId, newNodeId } from './node-place';
 export { openSharedFileName } from './shared-file-name';
 export { rememberUploadName, uploadNameOf } from './upload-names';
+export { openUploadName } from './upload-item-name';
 export { createSharedNames, sharedNames, type SharedName, type SharedNames } from './shared-names';
 export {
   changeFile,
