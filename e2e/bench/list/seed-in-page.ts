@@ -1,27 +1,17 @@
 // Plain JavaScript run in the benchmark's page (a string: tsx's helpers do not exist there). It
-// seeds `count` files through the API exactly as the app uploads them (issue 31): a file key
+// seeds `count` files (numbered from `from`) through the API exactly as the app uploads them (issue 31): a file key
 // RSA-wrapped to the owner, a manifest signed as 'encrypted', a node under the drive key with the
 // sealed name and the signed node record; the content is one tiny coffer-v1 chunk. `CofferCrypto`
 // is @coffer/crypto, bundled for the page; the drive and signing keys are the app's own unlocked
 // (non-extractable) keys, read from its IndexedDB entry.
-export const SEED_IN_PAGE = `async ({ count, concurrency, email }) => {
+import { APP_KEYS_IN_PAGE } from './app-keys-in-page.js';
+
+export const SEED_IN_PAGE = `async ({ from, count, concurrency, email }) => {
   const C = globalThis.CofferCrypto;
-  const handle = sessionStorage.getItem('encryptionDerivedKey');
-  const entry = await new Promise((resolve, reject) => {
-    const open = indexedDB.open('coffer-keys', 1);
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const get = open.result.transaction('unlocked-keys').objectStore('unlocked-keys').get(handle);
-      get.onsuccess = () => resolve(get.result);
-      get.onerror = () => reject(get.error);
-    };
-  });
-  if (!entry || !entry.driveKey || !entry.signingPrivateKey) throw new Error('no unlocked drive key');
-  const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:')) ?? '';
-  const token = JSON.parse(localStorage.getItem(key) ?? '{}').access_token;
-  const auth = { Authorization: 'Bearer ' + token };
-  let next = 0;
+  const { entry, auth } = await (${APP_KEYS_IN_PAGE})();
+  let next = from;
   let failures = 0;
+  const refusals = [];
   const one = async (i) => {
     const fileKey = await C.generateFileKey();
     const info = C.buildOwnerEncryptionInfo(entry.keyVersion, await C.wrapFileKey(fileKey, entry.publicKey));
@@ -45,15 +35,15 @@ export const SEED_IN_PAGE = `async ({ count, concurrency, email }) => {
     form.append('manifest', manifest);
     form.append('node', JSON.stringify({ nodeId, parentNodeId: null, wrappedKey, encryptedMetadata, nodeRecord }));
     form.append('file', new Blob([chunk]), 'encrypted');
-    const response = await fetch('/api/users/uploads/direct', { method: 'POST', headers: auth, body: form });
+    const response = await fetch('/api/users/uploads/direct', { method: 'POST', headers: auth(), body: form });
     if (!response.ok) {
       failures += 1;
-      if (failures < 3) console.error('seed upload refused', response.status, await response.text());
+      if (refusals.length < 3) refusals.push(response.status + ' ' + (await response.text()).slice(0, 200));
     }
   };
   const worker = async () => {
-    while (next < count) await one(next++);
+    while (next < from + count) await one(next++);
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { failures };
+  return { failures, refusals };
 }`;
