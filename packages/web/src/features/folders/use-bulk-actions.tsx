@@ -7,6 +7,7 @@ import { deleteFolder, type DriveFile, type DriveFolder } from '../../lib/drive'
 import type { FileView } from '../../lib/files/file-views';
 import { snackbar } from '../../lib/snackbar';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { CreateLinkButton } from '../links/CreateLinkButton';
 import { SelectModeButton, SelectionZipBar } from './SelectionControls';
 import { ZipProgressCard } from './ZipProgressCard';
 import { countBelow } from './use-folder-actions';
@@ -103,6 +104,7 @@ export function useBulkActions<F extends FileView>(
             >
               Share
             </Button>
+            <CreateLinkButton files={selectedFiles.filter((file) => file.state === 'open')} />
             <Button
               size="xs"
               color="red"
