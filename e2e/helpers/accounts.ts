@@ -34,7 +34,7 @@ async function providerSettings(http: APIRequestContext): Promise<ProviderSettin
  * Starts an authorization request for account creation, as the app's "Create account" does, and follows
  * the provider's redirects to its sign-up interaction. Returns the interaction's URL.
  */
-async function openSignUpInteraction(http: APIRequestContext): Promise<string> {
+async function openSignUpInteraction(http: APIRequestContext, base: string): Promise<string> {
   const settings = await providerSettings(http);
   const discovery = await http.get(`${settings.authority}/.well-known/openid-configuration`);
   expect(discovery.status()).toBe(200);
@@ -43,7 +43,7 @@ async function openSignUpInteraction(http: APIRequestContext): Promise<string> {
   const verifier = randomBytes(32).toString('base64url');
   const params = new URLSearchParams({
     client_id: settings.clientId,
-    redirect_uri: `${baseUrl()}/unlock`,
+    redirect_uri: `${base}/unlock`,
     response_type: 'code',
     scope: settings.scopes,
     state: randomBytes(16).toString('base64url'),
@@ -60,13 +60,14 @@ async function openSignUpInteraction(http: APIRequestContext): Promise<string> {
 
 /**
  * A confirmed account at the embedded identity provider, made over HTTP: the sign-up form's POST, then
- * the confirmation mail's link and its form (with the password, as the page asks). No keys yet.
+ * the confirmation mail's link and its form (with the password, as the page asks). No keys yet. `base`: the
+ * server, for callers outside a Playwright test (the Firefox benchmark).
  */
-export async function createConfirmedAccount(person: TestPerson): Promise<void> {
+export async function createConfirmedAccount(person: TestPerson, base = baseUrl()): Promise<void> {
   // Its own cookie jar: the browser context of the spec starts as a person's would, signed out.
-  const http = await request.newContext({ baseURL: baseUrl() });
+  const http = await request.newContext({ baseURL: base });
   try {
-    const interaction = await openSignUpInteraction(http);
+    const interaction = await openSignUpInteraction(http, base);
     const signUp = await http.post(`${interaction}/signup`, {
       form: {
         name: person.name,
@@ -80,7 +81,7 @@ export async function createConfirmedAccount(person: TestPerson): Promise<void> 
     expect(await signUp.text()).toContain('Check your inbox');
 
     const mail = await waitForMail(person.email, mailSubjects.verify);
-    const link = new URL(linkIn(mail, `${baseUrl()}/idp/email/verify?token=`));
+    const link = new URL(linkIn(mail, `${base}/idp/email/verify?token=`));
     expect((await http.get(link.href)).status()).toBe(200);
     const confirmed = await http.post(link.pathname, {
       form: { token: link.searchParams.get('token') ?? '', password: person.password },

@@ -56,7 +56,8 @@ export async function startServer(dataDir: string): Promise<{ base: string; chil
     },
   });
   try {
-    await waitForHealth(server.base, server.child, 150);
+    // Up to 2 minutes: the server takes over 30 s to start on the 2-core machine at load 20 and more.
+    await waitForHealth(server.base, server.child, 600);
   } catch (error) {
     server.child.kill('SIGTERM');
     throw error;

@@ -1,5 +1,6 @@
-import { stat } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Download, Page } from 'playwright-core';
 import { fileCard, sha256OfFile, snackbar, type TestFile } from '../../helpers/files.js';
 import { elapsed } from '../bench-units.js';
 import { TransferFailed, transferTimeoutMs } from './measured-run.js';
@@ -45,7 +46,7 @@ export async function encryptedUpload(h: Harness, file: TestFile): Promise<numbe
 
 /** From My Files with the service-worker save path: timed from the click to the file on disk. */
 export function encryptedDownload(h: Harness, file: TestFile, hash: boolean): Promise<number> {
-  return downloadFromCard(h.page, file, hash, 'encrypted download');
+  return downloadFromCard(h.page, file, hash, 'encrypted download', join(h.dir, 'downloads'));
 }
 
 /**
@@ -57,6 +58,7 @@ export async function downloadFromCard(
   file: TestFile,
   hash: boolean,
   what: string,
+  downloadsDir: string,
 ): Promise<number> {
   const button = fileCard(page, file.name).getByRole('button', { name: `Download ${file.name}` });
   await button.waitFor();
@@ -65,7 +67,7 @@ export async function downloadFromCard(
     page.waitForEvent('download', { timeout: transferTimeoutMs(file.size) }),
     button.click(),
   ]);
-  const path = await download.path();
+  const path = await completedOrStalled(download, downloadsDir, file.size, start);
   const seconds = elapsed(start);
   const { size } = await stat(path);
   if (size !== file.size) throw new Error(`${what}: ${size} bytes, expected ${file.size}`);
@@ -74,4 +76,53 @@ export async function downloadFromCard(
   // The app's own end of the download (its button comes back).
   await button.waitFor({ timeout: 60_000 });
   return seconds;
+}
+
+/** After every byte is on disk, how long the browser may take to call the download complete. */
+const COMPLETION_GRACE_MS = 60_000;
+
+/**
+ * The finished download's path; or, when every byte of it has been on disk (a file of `size` bytes
+ * in the browser's download folder) for {@link COMPLETION_GRACE_MS} without the browser calling it
+ * complete (the app's stream never ended), a {@link TransferFailed} timed to the last byte on disk,
+ * so one stalled download is a failed row instead of a benchmark that waits forever.
+ */
+async function completedOrStalled(
+  download: Download,
+  downloadsDir: string,
+  size: number,
+  start: bigint,
+): Promise<string> {
+  const state = { done: false };
+  const completed = download.path().finally(() => {
+    state.done = true;
+  });
+  const stalled = (async (): Promise<never> => {
+    let wholeAt: number | null = null;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (state.done) return new Promise<never>(() => undefined);
+      const whole = await hasFileOfSize(downloadsDir, size);
+      if (!whole) wholeAt = null;
+      else wholeAt ??= elapsed(start);
+      if (wholeAt !== null && elapsed(start) - wholeAt > COMPLETION_GRACE_MS / 1000) {
+        // Frees the disk (a stalled 4 GiB file would stay).
+        await download.cancel().catch(() => undefined);
+        throw new TransferFailed(
+          `every byte was on disk after ${wholeAt.toFixed(1)} s, but the browser did not see the download ` +
+            `end within ${COMPLETION_GRACE_MS / 1000} s after that (the app's stream was not closed)`,
+          wholeAt,
+        );
+      }
+    }
+  })();
+  return Promise.race([completed, stalled]);
+}
+
+async function hasFileOfSize(dir: string, size: number): Promise<boolean> {
+  for (const name of await readdir(dir).catch(() => [])) {
+    const found = await stat(join(dir, name)).catch(() => null);
+    if (found?.size === size) return true;
+  }
+  return false;
 }

@@ -8,6 +8,7 @@ import { forceServiceWorkerSave, snackbar, type TestFile } from '../../helpers/f
 import { elapsed } from '../bench-units.js';
 import { serviceWorkerStatusInPage, type Streaming } from '../measure/engine-status.js';
 import { downloadFromCard } from './encrypted-transfers.js';
+import { TransferFailed } from './measured-run.js';
 import { NAME_SHIM, type Harness } from './session.js';
 
 export interface Exchange {
@@ -16,6 +17,8 @@ export interface Exchange {
   hashed: boolean;
   /** How the recipient's download service worker opened the chunks. */
   streaming: Streaming;
+  /** Why the download failed (`seconds` then ran until it failed); null when it succeeded. */
+  failure: string | null;
 }
 
 /**
@@ -83,11 +86,18 @@ export async function shareAndReceive(h: Harness, file: TestFile, hash: boolean)
       if (!started) void report('the browser download has not started after 60 s');
     }, 60_000);
     try {
-      const seconds = await downloadFromCard(page, file, hash, 'shared download');
-      return { seconds, hashed: hash, streaming: await page.evaluate(serviceWorkerStatusInPage) };
+      const seconds = await downloadFromCard(page, file, hash, 'shared download', join(h.dir, 'downloads'));
+      return {
+        seconds,
+        hashed: hash,
+        streaming: await page.evaluate(serviceWorkerStatusInPage),
+        failure: null,
+      };
     } catch (error) {
       await report(`failed: ${error instanceof Error ? error.message : String(error)}`);
-      throw error;
+      if (!(error instanceof TransferFailed)) throw error;
+      const streaming = await page.evaluate(serviceWorkerStatusInPage).catch(() => null);
+      return { seconds: error.seconds, hashed: hash, streaming, failure: error.message };
     } finally {
       clearTimeout(slow);
     }

@@ -44,16 +44,22 @@ export function runNotes(results: SizeResult[]): string[] {
   );
   for (const r of results) {
     if (r.exchanges.length === 0) continue;
-    const times = r.exchanges.map((e) => `${e.seconds.toFixed(1)} s (${f0(rate(r.size, e.seconds))} MB/s)`);
+    const times = r.exchanges.map((e) =>
+      e.failure === null
+        ? `${e.seconds.toFixed(1)} s (${f0(rate(r.size, e.seconds))} MB/s)`
+        : `**failed** (${e.failure})`,
+    );
     out.push(
       '',
       `Two people: the owner shared the ${r.gib} GiB file with a second person (contact added and file ` +
         `shared through the Contacts screen), who downloaded it from Shared With Me in their own browser ` +
         `context in ${times.join(', ')}` +
         (r.exchanges.length > 1 ? ` (${r.exchanges.length} runs, each with a new person); ` : '; ') +
-        (r.exchanges.every((e) => e.hashed)
-          ? 'SHA-256 identical to the original'
-          : 'size identical to the original') +
+        (r.exchanges.some((e) => e.failure !== null)
+          ? 'not every download completed'
+          : r.exchanges.every((e) => e.hashed)
+            ? 'SHA-256 identical to the original'
+            : 'size identical to the original') +
         `; their download service worker opened the chunks in ${r.exchanges.map((e) => computedAs(e.streaming)).join(' / ')}.`,
     );
   }
