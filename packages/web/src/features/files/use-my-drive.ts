@@ -129,9 +129,11 @@ export function useClearNameMigration(
   useEffect(() => {
     const driveKey = keys?.driveKey;
     const signingPrivateKey = keys?.signingPrivateKey;
+    const signingPublicKeyB64 = keys?.signingPublicKeyB64;
     if (!complete) return;
     if (keys === null || driveKey === undefined || signingPrivateKey === undefined || ownerEmail === null)
       return;
+    if (signingPublicKeyB64 === undefined) return;
     if (migrated.has(driveKey)) return;
     const clear = filesWithClearNames(
       files.flatMap((file) => {
@@ -146,6 +148,7 @@ export function useClearNameMigration(
       privateKey: keys.privateKey,
       ownerEmail,
       signingPrivateKey,
+      signingPublicKeyB64,
     }).then(
       async (result) => {
         if (result.failed > 0)

@@ -14,6 +14,7 @@ import {
 } from '@coffer/crypto';
 import { filesApi } from '../api/files';
 import type { ApiClient } from '../api/http';
+import { resignManifest } from '../trust/signed-files';
 import { driveApi } from './drive-api';
 import { newNodeId } from './node-place';
 
@@ -28,6 +29,8 @@ export interface MigrationKeys {
   readonly privateKey: CryptoKey;
   readonly ownerEmail: string;
   readonly signingPrivateKey: CryptoKey;
+  /** Checks the old manifest and grants before they are signed again (version 2, no clear name). */
+  readonly signingPublicKeyB64: string;
 }
 
 export interface MigrationResult {
@@ -57,7 +60,8 @@ export function isRequestArrival(file: {
 /**
  * Seals the clear names of my older files (issue 31, point 1): for each, the RSA owner copy of its
  * key is opened once and the key wrapped under the drive key at the top of My Files, its name and
- * type sealed under the file key and the node record signed; batches go out with
+ * type sealed under the file key, its manifest and share grants signed again (version 2, no clear
+ * name) and the node record signed; batches go out with
  * POST /users/files/nodes, after which the server keeps no clear name. A file that came through a
  * file request keeps the node id and the metadata its uploader sealed, once they open with its key
  * (then it is placed the same way). A file that fails (its key or metadata does not open, a batch
@@ -83,7 +87,15 @@ export async function migrateClearNames(
       await driveApi.putFileNodes(api, items);
       migrated += items.length;
     } catch {
-      failed += items.length;
+      // All or none: one refused file (a share made meanwhile) must not hold back the others.
+      for (const item of items) {
+        try {
+          await driveApi.putFileNodes(api, [item]);
+          migrated += 1;
+        } catch {
+          failed += 1;
+        }
+      }
     }
   }
   return { migrated, failed };
@@ -112,6 +124,9 @@ async function prepare(api: ApiClient, listed: FileListItem, keys: MigrationKeys
       contentType: file.contentType === '' ? DEFAULT_CONTENT_TYPE : file.contentType,
     });
   }
+  // The old manifest names the file in clear and each grant names that manifest: all signed again
+  // (version 2 over the sealed metadata) and replaced with the node, or the file stays as it is.
+  const resigned = await resignManifest(file, encryptedMetadata, keys);
   const nodeRecord = await signNodeRecord(
     {
       ownerEmail: keys.ownerEmail,
@@ -120,11 +135,19 @@ async function prepare(api: ApiClient, listed: FileListItem, keys: MigrationKeys
       kind: 'file',
       wrappedKeyB64: wrappedKey,
       encryptedMetadataB64: encryptedMetadata,
-      manifestJson: file.manifest,
+      manifestJson: resigned.manifest ?? file.manifest,
     },
     keys.signingPrivateKey,
   );
-  return { fileId: file.fileId, nodeId, parentNodeId: null, wrappedKey, encryptedMetadata, nodeRecord };
+  return {
+    fileId: file.fileId,
+    nodeId,
+    parentNodeId: null,
+    wrappedKey,
+    encryptedMetadata,
+    nodeRecord,
+    ...resigned,
+  };
 }
 
 async function mapLimited<T, R>(

@@ -3,6 +3,7 @@ import {
   buildOwnerEncryptionInfo,
   createDriveKey,
   DRIVE_NODE_ID,
+  exportSigningPublicKeyB64,
   generateFileKey,
   generateSigningKeyPair,
   generateUserKeyPair,
@@ -33,6 +34,7 @@ beforeAll(async () => {
     privateKey: owner.privateKey,
     ownerEmail: EMAIL,
     signingPrivateKey: signing.privateKey,
+    signingPublicKeyB64: await exportSigningPublicKeyB64(signing.publicKey),
   };
 });
 

@@ -1,5 +1,7 @@
 import {
+  resignShareGrant,
   signFileManifest,
+  signFileManifestV2,
   signShareGrant,
   verifyFileManifest,
   verifyReceivedShare,
@@ -8,6 +10,7 @@ import {
 import type {
   FileMetadata,
   NewEncryptionInfo,
+  ResignedShareGrant,
   SharedFileMetadata,
   ShareFileRequest,
 } from '@coffer/contracts';
@@ -20,7 +23,10 @@ export interface Me {
   publicKeyB64: string;
 }
 
-/** The manifest to send with a new upload (`manifest` of the multipart or direct upload call). */
+/**
+ * The version 1 manifest of an upload without sealed metadata (`manifest` of the multipart or
+ * direct upload call); an upload with sealed metadata signs version 2 (`sealedUploadNode`).
+ */
 export async function signUploadManifest(
   upload: { name: string; contentType: string; size: number; encryptionInfo: NewEncryptionInfo },
   ownerEmail: string,
@@ -96,6 +102,8 @@ export async function checkOwnFile(
       ownerEmail,
       name: file.name,
       contentType: file.contentType,
+      // A version 2 manifest signs the sealed metadata: a file served without any is a mismatch.
+      encryptedMetadataB64: file.encryptedMetadata ?? '',
       size: file.size,
       chunkSize: file.encryptionInfo?.chunkSize,
       ownerKeyId: file.encryptionInfo?.version,
@@ -129,12 +137,71 @@ export async function checkSharedFile(
       file: {
         name: shared.file.name,
         contentType: shared.file.contentType,
+        encryptedMetadataB64: shared.file.encryptedMetadata ?? '',
         size: shared.file.size,
         chunkSize: shared.file.encryptionInfo?.chunkSize,
       },
     },
     ownerSigningPublicKeyB64,
   );
+}
+
+/** Who signs a manifest and grants again: me, with my signing key and its public half. */
+export interface ManifestSigner {
+  readonly ownerEmail: string;
+  readonly signingPrivateKey: CryptoKey;
+  readonly signingPublicKeyB64: string;
+}
+
+/** A file's manifest signed again and its shares' grants over it (members of a node change). */
+export interface ResignedManifest {
+  readonly manifest?: string;
+  readonly shareGrants?: ResignedShareGrant[];
+}
+
+/**
+ * Signs my file's manifest again as version 2 over its new sealed metadata (issue 31: the migration
+ * of a clear name, a rename), and each share's grant over the new manifest, from my own file as
+ * `GET /users/files/{id}` answers it (with `shareGrants`). The old manifest must check out against my
+ * key and the file as served, and each old grant must be mine for this file and that manifest:
+ * nothing the server changed is ever signed again. A file without a manifest gets none.
+ * @throws when the old manifest or a grant does not check out (the file is then left as it is).
+ */
+export async function resignManifest(
+  file: FileMetadata,
+  encryptedMetadataB64: string,
+  signer: ManifestSigner,
+): Promise<ResignedManifest> {
+  const oldManifest = file.manifest;
+  const info = file.encryptionInfo;
+  if (oldManifest === undefined) return {};
+  const check = await checkOwnFile(file, signer.ownerEmail, signer.signingPublicKeyB64);
+  if (check.status !== 'valid' || info === null) {
+    throw new Error(`the file's manifest does not check out (${check.status}); it is not signed again`);
+  }
+  const manifest = await signFileManifestV2(
+    {
+      ownerEmail: signer.ownerEmail,
+      ownerKeyId: info.version,
+      ownerEncryptedFileKeyB64: info.encryptedFileKey,
+      encryptedMetadataB64,
+      size: file.size,
+      chunkSize: info.chunkSize,
+    },
+    signer.signingPrivateKey,
+  );
+  const shareGrants = await Promise.all(
+    (file.shareGrants ?? []).map(async ({ email, shareGrant }) => ({
+      email,
+      shareGrant: await resignShareGrant(
+        shareGrant,
+        { fileId: file.fileId, oldManifestJson: oldManifest, newManifestJson: manifest },
+        signer.signingPublicKeyB64,
+        signer.signingPrivateKey,
+      ),
+    })),
+  );
+  return { manifest, shareGrants };
 }
 
 /** How a screen shows a signature check. */
@@ -167,6 +234,7 @@ const FIELD_WORDS: Record<string, string> = {
   recipientKeySha256Hex: 'recipient key',
   wrappedKeySha256Hex: 'key',
   manifestSha256Hex: 'file details',
+  metadataSha256Hex: 'name',
 };
 
 const RECIPIENT_KEY_FIELDS: ReadonlySet<string> = new Set(['recipientKeyId', 'recipientKeySha256Hex']);
