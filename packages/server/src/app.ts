@@ -328,6 +328,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     now,
     ...(metrics === undefined ? {} : { onSweep: metrics.onSweep }),
   });
+  let linkSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     await blobStore.open?.();
     // At start first: what a crash left pending must not wait for the first tick.
@@ -335,8 +336,18 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       app.log.warn({ err }, 'upload sweep at start failed');
     });
     uploadSweeper.start(config.sweepIntervalMinutes * 60_000);
+    // Expired link download sessions go on the same tick (links.service: sweepDownloads).
+    linkSweep = setInterval(() => {
+      links.sweepDownloads().catch((err: unknown) => {
+        app.log.warn({ err }, 'link download sweep failed');
+      });
+    }, config.sweepIntervalMinutes * 60_000);
+    linkSweep.unref();
   });
-  app.addHook('onClose', () => uploadSweeper.stop());
+  app.addHook('onClose', async () => {
+    clearInterval(linkSweep);
+    await uploadSweeper.stop();
+  });
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
