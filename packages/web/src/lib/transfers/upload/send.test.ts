@@ -44,13 +44,21 @@ function scriptedPart(answers: (XhrAnswer | Error)[], log: string[], name = 'par
 
 const target = { uploadId: 'u 1', objectKey: 'k/1' };
 
+/** sendPart of `held` as part `partNumber`; a lost part is replaced by `sealAgain` (default: refused). */
+function send(
+  held: { part: SealedPart },
+  partNumber: number,
+  sealAgain: () => Promise<SealedPart> = () => Promise.reject(new Error('not lost')),
+): Promise<string> {
+  return sendPart(context, target, partNumber, held, () => undefined, sealAgain);
+}
+
 describe('send stage: sendPart', () => {
   it("PUTs to the part's URL and answers the ETag of the JSON answer, else of the header", async () => {
     const log: string[] = [];
     const held = { part: scriptedPart([ok('{"etag":"e-json"}'), ok('not json', '"e-header"')], log) };
-    const sealAgain = () => Promise.reject(new Error('not lost'));
-    expect(await sendPart(context, target, 3, held, () => undefined, sealAgain)).toBe('e-json');
-    expect(await sendPart(context, target, 3, held, () => undefined, sealAgain)).toBe('"e-header"');
+    expect(await send(held, 3)).toBe('e-json');
+    expect(await send(held, 3)).toBe('"e-header"');
     expect(log[0]).toBe('part /api/users/uploads/multipart/u%201/part/3?objectKey=k%2F1');
   });
 
@@ -58,43 +66,16 @@ describe('send stage: sendPart', () => {
     const network = () => new TransferError('NETWORK', 'Network error during upload');
     const log: string[] = [];
     const held = { part: scriptedPart([network(), ok('{"etag":"e"}')], log) };
-    expect(
-      await sendPart(
-        context,
-        target,
-        1,
-        held,
-        () => undefined,
-        () => Promise.reject(new Error()),
-      ),
-    ).toBe('e');
+    expect(await send(held, 1)).toBe('e');
     const failing = { part: scriptedPart([network(), network(), network()], []) };
-    await expect(
-      sendPart(
-        context,
-        target,
-        1,
-        failing,
-        () => undefined,
-        () => Promise.reject(new Error()),
-      ),
-    ).rejects.toMatchObject({ code: 'NETWORK' });
+    await expect(send(failing, 1)).rejects.toMatchObject({ code: 'NETWORK' });
   });
 
   it('replaces a part lost with its worker by sealAgain() and sends that one, releasing the lost one', async () => {
     const log: string[] = [];
     const held = { part: scriptedPart([new CryptoWorkerError('gone')], log, 'old') };
     const fresh = scriptedPart([ok('{"etag":"e2"}')], log, 'new');
-    expect(
-      await sendPart(
-        context,
-        target,
-        2,
-        held,
-        () => undefined,
-        () => Promise.resolve(fresh),
-      ),
-    ).toBe('e2');
+    expect(await send(held, 2, () => Promise.resolve(fresh))).toBe('e2');
     expect(log.map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual([
       'old /api/users/uploads/multipart/u%201/part/2?objectKey=k%2F1',
       'release old',
@@ -105,16 +86,7 @@ describe('send stage: sendPart', () => {
 
   it('fails with NO_ETAG when the answer names none', async () => {
     const held = { part: scriptedPart([ok('{}')], []) };
-    await expect(
-      sendPart(
-        context,
-        target,
-        4,
-        held,
-        () => undefined,
-        () => Promise.reject(new Error()),
-      ),
-    ).rejects.toMatchObject({ code: 'NO_ETAG' });
+    await expect(send(held, 4)).rejects.toMatchObject({ code: 'NO_ETAG' });
   });
 });
 
