@@ -13,7 +13,6 @@ import type { UserRow } from '../../infra/db/schema.js';
 import { nowIso } from '../../infra/db/values.js';
 import type { RateLimiter, RateLimitRule } from '../../infra/rate-limit/rate-limiter.js';
 import {
-  checkLinkAuth,
   LinkRateLimitedError,
   linkUnavailable,
   REQUEST_UPLOADS_PER_ADDRESS,
@@ -23,7 +22,7 @@ import type { LinkCaller } from '../links/links.service.js';
 import type { UploadsRepo } from '../uploads/uploads.repo.js';
 import type { UploadPartInput, UploadsService, UploadThrough } from '../uploads/uploads.service.js';
 import type { CurrentUser } from '../users/users.service.js';
-import { requestState } from './requests.service.js';
+import { provenRequest } from './requests.service.js';
 import type { RequestsRepo } from './requests.repo.js';
 
 /** Who calls a request's upload calls: the link proof, the address, and the signed-in person, if any. */
@@ -79,16 +78,8 @@ export interface RequestUploadsDeps {
  */
 export function createRequestUploadsService(deps: RequestUploadsDeps) {
   async function target(requestId: string, caller: RequestCaller, starting: boolean) {
-    const request = await deps.repo.findPublic(requestId);
     const at = nowIso(deps.now());
-    if (request === undefined || requestState(request, at) !== 'active') throw linkUnavailable();
-    await checkLinkAuth({
-      limiter: deps.limiter,
-      linkId: requestId,
-      address: caller.address,
-      header: caller.authHeader,
-      storedHash: request.auth_key_hash,
-    });
+    const request = await provenRequest(deps, requestId, caller, at);
     let uploaderId: string | null = null;
     if (request.signed_in_only === 1) {
       // The request page of a signed-in person sends their bearer token with the link proof.

@@ -1,7 +1,4 @@
-import multipart from '@fastify/multipart';
 import {
-  CHUNK_OVERHEAD_BYTES,
-  CHUNK_SIZE,
   CompleteMultipartUploadRequestSchema,
   CreateMultipartUploadRequestSchema,
   CreateMultipartUploadResponseSchema,
@@ -14,22 +11,23 @@ import {
   UploadPartQuerySchema,
   UploadPartResponseSchema,
 } from '@coffer/contracts';
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
-import { clientBody } from '../../http/request-body.js';
-import { DIRECT_UPLOAD_LIMITS, receiveDirectUpload } from '../uploads/direct-upload-form.js';
-import { LinkRateLimitedError } from '../links/link-access.js';
+import { answerPrivately } from '../../http/private-answers.js';
+import { acceptStreamedBodies, partBodyOf, partRouteOptions } from '../../http/streamed-bodies.js';
+import { DIRECT_UPLOAD_LIMITS, receiveDirectRequest } from '../uploads/direct-upload-form.js';
 import type { CurrentUser } from '../users/users.service.js';
 import type { RequestCaller, RequestUploadsService } from './request-uploads.service.js';
 
-const OCTET_STREAM = 'application/octet-stream';
-const PART_BODY_LIMIT = CHUNK_SIZE + CHUNK_OVERHEAD_BYTES + 1024;
 const callerOf = (request: FastifyRequest): RequestCaller => ({
   authHeader: request.headers[LINK_AUTH_HEADER],
   address: request.ip,
   user: (request.auth?.user as CurrentUser | undefined) ?? undefined,
 });
+
+/** Answers 201 with what `made` gives. */
+const created = async <T>(reply: FastifyReply, made: Promise<T>) => reply.status(201).send(await made);
+
 /**
  * A file request's upload calls, for a person without an account: the signed-in upload calls' bodies,
  * under `/public/requests/{id}/uploads`, with `X-Link-Auth`. Their own scope, as the signed-in ones:
@@ -46,27 +44,8 @@ export function requestsPublicRoutes(
     scope.addHook('onRequest', async (request, reply) => {
       if (request.headers.authorization !== undefined) await authenticate.call(scope, request, reply);
     });
-    await scope.register(multipart, { limits: DIRECT_UPLOAD_LIMITS, throwFileSizeLimit: true });
-    scope.addContentTypeParser(OCTET_STREAM, (_request, _payload, done) => {
-      done(null);
-    });
-    scope.addHook('onResponse', (request, _reply, done) => {
-      const raw = request.raw;
-      if (!raw.readableEnded && !raw.destroyed) {
-        raw.unpipe();
-        raw.resume();
-      }
-      done();
-    });
-    scope.addHook('onSend', (_request, reply, payload, next) => {
-      void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-      next(null, payload);
-    });
-    scope.addHook('onError', (_request, reply, error, next) => {
-      if (error instanceof LinkRateLimitedError)
-        void reply.header('retry-after', String(error.retryAfterSec));
-      next();
-    });
+    await acceptStreamedBodies(scope, DIRECT_UPLOAD_LIMITS);
+    answerPrivately(scope);
     const tags = ['public links'];
 
     scope.post(
@@ -82,17 +61,13 @@ export function requestsPublicRoutes(
           response: { 201: FileListItemSchema },
         },
       },
-      async (request, reply) => {
-        if (!request.isMultipart()) {
-          throw new ApiError(415, 'VALIDATION_FAILED', 'A direct upload must be sent as multipart/form-data');
-        }
-        const file = await receiveDirectUpload(
-          clientBody(() => request.parts()),
-          (metadata, body, afterFile) =>
+      async (request, reply) =>
+        created(
+          reply,
+          receiveDirectRequest(request, (metadata, body, afterFile) =>
             requestUploads.direct(request.params.linkId, callerOf(request), metadata, body, afterFile),
-        );
-        return reply.status(201).send(file);
-      },
+          ),
+        ),
     );
 
     scope.post(
@@ -107,24 +82,16 @@ export function requestsPublicRoutes(
         },
       },
       async (request, reply) =>
-        reply
-          .status(201)
-          .send(await requestUploads.createMultipart(request.params.linkId, callerOf(request), request.body)),
+        created(
+          reply,
+          requestUploads.createMultipart(request.params.linkId, callerOf(request), request.body),
+        ),
     );
 
     scope.put(
       '/public/requests/:linkId/uploads/multipart/:uploadId/part/:n',
       {
-        bodyLimit: PART_BODY_LIMIT,
-        config: { streamingBody: true },
-        preParsing: (request, _reply, payload, done) => {
-          const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-          if (type !== OCTET_STREAM) {
-            done(new ApiError(415, 'VALIDATION_FAILED', `A part must be sent as ${OCTET_STREAM}`));
-            return;
-          }
-          done(null, payload);
-        },
+        ...partRouteOptions,
         schema: {
           tags,
           summary: 'Upload one part of an upload through a file request (X-Link-Auth)',
@@ -133,16 +100,13 @@ export function requestsPublicRoutes(
           response: { 200: UploadPartResponseSchema },
         },
       },
-      async (request) => {
-        const length = request.headers['content-length'];
-        return requestUploads.uploadPart(request.params.linkId, callerOf(request), {
+      async (request) =>
+        requestUploads.uploadPart(request.params.linkId, callerOf(request), {
           uploadId: request.params.uploadId,
           partNumber: request.params.n,
           objectKey: request.query.objectKey,
-          contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
-          body: clientBody(request.raw.iterator({ destroyOnReturn: false }) as AsyncIterableIterator<Buffer>),
-        });
-      },
+          ...partBodyOf(request),
+        }),
     );
 
     scope.post(
@@ -158,16 +122,15 @@ export function requestsPublicRoutes(
         },
       },
       async (request, reply) =>
-        reply
-          .status(201)
-          .send(
-            await requestUploads.completeMultipart(
-              request.params.linkId,
-              callerOf(request),
-              request.params.uploadId,
-              request.body,
-            ),
+        created(
+          reply,
+          requestUploads.completeMultipart(
+            request.params.linkId,
+            callerOf(request),
+            request.params.uploadId,
+            request.body,
           ),
+        ),
     );
 
     scope.delete(

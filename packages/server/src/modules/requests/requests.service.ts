@@ -37,6 +37,28 @@ export function requestState(request: FileRequestRow, at: string): Exclude<Reque
 
 const iso = (value: string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
+/**
+ * An active request for a caller that proved its `A` (rate-limited per request and per address);
+ * unknown, closed or expired ids are the one 404, a wrong proof 401.
+ */
+export async function provenRequest(
+  deps: { repo: Pick<RequestsRepo, 'findPublic'>; limiter: RateLimiter },
+  requestId: string,
+  caller: LinkCaller,
+  at: string,
+): Promise<FileRequestRow> {
+  const request = await deps.repo.findPublic(requestId);
+  if (request === undefined || requestState(request, at) !== 'active') throw linkUnavailable();
+  await checkLinkAuth({
+    limiter: deps.limiter,
+    linkId: requestId,
+    address: caller.address,
+    header: caller.authHeader,
+    storedHash: request.auth_key_hash,
+  });
+  return request;
+}
+
 export function createRequestsService(deps: RequestsDeps) {
   const { repo } = deps;
   const at = () => nowIso(deps.now());
@@ -131,15 +153,7 @@ export function createRequestsService(deps: RequestsDeps) {
 
     /** The request as its uploader sees it, for a caller that proved `A`; the one 404 otherwise. */
     async open(requestId: string, caller: LinkCaller): Promise<PublicRequest> {
-      const request = await repo.findPublic(requestId);
-      if (request === undefined || requestState(request, at()) !== 'active') throw linkUnavailable();
-      await checkLinkAuth({
-        limiter: deps.limiter,
-        linkId: requestId,
-        address: caller.address,
-        header: caller.authHeader,
-        storedHash: request.auth_key_hash,
-      });
+      const request = await provenRequest(deps, requestId, caller, at());
       const owner = await repo.owner(request.owner_id, request.owner_key_id);
       if (owner === undefined || owner.email === null) throw linkUnavailable();
       const used = await repo.usage(request.owner_id, requestId);

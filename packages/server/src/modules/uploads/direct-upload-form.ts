@@ -8,8 +8,10 @@ import {
 } from '@coffer/contracts';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import type { FastifyRequest } from 'fastify';
 import { ValidationError } from '../../http/errors.js';
 import { clientBody } from '../../http/request-body.js';
+import { assertMultipartForm } from '../../http/streamed-bodies.js';
 
 /**
  * Limits of the direct-upload form: a handful of short text fields and one file no larger than the
@@ -124,4 +126,13 @@ export async function receiveDirectUpload<T>(
       throw error;
     }
   }
+}
+
+/** A direct upload's request (multipart/form-data, else 415), its form read by {@link receiveDirectUpload}. */
+export function receiveDirectRequest<T>(request: FastifyRequest, store: StoreDirectUpload<T>): Promise<T> {
+  assertMultipartForm(request);
+  return receiveDirectUpload(
+    clientBody(() => request.parts()),
+    store,
+  );
 }

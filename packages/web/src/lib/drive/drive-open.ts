@@ -6,6 +6,7 @@ import {
   type DriveFile,
   type DriveFolder,
 } from './drive-nodes';
+import { isRequestArrival } from './clear-name-migration';
 import { cryptoParentId } from './node-place';
 
 const NO_DRIVE_KEY = 'encryption is unlocked without a drive key';
@@ -106,6 +107,11 @@ async function openFiles(
   items.forEach((item, index) => {
     if (item.nodeId === undefined) {
       files[index] = clearFile(item);
+      return;
+    }
+    if (isRequestArrival(item)) {
+      // Came through a file request, not placed yet: as a clear file until the migration places it.
+      files[index] = { ...clearFile(item), nodeId: null };
       return;
     }
     if (item.wrappedKey === undefined || item.encryptedMetadata === undefined) {
