@@ -1,5 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Button, Modal, Stack } from '@mantine/core';
+import { DialogActions } from './DialogActions';
 
 interface ConfirmActionsProps {
   /** The red button's label: the verb of what cannot be taken back ("Delete", "Revoke", "Leave"). */
@@ -26,20 +27,17 @@ export function ConfirmActions({
   focusCancel = false,
 }: ConfirmActionsProps): ReactElement {
   return (
-    // On a narrow screen the red action stays on top and the way back wraps below it.
-    <Group justify="flex-end" gap="sm" wrap="wrap-reverse">
-      <Button
-        variant="default"
-        onClick={onCancel}
-        disabled={pending}
-        {...(focusCancel ? { 'data-autofocus': true, autoFocus: true } : {})}
-      >
-        {cancelLabel}
-      </Button>
+    <DialogActions
+      cancelLabel={cancelLabel}
+      onCancel={onCancel}
+      pending={pending}
+      focusCancel={focusCancel}
+      actionOnTop
+    >
       <Button color="red" loading={pending} onClick={onConfirm}>
         {confirmLabel}
       </Button>
-    </Group>
+    </DialogActions>
   );
 }
 

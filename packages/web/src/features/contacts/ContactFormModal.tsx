@@ -1,7 +1,8 @@
 import type { ReactElement } from 'react';
 import type { Contact } from '@coffer/contracts';
 import { NAME_MAX_LENGTH, validateContactEmail, validateContactName } from '@coffer/contracts';
-import { Button, Group, Modal, Stack, TextInput, type TextInputProps } from '@mantine/core';
+import { Button, Modal, Stack, TextInput, type TextInputProps } from '@mantine/core';
+import { DialogActions } from '../../ui/DialogActions';
 import { useForm } from '@mantine/form';
 import type { ContactView } from '../../lib/contacts/contact-status';
 import { ContactSafetyNumber } from './ContactSafetyNumber';
@@ -150,13 +151,10 @@ function FormButtons({
   onCancel: () => void;
 }): ReactElement {
   return (
-    <Group justify="flex-end" gap="sm" mt="xs">
-      <Button variant="default" onClick={onCancel} disabled={pending}>
-        Cancel
-      </Button>
+    <DialogActions onCancel={onCancel} pending={pending} mt="xs">
       <Button type="submit" loading={pending}>
         {submitLabel}
       </Button>
-    </Group>
+    </DialogActions>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, TextInput } from '@mantine/core';
+import { DialogActions } from '../../ui/DialogActions';
 import { folderNameProblem } from '../../lib/drive';
 
 interface FolderNameDialogProps {
@@ -66,14 +67,11 @@ export function FolderNameDialog({
               setName(event.currentTarget.value);
             }}
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose} disabled={pending}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={onClose} pending={pending}>
             <Button type="submit" loading={pending}>
               {actionLabel}
             </Button>
-          </Group>
+          </DialogActions>
         </Stack>
       </form>
     </Modal>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Button, Group, Modal, Radio, ScrollArea, Stack, Text } from '@mantine/core';
+import { DialogActions } from '../../ui/DialogActions';
 import { IconFolder, IconHome } from '@tabler/icons-react';
 import type { DriveFolder } from '../../lib/drive';
 
@@ -72,10 +73,7 @@ export function MoveDialog({
             </Stack>
           </ScrollArea.Autosize>
         </Radio.Group>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose} pending={pending}>
           <Button
             loading={pending}
             disabled={chosen === current}
@@ -94,7 +92,7 @@ export function MoveDialog({
           >
             Move here
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </Modal>
   );

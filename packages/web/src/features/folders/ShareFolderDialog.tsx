@@ -1,5 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import { Button, Checkbox, Divider, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { DialogActions } from '../../ui/DialogActions';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { keysApi } from '../../lib/api/endpoints';
@@ -121,10 +122,7 @@ export function ShareFolderDialog({
               ))}
             </Stack>
           )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} disabled={pending}>
-              Close
-            </Button>
+          <DialogActions cancelLabel="Close" onCancel={close} pending={pending}>
             <Button
               loading={pending}
               disabled={chosen.size === 0}
@@ -134,7 +132,7 @@ export function ShareFolderDialog({
             >
               Share
             </Button>
-          </Group>
+          </DialogActions>
           <Divider label="Shared with" labelPosition="left" />
           {shares.data === undefined ? (
             <Loader size="xs" aria-label="Loading shares" />

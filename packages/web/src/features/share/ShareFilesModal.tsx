@@ -1,6 +1,7 @@
 import { useMemo, useState, type ReactElement } from 'react';
 import { shareMessages, unverifiedContactText } from '@coffer/contracts';
 import { Alert, Avatar, Badge, Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
+import { DialogActions } from '../../ui/DialogActions';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconShare, IconShieldCheck } from '@tabler/icons-react';
 import { contactInitials } from '../../lib/contacts/contact-search';
@@ -179,10 +180,7 @@ function ShareFilesForm({
           />
         </Stack>
       )}
-      <Group justify="flex-end" gap="sm">
-        <Button variant="default" onClick={onClose} disabled={running}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onClose} pending={running}>
         <Button
           leftSection={<IconShare size={18} aria-hidden />}
           disabled={!enabled}
@@ -193,7 +191,7 @@ function ShareFilesForm({
         >
           {shareMessages.shareButton}
         </Button>
-      </Group>
+      </DialogActions>
     </Stack>
   );
 }
