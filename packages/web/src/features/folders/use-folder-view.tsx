@@ -103,6 +103,27 @@ export function useFolderView<F extends FileView>(
   const close = () => {
     setDialog(null);
   };
+  /** A card's Rename and Move to… (a folder's and a file's alike). */
+  const renameAndMove = (name: string, item: DriveItem): ReactNode => (
+    <>
+      <IconAction
+        tooltip="Rename"
+        label={`Rename ${name}`}
+        icon={IconPencil}
+        onClick={() => {
+          setDialog({ kind: 'rename', item });
+        }}
+      />
+      <IconAction
+        tooltip="Move to…"
+        label={`Move ${name}`}
+        icon={IconArrowsMove}
+        onClick={() => {
+          setDialog({ kind: 'move', items: [item] });
+        }}
+      />
+    </>
+  );
 
   const files = useMemo(
     () =>
@@ -167,22 +188,7 @@ export function useFolderView<F extends FileView>(
                   setDialog({ kind: 'share', folder });
                 }}
               />
-              <IconAction
-                tooltip="Rename"
-                label={`Rename ${folder.name}`}
-                icon={IconPencil}
-                onClick={() => {
-                  setDialog({ kind: 'rename', item: folder });
-                }}
-              />
-              <IconAction
-                tooltip="Move to…"
-                label={`Move ${folder.name}`}
-                icon={IconArrowsMove}
-                onClick={() => {
-                  setDialog({ kind: 'move', items: [folder] });
-                }}
-              />
+              {renameAndMove(folder.name, folder)}
               <IconAction
                 tooltip="Delete"
                 label={`Delete ${folder.name}`}
@@ -305,26 +311,7 @@ export function useFolderView<F extends FileView>(
     fileActions: (file) => {
       const item = driveFileOf(file);
       if (item?.state !== 'open') return null;
-      return (
-        <>
-          <IconAction
-            tooltip="Rename"
-            label={`Rename ${file.title}`}
-            icon={IconPencil}
-            onClick={() => {
-              setDialog({ kind: 'rename', item });
-            }}
-          />
-          <IconAction
-            tooltip="Move to…"
-            label={`Move ${file.title}`}
-            icon={IconArrowsMove}
-            onClick={() => {
-              setDialog({ kind: 'move', items: [item] });
-            }}
-          />
-        </>
-      );
+      return renameAndMove(file.title, item);
     },
     filePlace: (file) =>
       searching ? (

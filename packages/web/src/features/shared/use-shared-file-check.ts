@@ -1,13 +1,11 @@
 import type { SharedFileMetadata } from '@coffer/contracts';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useCurrentUser } from '../../session/current-user';
-import { useAppSession, useEncryptionState } from '../../session/session-context';
-import { useApiClient } from '../../lib/api/context';
 import { keysApi } from '../../lib/api/endpoints';
 import { filesApi } from '../../lib/api/files';
 import type { KeyTrust } from '../../lib/trust/key-trust';
 import { sharedNames } from '../../lib/drive';
 import { checkSharedFile, signatureBadge, type Me, type SignatureBadge } from '../../lib/trust/signed-files';
+import { useRecipient } from './use-recipient';
 
 /**
  * A shared file's check: how to show it, and the metadata answer it judged. A download must use
@@ -29,14 +27,10 @@ export const sharedFileCheckKey = (fileId: string, owner: string) =>
  * signing key did not sign, or that differs from what they signed, cannot be opened.
  */
 export function useSharedFileCheck(fileId: string, owner: string): UseQueryResult<SharedFileCheck> {
-  const api = useApiClient();
-  const { trust } = useAppSession();
-  const encryption = useEncryptionState();
-  const email = useCurrentUser()?.email ?? null;
-  const keys = encryption.status === 'unlocked' ? encryption.keys : null;
+  const { api, trust, email, keys, ready } = useRecipient();
   return useQuery({
     queryKey: sharedFileCheckKey(fileId, owner),
-    enabled: keys !== null && email !== null,
+    enabled: ready,
     staleTime: 60_000,
     retry: false,
     queryFn: async (): Promise<SharedFileCheck> => {

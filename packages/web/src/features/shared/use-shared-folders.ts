@@ -10,8 +10,7 @@ import {
   type SharedFolderTree,
 } from '../../lib/drive';
 import type { TrustSession } from '../../lib/trust/trust-session';
-import { useCurrentUser } from '../../session/current-user';
-import { useAppSession, useEncryptionState } from '../../session/session-context';
+import { useRecipient } from './use-recipient';
 
 /** Query key of the folders shared with me (a prefix of their trees' keys). */
 export const sharedFoldersKey = ['shared-folders'] as const;
@@ -36,14 +35,10 @@ async function ownerSigningKey(
  * pinned signing key before its key is unwrapped and its name opened (lib/drive openSharedFolder).
  */
 export function useSharedFolders(): UseQueryResult<readonly ReceivedFolder[]> {
-  const api = useApiClient();
-  const { trust } = useAppSession();
-  const encryption = useEncryptionState();
-  const email = useCurrentUser()?.email ?? null;
-  const keys = encryption.status === 'unlocked' ? encryption.keys : null;
+  const { api, trust, email, keys, ready } = useRecipient();
   return useQuery({
     queryKey: sharedFoldersKey,
-    enabled: keys !== null && email !== null,
+    enabled: ready,
     queryFn: async () => {
       if (keys === null || email === null) return [];
       const items = await folderSharesApi.received(api).catch((error: unknown) => {
