@@ -96,6 +96,13 @@ test('signed-in screens', async () => {
     await expect(page.locator('[aria-busy="true"], .mantine-Skeleton-root')).toHaveCount(0);
     await expectNoA11yViolations(page, path);
   }
+  // A snackbar (its close button is named) over New Upload.
+  await page.goto('/new');
+  const same = { name: 'twice.txt', mimeType: 'text/plain', buffer: Buffer.from('twice') };
+  await page.locator('input[type="file"]').setInputFiles([same]);
+  await page.locator('input[type="file"]').setInputFiles([same]);
+  await expect(page.getByRole('status').filter({ hasText: 'File already added' })).toBeVisible();
+  await expectNoA11yViolations(page, 'new upload with a snackbar');
   await page.goto('/landing');
   await expect(page.getByRole('link', { name: 'Open Coffer' }).first()).toBeVisible();
   await expectNoA11yViolations(page, 'landing (signed in)');

@@ -15,6 +15,26 @@ const coffer: MantineColorsTuple = [
 ];
 
 /**
+ * Mantine's red with darker shades from 6 on: red.6 is what filled buttons, the light variant's text
+ * and form errors (`--mantine-color-error`) use, and Mantine's #fa5252 gives white text only 3.3:1
+ * and red text on white 3.3:1, under WCAG AA's 4.5:1. #c92a2a gives 5.5:1 on white (5.1:1 on the
+ * light variant's tint). The product spec names the snackbar colours (success, danger, warning),
+ * not their shades.
+ */
+const red: MantineColorsTuple = [
+  '#fff5f5',
+  '#ffe3e3',
+  '#ffc9c9',
+  '#ffa8a8',
+  '#ff8787',
+  '#ff6b6b',
+  '#c92a2a',
+  '#b02525',
+  '#9c1f1f',
+  '#871a1a',
+];
+
+/**
  * System fonts only: an end-to-end encrypted product should not ask a font CDN for anything,
  * and system fonts render at once.
  */
@@ -27,7 +47,7 @@ export const LAYOUT_BREAKPOINT_PX = 991;
 export const theme = createTheme({
   primaryColor: 'coffer',
   primaryShade: { light: 7, dark: 5 },
-  colors: { coffer },
+  colors: { coffer, red },
   fontFamily,
   headings: {
     fontFamily,
