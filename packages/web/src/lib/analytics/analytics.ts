@@ -25,6 +25,15 @@ export interface AnalyticsTransportOptions {
 
 let client: PostHog | null = null;
 
+/**
+ * A share link's or file request's page (`/l/…`, `/r/…`, issue 30): its address holds a link id and
+ * its fragment the link secret. PostHog never loads there, and nothing is sent from there, whatever
+ * the configuration and the person's consent.
+ */
+export function onLinkPage(pathname: string = window.location.pathname): boolean {
+  return /^\/[lr]\//.test(pathname);
+}
+
 /** PostHog settings that keep analytics to what the app sends on purpose. */
 function privacyConfig(
   settings: AnalyticsSettings,
@@ -75,6 +84,7 @@ export async function initAnalytics(
   settings: AnalyticsSettings | null | undefined,
   options: AnalyticsTransportOptions = {},
 ): Promise<boolean> {
+  if (onLinkPage()) return false;
   if (client !== null) return true;
   if (settings === null || settings === undefined || settings.key.trim() === '') return false;
   const { default: posthog } = await import('posthog-js/no-external');
@@ -105,13 +115,13 @@ type PropsArgs<E extends AnalyticsEvent> =
 
 /** Sends a product event; its properties are checked again at run time (see `sanitizeProductProps`). */
 export function track<E extends AnalyticsEvent>(event: E, ...[props]: PropsArgs<E>): void {
-  if (client === null) return;
+  if (client === null || onLinkPage()) return;
   client.capture(event, sanitizeProductProps(props ?? {}));
 }
 
 /** A page view of an app path, sent as its route pattern (`/share/:id`), without query or hash. */
 export function trackPageView(path: string): void {
-  if (client === null) return;
+  if (client === null || onLinkPage() || onLinkPage(path)) return;
   const route = normalizeAppPath(path);
   client.capture('$pageview', { $current_url: `${window.location.origin}${route}`, $pathname: route });
 }
