@@ -7,7 +7,8 @@ import base from './playwright.config.js';
 /**
  * The scale-out test (`e2e/scale/`): two server processes on PostgreSQL and S3 behind nginx, started by
  * the spec itself (it stops one of them half-way), on `E2E_SCALE_PORT` (default 8191) and the five ports
- * above it. Run by `npm run test:e2e` after the main suite; needs TEST_DATABASE_URL and nginx.
+ * above it. Run by `npm run test:scale` (last in `npm test` and `npm run test:e2e`); needs
+ * TEST_DATABASE_URL and nginx.
  */
 const port = Number(process.env.E2E_SCALE_PORT ?? 8191);
 const dataDir = process.env.COFFER_E2E_SCALE_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'coffer-e2e-scale-'));

@@ -5,8 +5,9 @@ import base from '../playwright.config.js';
 /**
  * The Firefox journey (`e2e/firefox/`): Playwright runs it, reports it and starts the server it needs,
  * exactly as for the Chromium suite (the same entry point, settings and fresh data folder); the spec
- * drives Debian's `firefox-esr` with puppeteer-core over WebDriver BiDi. Run by `npm run test:e2e`
- * after the Chromium suite, on the same `E2E_PORT`.
+ * drives Debian's `firefox-esr` with puppeteer-core over WebDriver BiDi. Run by
+ * `npm run test:firefox`: in `npm test` beside ESLint and Prettier (`test:lint+firefox`), in
+ * `npm run test:e2e` after the Chromium suite; on the same `E2E_PORT`.
  */
 const e2eDir = fileURLToPath(new URL('..', import.meta.url));
 const servers = Array.isArray(base.webServer) ? base.webServer : [];
