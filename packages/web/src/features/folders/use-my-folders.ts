@@ -53,7 +53,15 @@ export function useMyFolders(): MyFolders {
     isError: query.isError,
     parentFor: (nodeId) => nodeParent(folders, driveKey, nodeId),
     signer:
-      email === null || signingPrivateKey === undefined ? null : { ownerEmail: email, signingPrivateKey },
+      email === null || signingPrivateKey === undefined
+        ? null
+        : {
+            ownerEmail: email,
+            signingPrivateKey,
+            ...(keys?.signingPublicKeyB64 === undefined
+              ? {}
+              : { signingPublicKeyB64: keys.signingPublicKeyB64 }),
+          },
     refresh: () => queryClient.invalidateQueries({ queryKey: fileQueryKeys.list }),
   };
 }

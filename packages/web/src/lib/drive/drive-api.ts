@@ -1,6 +1,6 @@
 import type {
   FileListItem,
-  FileNode,
+  FileNodeChange,
   FileNodesItem,
   Folder,
   FoldersResponse,
@@ -19,7 +19,7 @@ export const driveApi = {
   folders: async (api: ApiClient): Promise<Folder[]> =>
     (await api.request<FoldersResponse>('GET', '/users/folders')).folders,
   /** PUT /users/files/{id}/node: one file's place, wrap, metadata and record. */
-  putFileNode: (api: ApiClient, fileId: string, body: FileNode) =>
+  putFileNode: (api: ApiClient, fileId: string, body: FileNodeChange) =>
     api.request<unknown>('PUT', `/users/files/${seg(fileId)}/node`, { body }),
   /** POST /users/files/nodes: many files at once, all or none (the migration's batches). */
   putFileNodes: (api: ApiClient, files: FileNodesItem[]) =>

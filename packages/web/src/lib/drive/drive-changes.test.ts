@@ -1,18 +1,25 @@
-import type { FileListItem, Folder } from '@coffer/contracts';
+import type { FileListItem, FileMetadata, Folder } from '@coffer/contracts';
 import {
+  buildOwnerEncryptionInfo,
   createDriveKey,
+  exportPublicKeyB64,
   exportSigningPublicKeyB64,
   generateFileKey,
   generateSigningKeyPair,
   generateUserKeyPair,
+  rewrapFileKey,
+  signShareGrant,
+  verifyShareGrant,
+  wrapFileKey,
 } from '@coffer/crypto';
+import { checkOwnFile } from '../trust/signed-files';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../api/http';
 import { changeFile, createFolder, folderNameProblem, moveFolder, renameFolder } from './drive-changes';
 import { folderPath, foldersBelow, nodeParent } from './drive-paths';
 import { checkNodeRecords } from './drive-records';
 import { openDrive } from './drive-open';
-import { fileNodeFor } from './file-node';
+import { fileNodeFor, sealedUploadNode } from './file-node';
 
 const EMAIL = 'alice@example.com';
 
@@ -21,11 +28,12 @@ function must<T>(value: T | undefined | null): T {
   return value;
 }
 let driveKey: CryptoKey;
-let signer: { ownerEmail: string; signingPrivateKey: CryptoKey };
+let signer: { ownerEmail: string; signingPrivateKey: CryptoKey; signingPublicKeyB64?: string };
 let signingPublicKeyB64: string;
+let pair: CryptoKeyPair;
 
 beforeAll(async () => {
-  const pair = await generateUserKeyPair();
+  pair = await generateUserKeyPair();
   driveKey = (await createDriveKey([pair.publicKey])).driveKey;
   const signing = await generateSigningKeyPair();
   signer = { ownerEmail: EMAIL, signingPrivateKey: signing.privateKey };
@@ -158,5 +166,77 @@ describe('folder changes', () => {
     server.folders.set(a.folder.nodeId, { ...a.folder, parentNodeId: b.folder.nodeId });
     const opened = await openDrive([], [...server.folders.values()], driveKey);
     expect(opened.folders.find((folder) => folder.nodeId === a.folder.nodeId)?.state).toBe('unreadable');
+  });
+
+  it("a rename signs the version 2 manifest again over the new sealed name, and the shares' grants over it", async () => {
+    const server = fakeServer();
+    const fileKey = await generateFileKey();
+    const encryptionInfo = buildOwnerEncryptionInfo('key-1', await wrapFileKey(fileKey, pair.publicKey));
+    const { node, manifest } = await sealedUploadNode({
+      fileKey,
+      name: 'notes.txt',
+      contentType: 'text/plain',
+      parent: { nodeId: null, key: driveKey },
+      ownerEmail: EMAIL,
+      signingPrivateKey: signer.signingPrivateKey,
+      size: 3,
+      encryptionInfo,
+    });
+    const bob = await generateUserKeyPair();
+    const grantFields = {
+      fileId: 'f1',
+      ownerEmail: EMAIL,
+      recipientEmail: 'bob@example.com',
+      recipientKeyId: 'bob-key',
+      recipientPublicKeyB64: await exportPublicKeyB64(bob.publicKey),
+      encryptedFileKeyB64: await rewrapFileKey(
+        encryptionInfo.encryptedFileKey,
+        pair.privateKey,
+        bob.publicKey,
+      ),
+    };
+    const shareGrant = await signShareGrant(
+      { ...grantFields, manifestJson: manifest },
+      signer.signingPrivateKey,
+    );
+    const stored = {
+      fileId: 'f1',
+      name: 'encrypted',
+      originalFilename: 'encrypted',
+      contentType: 'application/octet-stream',
+      isEncrypted: true,
+      size: 3,
+      uploadedAt: '2026-11-27T05:00:00.000Z',
+      ownerId: 'u1',
+      encryptionInfo,
+      manifest,
+      shareGrants: [{ email: 'bob@example.com', shareGrant }],
+      ...node,
+    };
+    server.files.set('f1', stored);
+    const file = must((await openDrive([...server.files.values()], [], driveKey)).files[0]);
+    const top = { nodeId: null, key: driveKey };
+    // Without my signing public key the old records cannot be checked: nothing is sent.
+    await expect(changeFile(server.api, file, { from: top, name: 'x.txt' }, signer)).rejects.toThrow();
+    await changeFile(
+      server.api,
+      file,
+      { from: top, name: 'renamed.txt' },
+      { ...signer, signingPublicKeyB64 },
+    );
+    const after = server.files.get('f1') as unknown as FileMetadata;
+    expect(after.manifest).not.toBe(manifest);
+    expect(after.encryptedMetadata).not.toBe(node.encryptedMetadata);
+    expect(await checkOwnFile(after, EMAIL, signingPublicKeyB64)).toEqual({ status: 'valid' });
+    // The stored file with the old manifest and the new name: what a rename without this would leave.
+    const stale = { ...after, manifest };
+    expect(await checkOwnFile(stale, EMAIL, signingPublicKeyB64)).toEqual({
+      status: 'mismatch',
+      fields: ['metadataSha256Hex'],
+    });
+    const newGrant = after.shareGrants?.[0]?.shareGrant;
+    expect(
+      await verifyShareGrant(newGrant, { ...grantFields, manifestJson: after.manifest }, signingPublicKeyB64),
+    ).toEqual({ status: 'valid' });
   });
 });

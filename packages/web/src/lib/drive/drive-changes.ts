@@ -1,7 +1,15 @@
 import type { Folder } from '@coffer/contracts';
-import { createFolderKey, rewrapNodeKey, sealMetadata, signNodeRecord, type NodeKind } from '@coffer/crypto';
+import {
+  createFolderKey,
+  parseFileManifest,
+  rewrapNodeKey,
+  sealMetadata,
+  signNodeRecord,
+  type NodeKind,
+} from '@coffer/crypto';
 import { filesApi } from '../api/files';
 import { seg, type ApiClient } from '../api/http';
+import { resignManifest } from '../trust/signed-files';
 import { driveApi } from './drive-api';
 import type { DriveFile, DriveFolder } from './drive-nodes';
 import type { NodeParent } from './file-node';
@@ -23,6 +31,11 @@ export function folderNameProblem(name: string): string | null {
 export interface ChangeSigner {
   readonly ownerEmail: string;
   readonly signingPrivateKey: CryptoKey;
+  /**
+   * My signing public key: a rename signs a version 2 manifest again (it signs the sealed metadata),
+   * after checking the old one and the shares' grants with it. Without it such a rename is refused.
+   */
+  readonly signingPublicKeyB64?: string;
 }
 
 /**
@@ -133,7 +146,16 @@ export async function changeFile(
           name: change.name.trim(),
           contentType: file.contentType,
         });
-  const { manifest } = await filesApi.get(api, file.fileId);
+  const stored = await filesApi.get(api, file.fileId);
+  // A version 2 manifest signs the sealed metadata: a new name needs it (and the grants) signed again.
+  const resigned =
+    change.name !== undefined && parseFileManifest(stored.manifest ?? '')?.v === 2
+      ? await resignManifest(stored, encryptedMetadata, {
+          ...signer,
+          signingPublicKeyB64: signer.signingPublicKeyB64 ?? failNoSigningKey(),
+        })
+      : {};
+  const manifest = resigned.manifest ?? stored.manifest;
   const parentNodeId = cryptoParentId(to.nodeId);
   const nodeRecord = await signNodeRecord(
     {
@@ -153,7 +175,12 @@ export async function changeFile(
     wrappedKey,
     encryptedMetadata,
     nodeRecord,
+    ...resigned,
   });
+}
+
+function failNoSigningKey(): never {
+  throw new Error('my signing public key is needed to sign the file again');
 }
 
 async function rewrapped(
