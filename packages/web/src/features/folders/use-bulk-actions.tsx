@@ -1,11 +1,12 @@
 import { useState, type ReactElement, type ReactNode } from 'react';
-import { Button, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { IconArrowsMove, IconShare, IconTrash } from '@tabler/icons-react';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
 import { deleteFolder, type DriveFile, type DriveFolder } from '../../lib/drive';
 import type { FileView } from '../../lib/files/file-views';
 import { snackbar } from '../../lib/snackbar';
+import { ActionButton } from '../../ui/ActionButton';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CreateLinkButton } from '../links/CreateLinkButton';
 import { SelectModeButton, SelectionZipBar } from './SelectionControls';
@@ -82,41 +83,41 @@ export function useBulkActions<F extends FileView>(
               );
             }}
           >
-            <Button
+            <ActionButton
               size="xs"
               variant="default"
-              leftSection={<IconArrowsMove size={16} aria-hidden />}
+              icon={IconArrowsMove}
               disabled={nothing}
               onClick={() => {
                 view.openMove([...selectedFolders, ...selectedFiles.filter((file) => file.state === 'open')]);
               }}
             >
               Move
-            </Button>
-            <Button
+            </ActionButton>
+            <ActionButton
               size="xs"
               variant="default"
-              leftSection={<IconShare size={16} aria-hidden />}
+              icon={IconShare}
               disabled={selectedFiles.length === 0}
               onClick={() => {
                 onShareFiles(selectedFiles.map((file) => file.fileId));
               }}
             >
               Share
-            </Button>
+            </ActionButton>
             <CreateLinkButton files={selectedFiles.filter((file) => file.state === 'open')} />
-            <Button
+            <ActionButton
               size="xs"
               color="red"
               variant="light"
-              leftSection={<IconTrash size={16} aria-hidden />}
+              icon={IconTrash}
               disabled={nothing}
               onClick={() => {
                 setConfirming(true);
               }}
             >
               Delete
-            </Button>
+            </ActionButton>
           </SelectionZipBar>
         )}
       </>

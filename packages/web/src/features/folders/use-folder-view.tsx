@@ -148,6 +148,17 @@ export function useFolderView<F extends FileView>(
   const folderCard = (folder: DriveFolder): ReactNode => {
     const extras = folderCardExtras?.(folder);
     const selecting = selection.active && folder.state === 'open';
+    const remove = (
+      <IconAction
+        tooltip="Delete"
+        label={`Delete ${folder.name}`}
+        icon={IconTrash}
+        color="red"
+        onClick={() => {
+          setDialog({ kind: 'delete', folder });
+        }}
+      />
+    );
     return (
       <FolderCard
         folder={folder}
@@ -189,26 +200,10 @@ export function useFolderView<F extends FileView>(
                 }}
               />
               {renameAndMove(folder.name, folder)}
-              <IconAction
-                tooltip="Delete"
-                label={`Delete ${folder.name}`}
-                icon={IconTrash}
-                color="red"
-                onClick={() => {
-                  setDialog({ kind: 'delete', folder });
-                }}
-              />
+              {remove}
             </>
           ) : (
-            <IconAction
-              tooltip="Delete"
-              label={`Delete ${folder.name}`}
-              icon={IconTrash}
-              color="red"
-              onClick={() => {
-                setDialog({ kind: 'delete', folder });
-              }}
-            />
+            remove
           )
         }
       />

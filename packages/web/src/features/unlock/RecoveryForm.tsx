@@ -1,5 +1,6 @@
 import { useRef, useState, type ReactElement, type SyntheticEvent } from 'react';
 import { Button, Group, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
+import { ActionButton } from '../../ui/ActionButton';
 import { IconArrowLeft, IconCheck, IconLockOpen } from '@tabler/icons-react';
 import { NewKeyFields } from './NewKeyFields';
 import { validateUnlockForm, type UnlockFormValues } from './unlock-form';
@@ -86,15 +87,15 @@ export function RecoveryForm({ onCheckWords, onRecover, onBack }: RecoveryFormPr
           <Button type="submit" size="md" fullWidth loading={working}>
             Continue
           </Button>
-          <Button
+          <ActionButton
             variant="subtle"
             color="gray"
-            leftSection={<IconArrowLeft size={16} aria-hidden />}
+            icon={IconArrowLeft}
             onClick={onBack}
             disabled={working}
           >
             Back
-          </Button>
+          </ActionButton>
         </Stack>
       </form>
     );

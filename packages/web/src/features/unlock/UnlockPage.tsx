@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { sessionStorageKeys, unlockMessages } from '@coffer/contracts';
-import { Button, Center, Divider, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Center, Divider, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { ActionButton } from '../../ui/ActionButton';
 import {
   IconFileCertificate,
   IconKey,
@@ -349,16 +350,16 @@ export function UnlockPage(): ReactElement {
                   ? `Signed in as ${user.email}`
                   : 'Signed in'}
               </Text>
-              <Button
+              <ActionButton
                 variant="subtle"
                 color="gray"
                 size="sm"
-                leftSection={<IconLogout size={16} aria-hidden />}
+                icon={IconLogout}
                 onClick={logout}
                 style={{ flexShrink: 0 }}
               >
                 {unlockMessages.logout}
-              </Button>
+              </ActionButton>
             </Group>
           </Stack>
         </Paper>
