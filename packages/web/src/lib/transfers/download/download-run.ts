@@ -6,7 +6,7 @@ import { downloadFailure } from '../download-failure';
 import type { SaveSink } from '../save/save-sink';
 import { TransferAbortedError } from '../transfer-errors';
 import { decryptedWhole } from './decrypt';
-import { normalizeDownloadError } from './fetch';
+import { normalizeDownloadError, type ContentLocation } from './fetch';
 import { ResumableReader, type OpenedStream } from './resumable-reader';
 import { saveChunk } from './save';
 import { OPEN_SLICE_BYTES } from './verify';
@@ -28,21 +28,12 @@ export interface PipelineProgress {
 }
 
 /** What a download needs once the page has checked the metadata and unwrapped the file key. */
-export interface DownloadJob {
+export interface DownloadJob extends ContentLocation {
   readonly fileKey: CryptoKey;
   /** Plaintext size (bytes). */
   readonly size: number;
   readonly chunkSize: number;
-  /** API path of the content, e.g. `/users/files/{id}/download`. */
-  readonly downloadPath: string;
-  /** The API prefix (default `/api`). */
-  readonly apiBaseUrl?: string;
   readonly retryDelaysMs: readonly number[];
-  /**
-   * A header the first answer carries and every resumed (`Range`) request sends back: a link's
-   * counted download token (`x-link-download`, issue 30), so a resumed download is not counted again.
-   */
-  readonly resumeTokenHeader?: string;
 }
 
 /** What a download running elsewhere (the crypto worker) asks of the page. */

@@ -2,13 +2,25 @@ import { API_PREFIX, downloadMessages } from '@coffer/contracts';
 import { downloadHttpErrorMessage, DOWNLOAD_NETWORK_ERROR_TEXT } from '../error-mapping';
 import { TransferAbortedError, TransferError, isAbortError } from '../transfer-errors';
 import type { OpenedStream } from './resumable-reader';
-import type { DownloadJob } from './download-run';
 
 /**
  * The download's fetch stage (docs/transfers.md, "Pipeline"): the content's GET, from an offset
  * (`Range`) when resuming. `ResumableReader` (`resumable-reader.ts`) reads the answers one whole
  * encrypted chunk at a time and asks again from a chunk's first byte when the connection breaks.
  */
+
+/** Where a download's content is, and how a resumed request says it continues a counted one. */
+export interface ContentLocation {
+  /** API path of the content, e.g. `/users/files/{id}/download`. */
+  readonly downloadPath: string;
+  /** The API prefix (default `/api`). */
+  readonly apiBaseUrl?: string;
+  /**
+   * A header the first answer carries and every resumed (`Range`) request sends back: a link's
+   * counted download token (`x-link-download`, issue 30), so a resumed download is not counted again.
+   */
+  readonly resumeTokenHeader?: string;
+}
 
 /** The resume token each running job's first answer gave (the job object is the same for its requests). */
 const resumeTokens = new WeakMap<object, string>();
@@ -19,7 +31,7 @@ const resumeTokens = new WeakMap<object, string>();
  */
 export async function openDownloadStream(
   fetchImpl: typeof fetch,
-  job: Pick<DownloadJob, 'downloadPath' | 'apiBaseUrl' | 'resumeTokenHeader'>,
+  job: ContentLocation,
   authHeaders: Record<string, string>,
   offset: number,
   signal: AbortSignal,
