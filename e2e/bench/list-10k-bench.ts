@@ -9,27 +9,24 @@
 // (the app's `coffer:drive:*` User Timing measures) and when every name was open and every node
 // record checked. Then each step is timed alone in the page (`list/phases-in-page.ts`).
 // Run: `npm run build`, then `cd e2e && npx tsx bench/list-10k-bench.ts [--files=10000] [--runs=5]
-// [--keep=<dir>] [--first-card-only]`; with --keep the server's data and the seeded user stay in <dir>
-// for the next run; --first-card-only times a build without the app's measures (the first card only).
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// [--first-card-only]`; --first-card-only times a build without the app's measures (the first card only).
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
-import { newPerson, signIn, signUpReady, unlockEncryption, type TestPerson } from '../helpers/auth.js';
+import { newPerson, signUpReady, type TestPerson } from '../helpers/auth.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
 import { startServer } from './driver/bench-stack.js';
 import { PHASES_IN_PAGE } from './list/phases-in-page.js';
-import { FIRST_CARD_PROBE, hasMeasure, READ_RUN, recordsOfAll, type RunTimes } from './list/probe.js';
+import { FIRST_CARD_PROBE, hasMeasure, READ_RUN, type RunTimes } from './list/probe.js';
 import { SEED_IN_PAGE } from './list/seed-in-page.js';
 
 const option = (name: string): string | undefined =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const FILES = Number(option('files') ?? 10_000);
 const RUNS = Number(option('runs') ?? 5);
-const KEEP = option('keep');
 const FIRST_CARD_ONLY = process.argv.includes('--first-card-only');
 /** Files seeded per page load. */
 const SEED_BATCH = 1000;
@@ -56,17 +53,8 @@ async function addCryptoBundle(page: Page): Promise<void> {
   await page.evaluate(`${bundle.outputFiles[0]?.text ?? ''}; globalThis.CofferCrypto = CofferCrypto; 0`);
 }
 
-/** A user with `FILES` files: seeded now, or (with --keep) the one a previous run seeded. */
-async function seededUser(page: Page, dataDir: string): Promise<TestPerson> {
-  const saved = join(dataDir, 'bench-person.json');
-  if (existsSync(saved)) {
-    const kept = JSON.parse(await readFile(saved, 'utf8')) as TestPerson & { files: number };
-    if (kept.files !== FILES) throw new Error(`${dataDir} holds ${kept.files} files, not ${FILES}`);
-    await signIn(page, kept);
-    await unlockEncryption(page, kept.masterKey);
-    console.log(`reusing ${FILES} files seeded in ${dataDir}`);
-    return kept;
-  }
+/** A new user with `FILES` files. */
+async function seededUser(page: Page): Promise<TestPerson> {
   const person = newPerson('list-bench');
   await signUpReady(page, person);
   const seedStarted = performance.now();
@@ -84,22 +72,16 @@ async function seededUser(page: Page, dataDir: string): Promise<TestPerson> {
       throw new Error(`${seeded.failures} seed uploads were refused: ${seeded.refusals.join('; ')}`);
   }
   console.log(`seeded ${FILES} files in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
-  if (KEEP !== undefined) await writeFile(saved, JSON.stringify({ ...person, files: FILES }));
   return person;
 }
 
-let dataDir: string;
-if (KEEP === undefined) dataDir = await mkdtemp(join(tmpdir(), 'coffer-list-bench-'));
-else {
-  dataDir = KEEP;
-  await mkdir(dataDir, { recursive: true });
-}
+const dataDir = await mkdtemp(join(tmpdir(), 'coffer-list-bench-'));
 const { base, child } = await startServer(dataDir);
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 try {
   const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  const person = await seededUser(page, dataDir);
+  const person = await seededUser(page);
 
   await page.addInitScript(FIRST_CARD_PROBE);
   const runs: RunTimes[] = [];
@@ -107,14 +89,17 @@ try {
   // One warm-up (caches, the service worker), then the measured runs.
   for (let run = 0; run <= RUNS; run++) {
     await page.goto('/myfiles');
-    const waitFor = (expression: string) =>
-      page.waitForFunction(expression, null, { timeout: 180_000, polling: 50 });
-    await waitFor('globalThis.__firstCardMs !== undefined');
+    const options = { timeout: 180_000, polling: 50 };
+    await page.waitForFunction(
+      () => (globalThis as { __firstCardMs?: number }).__firstCardMs !== undefined,
+      null,
+      options,
+    );
     // Where the names are all open and every node record checked (after the first screen); a build
     // from before these measures (--first-card-only) is timed to its first card only.
     if (!FIRST_CARD_ONLY) {
-      await waitFor(hasMeasure('names'));
-      await waitFor(recordsOfAll(FILES));
+      await page.waitForFunction(hasMeasure, { name: 'names', count: 0 }, options);
+      await page.waitForFunction(hasMeasure, { name: 'records', count: FILES }, options);
     }
     const times = await page.evaluate<RunTimes>(READ_RUN);
     const m = times.measures;
@@ -170,5 +155,5 @@ try {
 } finally {
   await browser.close();
   child.kill('SIGTERM');
-  if (KEEP === undefined) await rm(dataDir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
 }

@@ -35,7 +35,7 @@ export interface RunTimes {
 
 /** Reads a run's times once the first card is there (the app's measures as far as they went). */
 export const READ_RUN = `(() => {
-  const calls = performance.getEntriesByType('resource').filter((entry) => /\\/api\\/users\\/(files|folders)/.test(entry.name));
+  const calls = performance.getEntriesByType('resource').filter((entry) => /\\/api\\/users\\/(files|folders)(\\?|$)/.test(entry.name));
   const measures = {};
   for (const entry of performance.getEntriesByType('measure')) {
     if (!entry.name.startsWith('coffer:drive:')) continue;
@@ -52,13 +52,15 @@ export const READ_RUN = `(() => {
   };
 })()`;
 
-/** Whether the app's measure `coffer:drive:<name>` has been recorded. */
-export const hasMeasure = (name: string): string =>
-  `performance.getEntriesByName('coffer:drive:${name}', 'measure').length > 0`;
-
 /**
- * Whether the node records of the whole list (`count` files) have been checked: the list grows a
- * page at a time, and each check records `coffer:drive:records` with how many nodes it answered.
+ * Whether the app's measure `coffer:drive:<name>` has been recorded, and (with `count`) one whose
+ * `detail.count` reaches it: the list grows a page at a time, and each check of its node records
+ * records `coffer:drive:records` with how many nodes it answered. A function, for
+ * `page.waitForFunction` (the app's CSP refuses evaluating strings there).
  */
-export const recordsOfAll = (count: number): string =>
-  `performance.getEntriesByName('coffer:drive:records', 'measure').some((entry) => (entry.detail?.count ?? 0) >= ${count})`;
+export function hasMeasure({ name, count }: { name: string; count: number }): boolean {
+  return performance.getEntriesByName(`coffer:drive:${name}`, 'measure').some((entry) => {
+    const detail = (entry as PerformanceMeasure).detail as { count?: number } | null;
+    return (detail?.count ?? 0) >= count;
+  });
+}

@@ -11,8 +11,12 @@ import { ListScreen, type ListEmpty, type ListQueryState } from '../../ui/ListSc
 import { FileListControls } from './FileListControls';
 import { ShowMore } from './ShowMore';
 
-/** Cards rendered at first, and added each time the end of the grid comes near. */
-export const CARDS_PER_SCREEN = 60;
+/**
+ * Cards rendered at first, and added each time the end of the grid comes near (`ShowMore`). About
+ * two screens of a wide window: rendering a card costs more than opening its name (Mantine's
+ * buttons and tooltips), so the first screen does not wait for cards below it (issue 31, 10,000 files).
+ */
+export const CARDS_PER_SCREEN = 24;
 
 interface FileListScreenProps<F extends FileView> {
   title: string;
