@@ -100,8 +100,11 @@ export async function openMetadata(
   return metadata;
 }
 
-/** The metadata with exactly its members (in wire order), or null when a member is missing, extra or out of bounds. */
-function checkedMetadata(value: object): NodeMetadata | null {
+/**
+ * The metadata with exactly its members (in wire order), or null when a member is missing, extra or
+ * out of bounds. A node's metadata and a link's sealed file name (links/link-text.seal.ts) share it.
+ */
+export function checkedMetadata(value: object): NodeMetadata | null {
   const { name, contentType, ...rest } = value as Record<string, unknown>;
   if (Object.keys(rest).length > 0) return null;
   if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NODE_NAME_LENGTH) return null;

@@ -2,11 +2,7 @@ import { base64ToBytes, bytesToBase64 } from '../base64.codec.js';
 import { concatBytes, utf8Bytes } from '../bytes.util.js';
 import { InvalidArgumentError, LinkKeyUnwrapError } from '../crypto.errors.js';
 import { IV_LENGTH, TAG_LENGTH } from '../format.constants.js';
-import {
-  MAX_CONTENT_TYPE_LENGTH,
-  MAX_NODE_NAME_LENGTH,
-  type NodeMetadata,
-} from '../drive/node-metadata.seal.js';
+import { checkedMetadata, type NodeMetadata } from '../drive/node-metadata.seal.js';
 import { isPlainObject } from '../signed-record.util.js';
 import { linkKeyAad, type LinkItemPlace } from './link-key.wrap.js';
 import { isLinkId } from './link-secret.fragment.js';
@@ -144,13 +140,4 @@ function textAad(kind: 'link-label' | 'request-message', id: string): Uint8Array
 
 function assertText(text: string, max: number, what: string): void {
   if (text.length > max) throw new InvalidArgumentError(`a ${what} is at most ${max} characters`);
-}
-
-function checkedMetadata(value: object): NodeMetadata | null {
-  const { name, contentType, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length > 0) return null;
-  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NODE_NAME_LENGTH) return null;
-  if (contentType === undefined) return { name };
-  if (typeof contentType !== 'string' || contentType.length > MAX_CONTENT_TYPE_LENGTH) return null;
-  return { name, contentType };
 }
