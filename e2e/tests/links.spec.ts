@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import {
   downloadAndHash,
   fileCard,
   forceServiceWorkerSave,
+  sha256OfFile,
   snackbar,
   writeTestFile,
   writeTextFile,
@@ -226,4 +228,85 @@ test('password, last download, revoke, expiry and a damaged fragment', async ({ 
     await screenshots(stranger, 'link-page-damaged');
     await context.close();
   }
+});
+
+test('one link for three files: each downloads, and all of them as one ZIP, byte for byte', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(600_000);
+  await forceServiceWorkerSave(page);
+  const owner = newPerson('links-multi');
+  await readyPerson(page, owner);
+  const tag = randomUUID().slice(0, 8);
+  const files = [
+    await writeTextFile(dir, `invoice-${tag}.txt`, 'LINK-MULTI-1'),
+    await writeTextFile(dir, `contract-${tag}.txt`, 'LINK-MULTI-2'),
+    await writeTestFile(dir, `scan-${tag}.bin`, 3 * 1024 * 1024 + 11, 'LINK-MULTI-3'),
+  ];
+  await uploaded(page, files);
+
+  // My Files' selection bar: the three files, then Create link with a limit.
+  await page.getByRole('button', { name: 'Select', exact: true }).click();
+  for (const file of files)
+    await fileCard(page, file.name)
+      .getByRole('checkbox', { name: `Select ${file.name}` })
+      .check();
+  await expect(page.getByTestId('selection-count')).toHaveText('3 selected');
+  await page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Create link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create a link' });
+  await expect(dialog).toContainText('3 files');
+  await pickOption(
+    page,
+    dialog
+      .getByRole('textbox', { name: 'Download limit' })
+      .or(dialog.getByRole('combobox', { name: 'Download limit' })),
+    '5 downloads',
+  );
+  await screenshots(page, 'link-multi-form');
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  const field = dialog.getByRole('textbox', { name: 'Link' });
+  await expect(field).toHaveValue(/\/l\/[A-Za-z0-9_-]{22}#[A-Za-z0-9_-]{43}\.[0-9a-f]{64}$/, {
+    timeout: 60_000,
+  });
+  const url = await field.inputValue();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  const { context, page: stranger } = await strangerPage(browser);
+  try {
+    await stranger.goto(url);
+    await expect(
+      stranger.getByRole('heading', { level: 1, name: '3 files were shared with you' }),
+    ).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(stranger.locator('[data-link-signer="pinned"]')).toBeVisible();
+    for (const file of files) await expect(stranger.getByText(file.name, { exact: true })).toBeVisible();
+    await screenshots(stranger, 'link-multi-page');
+    // Each file on its own (one download session: counted once).
+    for (const file of files) {
+      const { sha256 } = await downloadAndHash(stranger, () =>
+        stranger.getByRole('button', { name: `Download ${file.name}` }).click(),
+      );
+      expect(sha256).toBe(file.sha256);
+    }
+    // All of them as one streaming ZIP (a new session: they were started already).
+    const [download] = await Promise.all([
+      stranger.waitForEvent('download', { timeout: 120_000 }),
+      stranger.getByRole('button', { name: 'Download all as ZIP' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Shared files.zip');
+    const zipPath = join(dir, `multi-${tag}.zip`);
+    await download.saveAs(zipPath);
+    const out = join(dir, `multi-${tag}`);
+    execFileSync('unzip', ['-q', zipPath, '-d', out]);
+    for (const file of files) expect(await sha256OfFile(join(out, file.name))).toBe(file.sha256);
+    await expect(stranger.getByText('Shared files.zip downloaded')).toBeVisible();
+  } finally {
+    await context.close();
+  }
+
+  // Two downloads of the link: the three single files in one session, the ZIP in another.
+  await page.goto('/links');
+  await expect(page.locator(`[data-link-id="${linkIdOf(url)}"]`)).toContainText('3 of 5 downloads left');
 });
