@@ -1,5 +1,6 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { newPerson, signUpReady } from '../helpers/auth.js';
+import { readyPerson } from '../helpers/accounts.js';
+import { newPerson } from '../helpers/auth.js';
 
 /**
  * Issue 15, point 15: with analytics configured, nothing is sent (and the PostHog library is not
@@ -104,8 +105,8 @@ test('nothing is sent before consent; the prompt can wait; Profile turns analyti
   await page.reload();
   await expect(prompt).toBeVisible();
 
-  // Signed up and around the app without an answer, then "No thanks": still nothing sent.
-  await signUpReady(page, newPerson('consent'));
+  // Signed in, set up and around the app without an answer, then "No thanks": still nothing sent.
+  await readyPerson(page, newPerson('consent'));
   await expect(prompt).toBeVisible();
   await prompt.getByRole('button', { name: 'No thanks' }).click();
   await expect(prompt).toBeHidden();

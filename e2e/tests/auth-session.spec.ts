@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { readyPerson } from '../helpers/accounts.js';
 import {
   browserSessionState,
   fillSignIn,
@@ -59,7 +60,7 @@ test('sign up, set up encryption, stay unlocked across a reload, log out to /lan
 
 test('sign in again and unlock with the master key; a wrong key is refused', async ({ page }) => {
   const person = newPerson('signin');
-  await signUpReady(page, person);
+  await readyPerson(page, person);
   await logoutFromSidebar(page);
 
   await signIn(page, person);
@@ -79,7 +80,7 @@ test('sign in again and unlock with the master key; a wrong key is refused', asy
 
 test('a deep link while signed out survives the sign-in and the unlock', async ({ page }) => {
   const person = newPerson('deeplink');
-  await signUpReady(page, person);
+  await readyPerson(page, person);
   await logoutFromSidebar(page);
 
   await page.goto('/contacts');
@@ -112,7 +113,7 @@ test('a session whose token cannot be renewed is logged out, says so, and return
   page,
 }) => {
   const person = newPerson('expired');
-  await signUpReady(page, person);
+  await readyPerson(page, person);
   await page.getByRole('link', { name: 'Contacts' }).first().click();
   await expect(page).toHaveURL(/\/contacts$/);
 

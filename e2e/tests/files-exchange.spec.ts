@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { readyPerson } from '../helpers/accounts.js';
 import { newPerson, type TestPerson } from '../helpers/auth.js';
+import { addContact } from '../helpers/contacts.js';
 import {
   apiCall,
   bytesUnder,
@@ -223,13 +224,7 @@ test('a file whose ciphertext was changed on the way fails in the browser too: n
 test('A adds B as a contact and shares both files with B', async () => {
   await readyPerson(b, bob);
 
-  await a.getByRole('link', { name: 'Contacts' }).first().click();
-  await a.getByRole('button', { name: 'Add Contact', exact: true }).click();
-  const dialog = a.getByRole('dialog', { name: 'Add contact' });
-  await dialog.getByLabel(/^Name/).fill(bob.name);
-  await dialog.getByLabel(/^Email/).fill(bob.email);
-  await dialog.getByRole('button', { name: 'Add contact' }).click();
-  await expect(snackbar(a, 'Contact added successfully!')).toBeVisible();
+  await addContact(a, bob);
   await expect(
     a.getByRole('article', { name: bob.name }).getByText('Not verified in person', { exact: true }),
   ).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { readyPerson } from '../helpers/accounts.js';
 import {
   confirmEmailByMail,
   confirmOnLinkPage,
@@ -9,7 +10,6 @@ import {
   openConfirmationLink,
   setUpEncryption,
   signIn,
-  signUpReady,
   startSignUp,
   unlockEncryption,
 } from '../helpers/auth.js';
@@ -124,7 +124,7 @@ test('password reset by mail: old password refused, new one works, other session
   // A browser where the person was signed in before the reset (e.g. another computer).
   const before = await browser.newContext();
   const earlier = await before.newPage();
-  await signUpReady(earlier, person);
+  await readyPerson(earlier, person);
 
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
 import { readyPerson } from '../helpers/accounts.js';
 import { logoutFromSidebar, newPerson, type TestPerson } from '../helpers/auth.js';
+import { addContact } from '../helpers/contacts.js';
 import { snackbar, writeTestFile, writeTextFile, type TestFile } from '../helpers/files.js';
 import { allMailsTo } from '../helpers/mail.js';
 
@@ -98,13 +99,7 @@ test('a batch of uploads ends with one snackbar; same-named files show size and 
 
 test('sharing several files with one person sends one mail; the picker tells same-named files apart', async () => {
   await readyPerson(b, bob);
-  await a.getByRole('link', { name: 'Contacts' }).first().click();
-  await a.getByRole('button', { name: 'Add Contact', exact: true }).click();
-  const add = a.getByRole('dialog', { name: 'Add contact' });
-  await add.getByLabel(/^Name/).fill(bob.name);
-  await add.getByLabel(/^Email/).fill(bob.email);
-  await add.getByRole('button', { name: 'Add contact' }).click();
-  await expect(snackbar(a, 'Contact added successfully!')).toBeVisible();
+  await addContact(a, bob);
 
   await a.getByRole('article', { name: bob.name }).getByRole('button', { name: 'Share files' }).click();
   const dialog = a.getByRole('dialog', { name: `Share files with ${bob.name}` });

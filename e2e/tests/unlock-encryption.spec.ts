@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { createConfirmedAccount, readyPerson } from '../helpers/accounts.js';
 import {
   browserSessionState,
   finishProviderLogout,
@@ -6,8 +7,6 @@ import {
   newPerson,
   setUpEncryption,
   signIn,
-  signUp,
-  signUpReady,
   skipRecoveryKit,
 } from '../helpers/auth.js';
 
@@ -23,7 +22,9 @@ async function apiGet(page: Page, path: string): Promise<{ status: number; body:
 
 test('set-up checks the master key rules and the confirmation before creating keys', async ({ page }) => {
   const person = newPerson('rules');
-  await signUp(page, person);
+  // Signed in without keys: the account is made over HTTP (sign-up's own pages are identity-verification's).
+  await createConfirmedAccount(person);
+  await signIn(page, person);
   await expect(page.getByRole('heading', { level: 1, name: 'Set Up Encryption' })).toBeVisible();
   const key = page.getByLabel(/^Master unlock key/);
   const confirmation = page.getByLabel(/^Confirm master unlock key/);
@@ -57,7 +58,7 @@ test('set-up checks the master key rules and the confirmation before creating ke
 
 test('a forgotten master key: reset confirmation, cancel, confirm, then a new set-up', async ({ page }) => {
   const person = newPerson('reset');
-  await signUpReady(page, person);
+  await readyPerson(page, person);
   const before = (await apiGet(page, '/users/keys/active')).body as { keyId: string };
   await logoutFromSidebar(page);
   await signIn(page, person);
@@ -88,7 +89,8 @@ test('a forgotten master key: reset confirmation, cancel, confirm, then a new se
 
 test('Logout on the unlock screen ends at /login', async ({ page }) => {
   const person = newPerson('unlocklogout');
-  await signUp(page, person);
+  await createConfirmedAccount(person);
+  await signIn(page, person);
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/idp\/|\/login$/);
   // The provider confirms the app's own logout by itself (one click, issue 29 item 6).

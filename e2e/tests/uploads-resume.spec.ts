@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { readyPerson } from '../helpers/accounts.js';
 import { newPerson, unlockEncryption, type TestPerson } from '../helpers/auth.js';
+import { addContact } from '../helpers/contacts.js';
 import {
   apiCall,
   downloadAndHash,
@@ -179,13 +180,7 @@ test('an upload whose tab crashed in the middle of part 2 resumes after a reload
   const b = await bobContext.newPage();
   await forceServiceWorkerSave(b);
   await readyPerson(b, bob);
-  await page.getByRole('link', { name: 'Contacts' }).first().click();
-  await page.getByRole('button', { name: 'Add Contact', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add contact' });
-  await dialog.getByLabel(/^Name/).fill(bob.name);
-  await dialog.getByLabel(/^Email/).fill(bob.email);
-  await dialog.getByRole('button', { name: 'Add contact' }).click();
-  await expect(snackbar(page, 'Contact added successfully!')).toBeVisible();
+  await addContact(page, bob);
   await page.getByRole('article', { name: bob.name }).getByRole('button', { name: 'Share files' }).click();
   const share = page.getByRole('dialog', { name: `Share files with ${bob.name}` });
   await share.getByRole('checkbox', { name: big.name }).check();
