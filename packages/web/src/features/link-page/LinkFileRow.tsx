@@ -60,6 +60,7 @@ export function LinkFileRow({ link, file }: { link: OpenedLink; file: OpenedLink
               leftSection={<IconDownload size={16} aria-hidden />}
               onClick={start}
               aria-label={`Download ${file.name}`}
+              style={{ flexShrink: 0 }}
             >
               Download
             </Button>
