@@ -106,8 +106,9 @@ async function completedOrStalled(
       if (!whole) wholeAt = null;
       else wholeAt ??= elapsed(start);
       if (wholeAt !== null && elapsed(start) - wholeAt > COMPLETION_GRACE_MS / 1000) {
-        // Frees the disk (a stalled 4 GiB file would stay).
-        await download.cancel().catch(() => undefined);
+        // Frees the disk (a stalled 4 GiB file would stay); not awaited: a cancel of a download the
+        // browser still counts as in progress did not settle (seen with Chromium 156).
+        void download.cancel().catch(() => undefined);
         throw new TransferFailed(
           `every byte was on disk after ${wholeAt.toFixed(1)} s, but the browser did not see the download ` +
             `end within ${COMPLETION_GRACE_MS / 1000} s after that (the app's stream was not closed)`,
