@@ -35,8 +35,11 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** A folder tree on disk: Trip/notes.txt, Trip/day 1/photo.bin, Trip/day 1/deep/<marker>.txt. */
-async function writeTree(marker: string): Promise<{ root: string; files: Record<string, string> }> {
-  const root = join(dir, 'Trip');
+async function writeTree(
+  marker: string,
+  base = dir,
+): Promise<{ root: string; files: Record<string, string> }> {
+  const root = join(base, 'Trip');
   await mkdir(join(root, 'day 1', 'deep'), { recursive: true });
   const contents: Record<string, Buffer> = {
     'notes.txt': Buffer.from(`notes ${marker}\n`),
@@ -165,7 +168,8 @@ test('a folder tree dropped from the OS and a loose file land in the folder New 
   await forceServiceWorkerSave(page);
   await readyPerson(page, person);
   const marker = `zz-drop-${randomUUID().slice(0, 8)}`;
-  const tree = await writeTree(marker);
+  // Its own Trip: the first test's tree sits in `dir`.
+  const tree = await writeTree(marker, await mkdtemp(join(dir, 'drop-')));
   const loose = await writeTextFile(dir, `loose-${marker}.txt`, `loose ${marker}`);
 
   // A folder "Inbox"; from inside it, Upload opens New Upload for that folder.
