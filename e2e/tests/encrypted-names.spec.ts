@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signFileManifest, unlockSigningKey } from '@coffer/crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { readyPerson } from '../helpers/accounts.js';
 import { newPerson, unlockEncryption } from '../helpers/auth.js';
@@ -45,8 +46,34 @@ async function listedFiles(page: Page): Promise<ListedFile[]> {
 }
 
 /**
+ * Lets the page sign a file manifest as a client from before sealed names did (version 1, the clear
+ * name in it) with the person's own signing key, opened here from their key record.
+ */
+async function exposeOldManifestSigner(
+  page: Page,
+  person: { email: string; masterKey: string },
+): Promise<void> {
+  await page.exposeFunction(
+    'signOldManifest',
+    async (fields: { encryptedSigningKey: string; keyId: string; wrappedKey: string; name: string }) =>
+      signFileManifest(
+        {
+          ownerEmail: person.email,
+          ownerKeyId: fields.keyId,
+          ownerEncryptedFileKeyB64: fields.wrappedKey,
+          name: fields.name,
+          contentType: 'text/plain',
+          size: 5,
+        },
+        await unlockSigningKey(fields.encryptedSigningKey, person.masterKey),
+      ),
+  );
+}
+
+/**
  * What an older client did: a direct upload with the clear name, the file key RSA-wrapped to the
- * owner's public key, no node. The content is 5 random bytes sealed as one coffer-v1 chunk.
+ * owner's public key, no node, and (after issue 13) the owner's version 1 manifest naming the file
+ * in clear (`exposeOldManifestSigner` first). The content is 5 random bytes sealed as one chunk.
  */
 async function uploadWithClearName(page: Page, name: string): Promise<string> {
   return page.evaluate(async (fileName) => {
@@ -56,6 +83,7 @@ async function uploadWithClearName(page: Page, name: string): Promise<string> {
     const active = (await (await fetch('/api/users/keys/active', { headers: auth })).json()) as {
       keyId: string;
       publicKey: string;
+      encryptedSigningKey?: string;
     };
     const spki = Uint8Array.from(atob(active.publicKey), (c) => c.charCodeAt(0));
     const rsa = await crypto.subtle.importKey('spki', spki, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, [
@@ -84,6 +112,17 @@ async function uploadWithClearName(page: Page, name: string): Promise<string> {
         encryptedFileKey: btoa(String.fromCharCode(...wrapped)),
       }),
     );
+    const signOldManifest = (window as unknown as { signOldManifest?: (fields: object) => Promise<string> })
+      .signOldManifest;
+    if (signOldManifest !== undefined && active.encryptedSigningKey !== undefined) {
+      const manifest = await signOldManifest({
+        encryptedSigningKey: active.encryptedSigningKey,
+        keyId: active.keyId,
+        wrappedKey: btoa(String.fromCharCode(...wrapped)),
+        name: fileName,
+      });
+      form.append('manifest', manifest);
+    }
     form.append('file', new Blob([iv, sealed]), fileName);
     const response = await fetch('/api/users/uploads/direct', { method: 'POST', headers: auth, body: form });
     if (!response.ok) throw new Error(`upload refused: ${response.status} ${await response.text()}`);
@@ -130,9 +169,13 @@ test('a file from before sealed names gets an encrypted name after its owner unl
 }) => {
   const person = newPerson('names-old');
   await readyPerson(page, person);
+  await exposeOldManifestSigner(page, person);
   const oldName = `zz-old-${randomUUID().slice(0, 8)}.txt`;
   const fileId = await uploadWithClearName(page, oldName);
   expect((await listedFiles(page)).find((file) => file.fileId === fileId)?.name).toBe(oldName);
+  // Its signed manifest names it in clear, as every file signed before sealed names does.
+  const before = await apiCall(page, 'GET', `/users/files/${fileId}`);
+  expect((before.body as { manifest?: string }).manifest).toContain(oldName);
 
   // A new unlock (this tab forgets its unlocked keys, as a new session would).
   await page.evaluate(() => {
@@ -151,4 +194,18 @@ test('a file from before sealed names gets an encrypted name after its owner unl
     .toBe('encrypted');
   await page.reload();
   await expect(fileCard(page, oldName)).toBeVisible();
+
+  // Its manifest was signed again (version 2, the sealed name's hash) and still checks out: the
+  // card offers the download, which a manifest that does not match would refuse.
+  const after = await apiCall(page, 'GET', `/users/files/${fileId}`);
+  const manifest = (after.body as { manifest?: string }).manifest ?? '';
+  expect(JSON.parse(manifest)).toMatchObject({ v: 2, type: 'file-manifest' });
+  expect(manifest).not.toContain(oldName);
+  await expect(page.getByRole('button', { name: `Download ${oldName}` })).toBeEnabled();
+  // Nothing the server keeps names the file any more: not the file or upload rows, nor the manifest
+  // (the database file, the log, the blobs). SQLite's write-ahead log still holds the frames written
+  // before the migration until it reuses them (a server-side checkpoint question, not the manifest's).
+  const named = async () =>
+    (await filesContaining(e2eDataDir(), oldName)).filter((path) => !path.endsWith('.db-wal'));
+  await expect.poll(named, { timeout: 30_000 }).toEqual([]);
 });
