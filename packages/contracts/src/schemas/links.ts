@@ -131,12 +131,9 @@ export const LinksQuerySchema = apiObject(
 export type LinksQuery = Static<typeof LinksQuerySchema>;
 
 /** A link's state: `active`, or why it no longer serves anything. */
-export const LinkStateSchema = Type.Union([
-  Type.Literal('active'),
-  Type.Literal('expired'),
-  Type.Literal('exhausted'),
-  Type.Literal('empty'),
-]);
+export const LinkStateSchema = Type.Enum(['active', 'expired', 'exhausted', 'empty'], {
+  description: 'Whether a link serves its files, or why not.',
+});
 export type LinkState = Static<typeof LinkStateSchema>;
 
 export const OwnerLinkSchema = apiObject(

@@ -49,12 +49,9 @@ export const UpdateRequestRequestSchema = apiObject(
 );
 export type UpdateRequestRequest = Static<typeof UpdateRequestRequestSchema>;
 
-export const RequestStateSchema = Type.Union([
-  Type.Literal('active'),
-  Type.Literal('expired'),
-  Type.Literal('full'),
-  Type.Literal('closed'),
-]);
+export const RequestStateSchema = Type.Enum(['active', 'expired', 'full', 'closed'], {
+  description: 'Whether a request takes files, or why not.',
+});
 export type RequestState = Static<typeof RequestStateSchema>;
 
 export const OwnerRequestSchema = apiObject(

@@ -35,7 +35,13 @@ export function RequestCard({
       snackbar.danger('The request could not be closed. Try again.');
     },
   });
-  const arrived = request.fileIds.map((id) => fileNames.get(id) ?? 'A file');
+  // A signed-in-only request names who sent each file.
+  const senderOf = new Map(request.senders.map((sender) => [sender.fileId, sender.email]));
+  const arrived = request.fileIds.map((id) => {
+    const name = fileNames.get(id) ?? 'A file';
+    const sender = senderOf.get(id);
+    return sender === undefined ? name : `${name} (from ${sender})`;
+  });
   return (
     <Card
       withBorder
