@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ErrorCode } from '@coffer/contracts';
+import { ErrorCode, LINK_AUTH_HEADER } from '@coffer/contracts';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
 import type { RateLimiter, RateLimitRule } from '../../infra/rate-limit/rate-limiter.js';
 
@@ -10,6 +11,14 @@ import type { RateLimiter, RateLimitRule } from '../../infra/rate-limit/rate-lim
  */
 
 const UNAVAILABLE_MESSAGE = 'This link is not available.';
+
+/** Who calls a link's or request's page call: the proof `A` (`X-Link-Auth`) and the client address. */
+export function linkCallerOf(request: FastifyRequest): {
+  authHeader: string | string[] | undefined;
+  address: string;
+} {
+  return { authHeader: request.headers[LINK_AUTH_HEADER], address: request.ip };
+}
 
 /** Unknown, expired, revoked, used up or closed: one answer, byte for byte, whatever the reason. */
 export function linkUnavailable(): ApiError {

@@ -1,5 +1,4 @@
 import {
-  LINK_AUTH_HEADER,
   LINK_DOWNLOAD_HEADER,
   LinkFileParamsSchema,
   LinkIdParamsSchema,
@@ -7,17 +6,12 @@ import {
   PublicLinkInfoSchema,
   PublicRequestSchema,
 } from '@coffer/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
+import { answerPrivately } from '../../http/private-answers.js';
 import { openOrAnswerRange, sendDownload } from '../files/download-reply.js';
 import type { RequestsService } from '../requests/requests.service.js';
-import { LinkRateLimitedError } from './link-access.js';
-import type { LinkCaller, LinksService } from './links.service.js';
-
-const callerOf = (request: FastifyRequest): LinkCaller => ({
-  authHeader: request.headers[LINK_AUTH_HEADER],
-  address: request.ip,
-});
+import { linkCallerOf } from './link-access.js';
+import type { LinksService } from './links.service.js';
 
 const singleHeader = (value: string | string[] | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
@@ -33,15 +27,7 @@ export function linksPublicRoutes(
 ) {
   const { links, requests } = deps;
   app.register((scope: FastifyTypeBox, _opts, done) => {
-    scope.addHook('onSend', (_request, reply, payload, next) => {
-      void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-      next(null, payload);
-    });
-    scope.addHook('onError', (_request, reply, error, next) => {
-      if (error instanceof LinkRateLimitedError)
-        void reply.header('retry-after', String(error.retryAfterSec));
-      next();
-    });
+    answerPrivately(scope);
     const tags = ['public links'];
 
     scope.get(
@@ -67,7 +53,7 @@ export function linksPublicRoutes(
           response: { 200: OpenedLinkSchema },
         },
       },
-      async (request) => links.open(request.params.linkId, callerOf(request)),
+      async (request) => links.open(request.params.linkId, linkCallerOf(request)),
     );
 
     scope.get(
@@ -85,7 +71,7 @@ export function linksPublicRoutes(
         const issued: { token: string | null } = { token: null };
         const download = await openOrAnswerRange(reply, async () => {
           const opened = await links.download(request.params.linkId, request.params.fileId, {
-            ...callerOf(request),
+            ...linkCallerOf(request),
             rangeHeader: singleHeader(request.headers.range),
             downloadToken: singleHeader(request.headers[LINK_DOWNLOAD_HEADER]),
           });
@@ -108,7 +94,7 @@ export function linksPublicRoutes(
           response: { 200: PublicRequestSchema },
         },
       },
-      async (request) => requests.open(request.params.linkId, callerOf(request)),
+      async (request) => requests.open(request.params.linkId, linkCallerOf(request)),
     );
     done();
   });

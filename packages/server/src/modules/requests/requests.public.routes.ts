@@ -3,7 +3,6 @@ import {
   CreateMultipartUploadRequestSchema,
   CreateMultipartUploadResponseSchema,
   FileListItemSchema,
-  LINK_AUTH_HEADER,
   LinkIdParamsSchema,
   OkResponseSchema,
   RequestPartParamsSchema,
@@ -15,13 +14,13 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import type { FastifyTypeBox } from '../../http/fastify-typebox.js';
 import { answerPrivately } from '../../http/private-answers.js';
 import { acceptStreamedBodies, partBodyOf, partRouteOptions } from '../../http/streamed-bodies.js';
+import { linkCallerOf } from '../links/link-access.js';
 import { DIRECT_UPLOAD_LIMITS, receiveDirectRequest } from '../uploads/direct-upload-form.js';
 import type { CurrentUser } from '../users/users.service.js';
 import type { RequestCaller, RequestUploadsService } from './request-uploads.service.js';
 
 const callerOf = (request: FastifyRequest): RequestCaller => ({
-  authHeader: request.headers[LINK_AUTH_HEADER],
-  address: request.ip,
+  ...linkCallerOf(request),
   user: (request.auth?.user as CurrentUser | undefined) ?? undefined,
 });
 
