@@ -1,4 +1,4 @@
-import type { FileListItem, FileMetadata, FileNodesItem, SharedFileMetadata } from '@coffer/contracts';
+import type { FileMetadata, FileNodesItem, SharedFileMetadata } from '@coffer/contracts';
 import {
   buildOwnerEncryptionInfo,
   createDriveKey,
@@ -16,8 +16,8 @@ import {
   wrapFileKey,
 } from '@coffer/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../api/http';
 import { checkOwnFile, checkSharedFile, signatureBadge, type Me } from '../trust/signed-files';
+import { listedFile, fakeMigrationApi } from './testing/migration-api';
 import { migrateClearNames, type MigrationKeys } from './clear-name-migration';
 
 // Issue 31: a file from before sealed names carries a version 1 manifest with its clear name, and
@@ -96,33 +96,8 @@ async function oldSharedFile(fileId: string, grantSigner: CryptoKey = signing.pr
   return { file, bobCopy, shareGrant };
 }
 
-const listed = (file: FileMetadata): FileListItem => ({
-  fileId: file.fileId,
-  name: file.name,
-  contentType: file.contentType,
-  isEncrypted: true,
-  size: file.size,
-  uploadedAt: file.uploadedAt,
-  ownerId: 'owner',
-});
-
-function fakeApi(files: readonly FileMetadata[]): { api: ApiClient; sent: FileNodesItem[] } {
-  const sent: FileNodesItem[] = [];
-  const api = {
-    request: (method: string, path: string, options?: { body?: unknown }) => {
-      if (method === 'GET') {
-        const file = files.find((candidate) => path === `/users/files/${candidate.fileId}`);
-        return file === undefined ? Promise.reject(new Error(`no ${path}`)) : Promise.resolve(file);
-      }
-      if (method === 'POST' && path === '/users/files/nodes') {
-        sent.push(...(options?.body as { files: FileNodesItem[] }).files);
-        return Promise.resolve({ ok: true });
-      }
-      return Promise.reject(new Error(`unexpected ${method} ${path}`));
-    },
-  } as unknown as ApiClient;
-  return { api, sent };
-}
+const listed = listedFile;
+const fakeApi = fakeMigrationApi;
 
 /** What the server serves Bob once it has applied a migration item (or kept the old records). */
 function servedToBob(

@@ -1,4 +1,4 @@
-import type { FileListItem, FileMetadata, FileNodesItem } from '@coffer/contracts';
+import type { FileMetadata } from '@coffer/contracts';
 import {
   buildOwnerEncryptionInfo,
   createDriveKey,
@@ -13,7 +13,7 @@ import {
   wrapFileKey,
 } from '@coffer/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../api/http';
+import { listedFile, fakeMigrationApi } from './testing/migration-api';
 import { filesWithClearNames, migrateClearNames, type MigrationKeys } from './clear-name-migration';
 import { newNodeId } from './node-place';
 
@@ -64,36 +64,8 @@ async function arrival(
   };
 }
 
-const listed = (file: FileMetadata): FileListItem => ({
-  fileId: file.fileId,
-  name: file.name,
-  contentType: file.contentType,
-  isEncrypted: true,
-  size: file.size,
-  uploadedAt: file.uploadedAt,
-  ownerId: 'owner',
-  ...(file.nodeId === undefined ? {} : { nodeId: file.nodeId }),
-  ...(file.encryptedMetadata === undefined ? {} : { encryptedMetadata: file.encryptedMetadata }),
-});
-
-/** The two calls the placing makes: the file's metadata, and the batch of nodes. */
-function fakeApi(files: readonly FileMetadata[]): { api: ApiClient; sent: FileNodesItem[] } {
-  const sent: FileNodesItem[] = [];
-  const api = {
-    request: (method: string, path: string, options?: { body?: unknown }) => {
-      if (method === 'GET') {
-        const file = files.find((candidate) => path === `/users/files/${candidate.fileId}`);
-        return file === undefined ? Promise.reject(new Error(`no ${path}`)) : Promise.resolve(file);
-      }
-      if (method === 'POST' && path === '/users/files/nodes') {
-        sent.push(...(options?.body as { files: FileNodesItem[] }).files);
-        return Promise.resolve({ ok: true });
-      }
-      return Promise.reject(new Error(`unexpected ${method} ${path}`));
-    },
-  } as unknown as ApiClient;
-  return { api, sent };
-}
+const listed = listedFile;
+const fakeApi = fakeMigrationApi;
 
 describe('files that came through a file request', () => {
   it('are placed under the node id their uploader sealed the name for, the seal kept as it is', async () => {
