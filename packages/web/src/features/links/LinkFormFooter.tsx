@@ -11,7 +11,7 @@ export function SigningKeyNeeded(): ReactElement {
 }
 
 /**
- * The end of a link form (Create link, Change expiry and limit): why the last try failed, then
+ * The end of a link form (Create link, Change expiry and limit, Create request): why the last try failed, then
  * Cancel and the form's action, busy while it runs.
  */
 export function LinkFormFooter({

@@ -1,11 +1,12 @@
 import { useState, type ReactElement } from 'react';
-import { Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Checkbox, Group, Modal, NumberInput, Select, Stack, Text, Textarea } from '@mantine/core';
 import { MAX_REQUEST_MESSAGE_LENGTH } from '@coffer/crypto';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { createFileRequest, type CreatedRequest } from '../../lib/links/request-create';
 import { useEncryptionState } from '../../session/session-context';
 import { CreatedLinkView } from '../links/CreatedLinkView';
+import { LinkFormFooter } from '../links/LinkFormFooter';
 import { linkQueryKeys } from '../links/link-query-keys';
 import { EXPIRY_PRESETS, expiryOf, type ExpiryChoice } from '../links/link-settings';
 
@@ -133,19 +134,14 @@ function CreateRequestForm({ onClose }: { onClose: () => void }): ReactElement {
           setSignedInOnly(event.currentTarget.checked);
         }}
       />
-      {error !== null && (
-        <Text size="sm" c="red" role="alert">
-          {error}
-        </Text>
-      )}
-      <Group justify="flex-end" gap="sm">
-        <Button variant="default" onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button onClick={create} loading={busy} disabled={publicKeyB64 === null}>
-          Create request
-        </Button>
-      </Group>
+      <LinkFormFooter
+        error={error}
+        busy={busy}
+        disabled={publicKeyB64 === null}
+        actionLabel="Create request"
+        onCancel={onClose}
+        onAction={create}
+      />
     </Stack>
   );
 }
