@@ -1,8 +1,31 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { DB, LinksTable } from '../../infra/db/schema.js';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { DB, LinkDownloadsTable, LinksTable } from '../../infra/db/schema.js';
 import { scopedTo } from '../../infra/db/user-scope.js';
 
 export type LinkRow = Selectable<LinksTable>;
+
+/**
+ * A download session's or file mark's row (`link_downloads`), once: a row of the same hash that expired
+ * by `at` is dropped first; true when this call inserted it, false when the hash is held.
+ */
+async function insertUnlessHeld(
+  db: Kysely<DB>,
+  row: Insertable<LinkDownloadsTable>,
+  at: string,
+): Promise<boolean> {
+  await db
+    .deleteFrom('link_downloads')
+    .where('token_hash', '=', row.token_hash)
+    .where('expires_at', '<=', at)
+    .execute();
+  const inserted = await db
+    .insertInto('link_downloads')
+    .values(row)
+    .onConflict((oc) => oc.column('token_hash').doNothing())
+    .returning('token_hash')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
 
 /** One granted file with what a download needs. */
 export interface LinkItemRow {
@@ -246,18 +269,8 @@ export function createLinksRepo(db: Kysely<DB>) {
     ): Promise<{ kind: 'new' | 'mine'; expiresAt: string } | { kind: 'other' | 'unavailable' }> {
       try {
         return await db.transaction().execute(async (trx) => {
-          await trx
-            .deleteFrom('link_downloads')
-            .where('token_hash', '=', sessionHash)
-            .where('expires_at', '<=', at)
-            .execute();
-          const inserted = await trx
-            .insertInto('link_downloads')
-            .values({ token_hash: sessionHash, link_id: linkId, file_id: '', expires_at: expiresAt })
-            .onConflict((oc) => oc.column('token_hash').doNothing())
-            .returning('token_hash')
-            .executeTakeFirst();
-          if (inserted !== undefined) {
+          const row = { token_hash: sessionHash, link_id: linkId, file_id: '', expires_at: expiresAt };
+          if (await insertUnlessHeld(trx, row, at)) {
             if (!(await countDownloadIn(trx, linkId, at))) throw new SessionRefused();
             return { kind: 'new' as const, expiresAt };
           }
@@ -278,18 +291,11 @@ export function createLinksRepo(db: Kysely<DB>) {
 
     /** Records that a session started a file (its mark); false when it already had (a restart). */
     async markFileStart(markHash: string, linkId: string, fileId: string, expiresAt: string, at: string) {
-      await db
-        .deleteFrom('link_downloads')
-        .where('token_hash', '=', markHash)
-        .where('expires_at', '<=', at)
-        .execute();
-      const inserted = await db
-        .insertInto('link_downloads')
-        .values({ token_hash: markHash, link_id: linkId, file_id: fileId, expires_at: expiresAt })
-        .onConflict((oc) => oc.column('token_hash').doNothing())
-        .returning('token_hash')
-        .executeTakeFirst();
-      return inserted !== undefined;
+      return insertUnlessHeld(
+        db,
+        { token_hash: markHash, link_id: linkId, file_id: fileId, expires_at: expiresAt },
+        at,
+      );
     },
 
     async deleteDownloadRows(hashes: readonly string[]): Promise<void> {
