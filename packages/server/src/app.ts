@@ -18,7 +18,7 @@ import { createJoseTokenVerifier } from './infra/auth/token-verifier.js';
 import type { Database } from './infra/db/database.js';
 import { registerEmbeddedIdp } from './infra/idp/idp.plugin.js';
 import { answerMalformedRequest } from './http/client-error.js';
-import { createDatabase } from './infra/db/database.js';
+import { createDatabase, truncateJournal } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
 import { createMailer } from './infra/mail/create-mailer.js';
 import type { Mailer } from './infra/mail/mailer.js';
@@ -261,7 +261,14 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     logger: app.log,
     now,
   });
-  const files = createFilesService({ repo: filesRepo, blobStore, downloads, logger: app.log });
+  const files = createFilesService({
+    repo: filesRepo,
+    blobStore,
+    downloads,
+    logger: app.log,
+    // A migrated file's clear name must not linger in SQLite's write-ahead log (issue 31).
+    afterNodesChanged: () => truncateJournal(database),
+  });
   const uploadsRepo = createUploadsRepo(db);
   const uploads = createUploadsService({
     repo: uploadsRepo,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import type { Dialect, LogEvent } from 'kysely';
 import pg from 'pg';
 import { DatabaseConfigError } from './errors.js';
@@ -181,6 +181,17 @@ function openPostgres(connectionString: string, max: number, logger: DatabaseLog
  * Opens the database named by `url` (see `parseDatabaseUrl`), or the injected `dialect`. Does not run
  * migrations: call `migrateToLatest(db)` next.
  */
+/**
+ * SQLite only (a no-op for PostgreSQL): copies the write-ahead log into the database file and empties
+ * it. With `secure_delete` the file then holds no overwritten row (a file's clear name replaced by its
+ * sealed one, issue 31); without this, the pages written before the change stay in the log until
+ * SQLite happens to reuse them. Waits for the connection like any query.
+ */
+export async function truncateJournal(database: Pick<Database, 'db' | 'dialect'>): Promise<void> {
+  if (database.dialect !== 'sqlite') return;
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(database.db);
+}
+
 export function createDatabase(opts: CreateDatabaseOptions): Database {
   const log = opts.logger === undefined ? undefined : logFunction(opts.logger);
   let kind: DatabaseDialect;

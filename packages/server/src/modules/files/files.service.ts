@@ -79,6 +79,12 @@ export interface FilesServiceDeps {
   logger: FilesLogger;
   /** Where list batches wait their turn; default: the lane all list routes share. */
   lane?: FairLane;
+  /**
+   * Runs after a node change was stored (names replaced by sealed ones, manifests signed again): the
+   * database lets go of the rows it replaced (SQLite's write-ahead log, `truncateJournal`). A failure
+   * is logged; the change stands.
+   */
+  afterNodesChanged?: () => Promise<void>;
 }
 
 export function createFilesService(deps: FilesServiceDeps): FilesService {
@@ -109,6 +115,13 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
       throw err;
     }
     if (refusal !== null) throw refusalError(refusal);
+    if (deps.afterNodesChanged !== undefined) {
+      try {
+        await deps.afterNodesChanged();
+      } catch (err) {
+        deps.logger.warn({ err }, 'replaced rows not yet dropped from the database journal');
+      }
+    }
   };
 
   return {
