@@ -81,6 +81,12 @@ export const FileListItemSchema = apiObject(
     ownerId: Type.String({ minLength: 1, maxLength: 255 }),
     /** A file with encrypted metadata: `name` is 'encrypted', its real name is sealed in `encryptedMetadata`. */
     ...fileNodeAnswerFields,
+    clearManifest: Type.Optional(
+      Type.Literal(true, {
+        description:
+          "A placed file whose stored manifest is still version 1 (it names the file in clear), as an older client's migration left it: the owner's browser checks it and signs it again as version 2.",
+      }),
+    ),
   },
   'One of my files.',
 );

@@ -52,7 +52,13 @@ export function fileNodeOf(
   return view === 'owner' ? { ...shared, parentNodeId: row.parent_node_id, wrappedKey: wrapped_key } : shared;
 }
 
-export function toFileListItem(row: FileListRow & FileNodeColumns): FileListItem {
+/**
+ * A row of the owner's list as answered; `clear_manifest` (the owner's list only) is a placed file
+ * whose stored manifest is still version 1 (its name in clear): `clearManifest: true`.
+ */
+export function toFileListItem(
+  row: FileListRow & FileNodeColumns & { clear_manifest?: number | string | boolean },
+): FileListItem {
   return {
     fileId: row.id,
     name: row.name,
@@ -62,6 +68,7 @@ export function toFileListItem(row: FileListRow & FileNodeColumns): FileListItem
     uploadedAt: row.uploaded_at,
     ownerId: row.owner_id,
     ...fileNodeOf(row, 'owner'),
+    ...(Number(row.clear_manifest ?? 0) === 1 ? { clearManifest: true as const } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Page } from '../../http/page-cursor.js';
 import type { DB, FileRow } from '../../infra/db/schema.js';
 import { scopedTo, withUserLock } from '../../infra/db/user-scope.js';
@@ -14,8 +14,18 @@ export type FileListRow = Pick<
   'id' | 'owner_id' | 'name' | 'content_type' | 'size' | 'is_encrypted' | 'uploaded_at'
 >;
 
-/** The columns of the owner's list: the list row and the file's node. */
-export type OwnFileListRow = FileListRow & FileNodeColumns;
+/**
+ * The columns of the owner's list: the list row, the file's node, and whether a placed file still
+ * has a version 1 manifest (`clear_manifest`, 1 or 0): one that names it in clear, left by the
+ * migration of an older client, which the owner's browser signs again (issue 31).
+ */
+export type OwnFileListRow = FileListRow & FileNodeColumns & { clear_manifest: number | string | boolean };
+
+/**
+ * 1 when a placed file's stored manifest is version 1: it does not sign sealed metadata (only version
+ * 2 has `metadataSha256Hex`). A hint for the owner's browser, which checks the manifest itself.
+ */
+const CLEAR_MANIFEST = sql<number>`case when node_record is not null and manifest is not null and manifest not like '%"metadataSha256Hex"%' then 1 else 0 end`;
 
 /** A file's node as stored (FileNode with the columns' names). */
 export interface FileNodeValues {
@@ -107,6 +117,7 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
           'wrapped_key',
           'encrypted_metadata',
           'node_record',
+          CLEAR_MANIFEST.as('clear_manifest'),
         ])
         // Ties on the timestamp are broken by id so the order is stable and a cursor is exact.
         .orderBy('uploaded_at', 'desc')

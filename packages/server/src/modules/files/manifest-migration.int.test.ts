@@ -278,4 +278,52 @@ describe.each(dialectsUnderTest)('manifest signed again with the migration ($nam
     expect(await stored(old.fileId)).toEqual(before);
     expect(before.file.manifest).toContain(marker);
   });
+
+  it('marks a file an older migration placed with its version 1 manifest, until its owner signs it again', async () => {
+    // Session 14's migration placed files without signing their manifest again: the node is set, the
+    // name column is sealed, but the stored manifest (and the grant over it) still names the file.
+    const marker = `mm-${randomBytes(6).toString('hex')}`;
+    const old = await oldSharedFile('mm-c', 'mm-c-rcpt', marker);
+    const fresh = await oldSharedFile('mm-c', 'mm-c-rcpt2', `${marker}-fresh`);
+    await database.db
+      .updateTable('files')
+      .set({
+        node_id: old.node.nodeId,
+        parent_node_id: null,
+        wrapped_key: old.node.wrappedKey,
+        encrypted_metadata: old.node.encryptedMetadata,
+        node_record: old.node.nodeRecord,
+        name: 'encrypted',
+        content_type: 'application/octet-stream',
+      })
+      .where('id', '=', old.fileId)
+      .execute();
+    const freshMigrated = await migrate('mm-c', [
+      { fileId: fresh.fileId, ...fresh.node, manifest: fresh.newManifest, shareGrants: fresh.shareGrants },
+    ]);
+    expect(freshMigrated.statusCode, freshMigrated.body).toBe(200);
+    const flags = async () =>
+      Object.fromEntries(
+        (await t.as('mm-c', { method: 'GET', url: '/api/users/files' }))
+          .json<{ files: { fileId: string; clearManifest?: boolean }[] }>()
+          .files.map((file) => [file.fileId, file.clearManifest ?? false]),
+      );
+    expect(await flags()).toEqual({ [old.fileId]: true, [fresh.fileId]: false });
+    expect((await stored(old.fileId)).file.manifest).toContain(marker);
+
+    // The owner's browser signs it again: manifest, grants and node record swapped by the node call.
+    const repaired = await t.as('mm-c', {
+      method: 'PUT',
+      url: `/api/users/files/${old.fileId}/node`,
+      payload: { ...old.node, manifest: old.newManifest, shareGrants: old.shareGrants },
+    });
+    expect(repaired.statusCode, repaired.body).toBe(200);
+    expect(await flags()).toEqual({ [old.fileId]: false, [fresh.fileId]: false });
+    const rows = JSON.stringify([
+      await database.db.selectFrom('files').selectAll().execute(),
+      await database.db.selectFrom('shares').selectAll().execute(),
+      await database.db.selectFrom('uploads').selectAll().execute(),
+    ]);
+    expect(rows).not.toContain(marker);
+  });
 });

@@ -8,9 +8,11 @@ import {
 import type { ApiClient } from '../../lib/api/http';
 import {
   createRecordChecker,
+  filesWithClearManifests,
   filesWithClearNames,
   loadDrivePages,
   migrateClearNames,
+  resignClearManifests,
   type DriveFile,
   type RecordState,
 } from '../../lib/drive';
@@ -123,8 +125,10 @@ const migrated = new WeakSet<CryptoKey>();
 
 /**
  * The clear-name migration (issue 31): once per unlock, when the whole list is in, in the background,
- * my files that still have a clear name on the server are sealed in batches; invisible unless it fails (a console warning;
- * the next unlock tries again). The list refreshes when some were sealed.
+ * my files that still have a clear name on the server are sealed in batches, and those an older
+ * client's migration left with a version 1 manifest (the clear name) are signed again; invisible
+ * unless it fails (a console warning; the next unlock tries again). The list refreshes when some were
+ * sealed or signed again.
  */
 export function useClearNameMigration(
   api: ApiClient,
@@ -144,25 +148,30 @@ export function useClearNameMigration(
       return;
     if (signingPublicKeyB64 === undefined) return;
     if (migrated.has(driveKey)) return;
-    const clear = filesWithClearNames(
-      files.flatMap((file) => {
-        const drive = (file as Partial<DriveFileView>).drive;
-        return drive === undefined ? [] : [drive.item];
-      }),
-    );
-    if (clear.length === 0) return;
+    const driveFiles = files.flatMap((file) => {
+      const drive = (file as Partial<DriveFileView>).drive;
+      return drive === undefined ? [] : [drive];
+    });
+    const clear = filesWithClearNames(driveFiles.map((drive) => drive.item));
+    // Files an older client's migration placed with their version 1 manifest (the clear name) kept.
+    const clearManifests = filesWithClearManifests(driveFiles);
+    if (clear.length === 0 && clearManifests.length === 0) return;
     migrated.add(driveKey);
-    void migrateClearNames(api, clear, {
-      driveKey,
-      privateKey: keys.privateKey,
-      ownerEmail,
-      signingPrivateKey,
-      signingPublicKeyB64,
-    }).then(
-      async (result) => {
+    const signer = { ownerEmail, signingPrivateKey, signingPublicKeyB64 };
+    void Promise.all([
+      migrateClearNames(api, clear, { ...signer, driveKey, privateKey: keys.privateKey }),
+      resignClearManifests(api, clearManifests, signer),
+    ]).then(
+      async ([result, repair]) => {
         if (result.failed > 0)
           console.warn(`Sealing names: ${result.failed} file(s) left for the next unlock`);
-        if (result.migrated > 0) await queryClient.invalidateQueries({ queryKey: fileQueryKeys.list });
+        if (repair.failed > 0)
+          console.warn(`Signing manifests again: ${repair.failed} file(s) did not check out or failed`);
+        if (result.migrated + repair.repaired > 0) {
+          await queryClient.invalidateQueries({ queryKey: fileQueryKeys.list });
+          // The cards' own-file checks read the manifest, which changed.
+          await queryClient.invalidateQueries({ queryKey: ['own-file-check'] });
+        }
       },
       (error: unknown) => {
         console.warn('Sealing names failed; the next unlock tries again', error);

@@ -17,7 +17,9 @@
  * - `fileNodeFor({ fileKey, name, contentType, parent, ownerEmail, signingPrivateKey, manifestJson })`
  *   → the `node` of an upload; `parent` is `{ nodeId: null, key: driveKey }` at the top or a folder's
  *   `{ nodeId, key: folder.folderKey }`.
- * - `migrateClearNames(api, filesWithClearNames(items), keys)`: the background migration.
+ * - `migrateClearNames(api, filesWithClearNames(items), keys)`: the background migration;
+ *   `resignClearManifests(api, filesWithClearManifests(driveFiles), signer)`: the repair of files an
+ *   older migration placed with their version 1 manifest (its clear name) left on the server.
  * - `openSharedFileName(fileKey, file)`: a recipient's view of a shared file's sealed name;
  *   `sharedNames` caches them for Shared With Me (one RSA unwrap per received file, when its card checks it).
  */
@@ -43,6 +45,7 @@ export {
   type MigrationKeys,
   type MigrationResult,
 } from './clear-name-migration';
+export { filesWithClearManifests, resignClearManifests, type RepairResult } from './manifest-repair';
 export { cryptoParentId, newNodeId } from './node-place';
 export { openSharedFileName } from './shared-file-name';
 export { rememberUploadName, uploadNameOf } from './upload-names';
