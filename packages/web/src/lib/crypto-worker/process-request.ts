@@ -110,14 +110,15 @@ async function sealPart(
 
 /**
  * Seals the request's chunk slice by slice into `writer` (`seal-in-slices.ts`), reading each slice
- * into one slice-sized read buffer of this thread's pool.
+ * into one of two slice-sized read buffers of this thread's pool (the next slice is read while one
+ * is sealed).
  */
 async function sealPartInSlices(
   request: Extract<CryptoRequest, { op: 'seal-part' }>,
   writer: PartWriter,
   onRead: ((bytesRead: number) => void) | undefined,
 ): Promise<{ hash?: Uint8Array<ArrayBuffer> }> {
-  let buffer = readBuffers.take(SEAL_SLICE_BYTES);
+  let buffers = [readBuffers.take(SEAL_SLICE_BYTES), readBuffers.take(SEAL_SLICE_BYTES)] as const;
   try {
     const sealed = await sealInSlices(
       {
@@ -125,16 +126,16 @@ async function sealPartInSlices(
         index: request.index,
         isLast: request.isLast,
         source: request.source.slice(request.start, request.end),
-        readBuffer: buffer,
+        readBuffers: buffers,
         ...(request.hashPlaintext === 'sha256-pieces' ? { hashScheme: 'sha256-pieces' as const } : {}),
         ...(request.reportRead === true && onRead !== undefined ? { onRead } : {}),
       },
       writer,
     );
-    buffer = sealed.readBuffer;
+    buffers = [sealed.readBuffers[0] ?? buffers[0], sealed.readBuffers[1] ?? buffers[1]];
     return sealed.hash === undefined ? {} : { hash: sealed.hash };
   } finally {
-    readBuffers.give(buffer);
+    for (const buffer of buffers) readBuffers.give(buffer);
   }
 }
 

@@ -8,8 +8,11 @@ import { releaseBuffer } from '../transfers/buffers';
  */
 export const READ_BUFFER_IDLE_MS = 10_000;
 
-/** Two uploads may read at once; more wait their turn for a buffer of their own. */
-const MAX_KEPT = 2;
+/**
+ * Two uploads may read at once, each with two slice buffers (one read while the other is sealed)
+ * or one chunk-sized buffer where chunks are sealed whole; buffers beyond these are freed.
+ */
+const MAX_KEPT = 4;
 
 /**
  * The crypto worker's chunk-sized read buffers, reused from chunk to chunk of an upload: WebCrypto

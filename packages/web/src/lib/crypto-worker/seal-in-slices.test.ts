@@ -6,7 +6,12 @@ function pattern(length: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array(length).map((_, i) => (i * 31 + 7) & 0xff);
 }
 
-async function seal(plain: Uint8Array<ArrayBuffer>, sliceBytes: number, hash: boolean) {
+async function seal(
+  plain: Uint8Array<ArrayBuffer>,
+  sliceBytes: number,
+  hash: boolean,
+  { callBytes = sliceBytes, buffers = 1 }: { callBytes?: number; buffers?: 1 | 2 } = {},
+) {
   const key = await generateFileKey();
   const appended: Uint8Array<ArrayBuffer>[] = [];
   const reads: number[] = [];
@@ -16,8 +21,12 @@ async function seal(plain: Uint8Array<ArrayBuffer>, sliceBytes: number, hash: bo
       index: 3,
       isLast: true,
       source: new Blob([plain]),
-      readBuffer: new ArrayBuffer(sliceBytes),
+      readBuffers:
+        buffers === 1
+          ? [new ArrayBuffer(sliceBytes)]
+          : [new ArrayBuffer(sliceBytes), new ArrayBuffer(sliceBytes)],
       sliceBytes,
+      callBytes,
       ...(hash ? { hashScheme: 'sha256-pieces' as const } : {}),
       onRead: (read) => reads.push(read),
     },
@@ -54,5 +63,33 @@ describe('sealInSlices', () => {
     expect(part.length).toBe(28);
     expect(await decryptChunk(key, 3, true, part)).toEqual(plain);
     expect(sealed.hash).toEqual(await sha256PieceList(plain));
+  });
+
+  it('seals each read slice in several calls, reading the next slice into the other buffer meanwhile', async () => {
+    const plain = pattern(1000);
+    const { key, part, appended, reads, sealed } = await seal(plain, 128, false, {
+      callBytes: 32,
+      buffers: 2,
+    });
+    // The IV, then 31 calls of 32 bytes and one of 8 with the tag: never more than a call at once.
+    expect(appended).toHaveLength(1 + 32);
+    expect(Math.max(...appended.slice(1, -1).map((bytes) => bytes.length))).toBe(32);
+    expect(appended.at(-1)).toHaveLength(8 + 16);
+    expect(await decryptChunk(key, 3, true, part)).toEqual(plain);
+    expect(reads.at(-1)).toBe(1000);
+    // Both buffers come back, whole, for the next chunk.
+    expect(sealed.readBuffers.map((buffer) => buffer.byteLength)).toEqual([128, 128]);
+  });
+
+  it('hashes the pieces of each call: sha256PieceList of the chunk, with two buffers', async () => {
+    const plain = pattern(256 * 1024 * 2 + 999);
+    const { key, part, sealed } = await seal(plain, 512 * 1024, true, { callBytes: 256 * 1024, buffers: 2 });
+    expect(sealed.hash).toEqual(await sha256PieceList(plain));
+    expect(await decryptChunk(key, 3, true, part)).toEqual(plain);
+  });
+
+  it('refuses calls that do not fill a slice, or split a hash piece', async () => {
+    await expect(seal(pattern(100), 96, false, { callBytes: 64 })).rejects.toThrow(RangeError);
+    await expect(seal(pattern(100), 512 * 1024, true, { callBytes: 128 * 1024 })).rejects.toThrow(RangeError);
   });
 });
