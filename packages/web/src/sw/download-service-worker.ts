@@ -5,6 +5,7 @@ import type { SaveSink } from '../lib/transfers/save/save-sink';
 import { createStreamSink } from '../lib/transfers/save/stream-sink';
 import { TransferAbortedError, TransferError } from '../lib/transfers/transfer-errors';
 import { checkStreamingGcm } from '../lib/crypto-worker/streaming-support';
+import { createChunkFiles, type ChunkStores } from '../lib/transfers/download/chunk-store';
 import {
   DOWNLOAD_NOT_STARTED_TEXT,
   DOWNLOAD_URL_PREFIX,
@@ -55,6 +56,8 @@ export interface DownloadWorkerOptions {
   readonly sliceBytes?: number;
   /** Bytes per slice a chunk is received, verified and decrypted in (tests use small ones; a multiple of 16). */
   readonly openSliceBytes?: number;
+  /** Where chunks wait between verify and decrypt (default: files of the origin private file system). */
+  readonly chunkStores?: ChunkStores;
 }
 
 const FRAME_TIMEOUT_MS = 30_000;
@@ -83,6 +86,8 @@ export function installDownloadServiceWorker(
   const running = new Map<string, RunningDownload>();
   // Once, at start: downloads here verify and decrypt slice by slice only where it passed.
   const streaming = checkStreamingGcm();
+  // At once, so what a stopped worker left on disk is swept when this one starts.
+  const chunkStores = options.chunkStores ?? createChunkFiles();
 
   scope.addEventListener('install', () => {
     // Nothing to cache; take over at once so the first download does not wait for a reload.
@@ -186,7 +191,7 @@ export function installDownloadServiceWorker(
       }
       return opened;
     };
-    void runDownloadOnPort(message.job, page, openSink, options.openSliceBytes)
+    void runDownloadOnPort(message.job, page, openSink, options.openSliceBytes, chunkStores.forDownload())
       .then(
         () => {
           finish(message.id, null);

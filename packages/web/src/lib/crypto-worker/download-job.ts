@@ -6,6 +6,7 @@ import { quantizePercent } from '../transfers/progress';
 import { openFileTargetSink } from '../transfers/save/fs-access-sink';
 import type { SaveSink } from '../transfers/save/save-sink';
 import { TransferAbortedError } from '../transfers/transfer-errors';
+import { createChunkFiles, type ChunkStore, type ChunkStores } from '../transfers/download/chunk-store';
 import { openChunkInSlices } from '../transfers/download/decrypt';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
 import { checkStreamingGcm } from './streaming-support';
@@ -21,8 +22,12 @@ import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage, WorkerSi
 export async function runDownloadJob(job: DownloadJob, port: MessagePort): Promise<void> {
   const page = new PagePort(port);
   try {
-    await runDownloadOnPort(job, page, async () =>
-      sinkFor((await page.call({ method: 'open-sink' })) as WorkerSinkTarget, page),
+    await runDownloadOnPort(
+      job,
+      page,
+      async () => sinkFor((await page.call({ method: 'open-sink' })) as WorkerSinkTarget, page),
+      undefined,
+      workerChunkFiles().forDownload(),
     );
   } finally {
     page.close();
@@ -40,6 +45,8 @@ export async function runDownloadOnPort(
   openSink: () => Promise<SaveSink>,
   /** Bytes per slice a chunk is verified and decrypted in (tests use small ones). */
   openSliceBytes?: number,
+  /** Where chunks wait between verify and decrypt (default: Blobs). */
+  chunkStore?: ChunkStore,
 ): Promise<void> {
   let percent = -1;
   // Verify each chunk whole, then decrypt it slice by slice, where this engine computes GCM that way.
@@ -62,6 +69,7 @@ export async function runDownloadOnPort(
           openChunk: (key: CryptoKey, index: number, isLast: boolean, chunk: Blob) =>
             openChunkInSlices(key, index, isLast, chunk, openSliceBytes),
           ...(openSliceBytes === undefined ? {} : { chunkSliceBytes: openSliceBytes }),
+          ...(chunkStore === undefined ? {} : { chunkStore }),
         }
       : {}),
     openSink,
@@ -79,6 +87,14 @@ export async function runDownloadOnPort(
     },
     signal: page.cancelled.signal,
   });
+}
+
+let chunkFiles: ChunkStores | null = null;
+
+/** This crypto worker's chunk files (made at its first download; they sweep dead workers' folders). */
+function workerChunkFiles(): ChunkStores {
+  chunkFiles ??= createChunkFiles();
+  return chunkFiles;
 }
 
 async function sinkFor(target: WorkerSinkTarget, page: PagePort): Promise<SaveSink> {

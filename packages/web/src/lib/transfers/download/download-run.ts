@@ -7,6 +7,7 @@ import type { SaveSink } from '../save/save-sink';
 import { TransferAbortedError } from '../transfer-errors';
 import { decryptedWhole } from './decrypt';
 import { normalizeDownloadError, type ContentLocation } from './fetch';
+import { blobChunkStore, type ChunkStore, type StoredChunk } from './chunk-store';
 import { ResumableReader, type OpenedStream } from './resumable-reader';
 import { saveChunk } from './save';
 import { OPEN_SLICE_BYTES } from './verify';
@@ -63,8 +64,8 @@ export interface DownloadPipelineOptions {
    */
   readonly decryptCopiesInput?: boolean;
   /**
-   * Where given (the workers, where the streaming self-test passed), each chunk is read into a Blob
-   * a slice at a time instead of a chunk buffer, and opened with this instead of `decrypt`: verify
+   * Where given (the workers, where the streaming self-test passed), each chunk is read into its
+   * store (`chunkStore`: a file, or a Blob) a slice at a time instead of a chunk buffer, and opened with this instead of `decrypt`: verify
    * the whole chunk first, then yield its plaintext slice by slice (`openChunkInSlices`). Nothing of
    * a chunk reaches the sink before its tag verified, and no chunk-sized buffer exists.
    */
@@ -74,8 +75,13 @@ export interface DownloadPipelineOptions {
     isLast: boolean,
     chunk: Blob,
   ) => AsyncIterable<Uint8Array<ArrayBuffer>>;
-  /** Bytes per slice read into a chunk's Blob (`openChunk` only; default 4 MiB). */
+  /** Bytes per slice read into a chunk's store (`openChunk` only; default 4 MiB). */
   readonly chunkSliceBytes?: number;
+  /**
+   * Where a chunk is kept between its verify and decrypt passes (`openChunk` only): files of the
+   * origin private file system (`createChunkFiles`), or Blobs (the default, `blobChunkStore`).
+   */
+  readonly chunkStore?: ChunkStore;
   /** Opened after the first answer arrived, so a failed request never starts a browser download. */
   readonly openSink: () => Promise<SaveSink>;
   readonly progress: PipelineProgress;
@@ -143,10 +149,26 @@ async function streamChunks(
   fail: (error: unknown) => void,
   signal: AbortSignal,
 ): Promise<void> {
+  const route = chunkRoute(options, input);
+  try {
+    await chunksInOrder(options, input, sink, fail, signal, route);
+  } finally {
+    await route.end();
+  }
+}
+
+/** The loop of {@link streamChunks}. */
+async function chunksInOrder(
+  options: DownloadPipelineOptions,
+  input: ResumableReader,
+  sink: SaveSink,
+  fail: (error: unknown) => void,
+  signal: AbortSignal,
+  route: ChunkRoute,
+): Promise<void> {
   const { job } = options;
   const count = chunkCount(job.size, job.chunkSize);
   const phase = createDownloadPhase(options.progress, count);
-  const route = chunkRoute(options, input);
   let saving: Promise<void> | null = null;
   for (let index = 0; index < count; index++) {
     const isLast = index === count - 1;
@@ -166,12 +188,11 @@ async function streamChunks(
     saving.catch(fail);
   }
   if (saving !== null) await guard(saving, signal);
-  route.end();
 }
 
 /**
  * How a chunk is fetched and opened: `fetch` reads it whole and answers what opens it (the plaintext
- * slices, once it verified); `end` runs once every chunk is saved.
+ * slices, once it verified); `end` runs once the download ended.
  */
 interface ChunkRoute {
   fetch(
@@ -179,20 +200,35 @@ interface ChunkRoute {
     isLast: boolean,
     length: number,
   ): Promise<() => AsyncIterable<Uint8Array<ArrayBuffer>>>;
-  end(): void;
+  /** Once the download ended, whatever way (saved, failed, cancelled). Never throws. */
+  end(): Promise<void>;
+}
+
+/** The chunk's plaintext slices; its stored ciphertext is removed once they are all taken (or given up). */
+async function* removedAfter(
+  slices: AsyncIterable<Uint8Array<ArrayBuffer>>,
+  chunk: StoredChunk,
+): AsyncGenerator<Uint8Array<ArrayBuffer>> {
+  try {
+    yield* slices;
+  } finally {
+    chunk.remove();
+  }
 }
 
 function chunkRoute(options: DownloadPipelineOptions, input: ResumableReader): ChunkRoute {
   const { job, openChunk } = options;
   if (openChunk !== undefined) {
-    // Received into a Blob a slice at a time (no chunk-sized buffer), verified whole, then decrypted.
+    // Received into a file (or a Blob) a slice at a time (no chunk-sized buffer), verified whole,
+    // then decrypted; the file is removed once the chunk is saved, and every file when the download ends.
     const sliceBytes = options.chunkSliceBytes ?? OPEN_SLICE_BYTES;
+    const store = options.chunkStore ?? blobChunkStore();
     return {
       fetch: async (index, isLast, length) => {
-        const chunk = await input.readBlob(length, sliceBytes);
-        return () => openChunk(job.fileKey, index, isLast, chunk);
+        const chunk = await input.readChunk(length, sliceBytes, store);
+        return () => removedAfter(openChunk(job.fileKey, index, isLast, chunk.data), chunk);
       },
-      end: () => undefined,
+      end: () => store.clear(),
     };
   }
   // One read buffer for the whole download where decrypt copies its input (see `decryptCopiesInput`):
@@ -210,6 +246,7 @@ function chunkRoute(options: DownloadPipelineOptions, input: ResumableReader): C
     // The read buffer goes with the download, not at a later collection.
     end: () => {
       if (spare !== null) releaseBuffer(spare);
+      return Promise.resolve();
     },
   };
 }

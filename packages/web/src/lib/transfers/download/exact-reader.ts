@@ -52,20 +52,22 @@ export class ExactReader {
   }
 
   /**
-   * The next `length` bytes as a Blob, read `sliceBytes` at a time through one reused slice buffer
-   * (each slice is copied into the Blob, which the browser holds: on disk when large), so no
-   * chunk-sized buffer exists here.
-   * @throws {TruncatedStreamError} the stream ended first.
+   * The next `length` bytes, `sliceBytes` at a time through one reused slice buffer, each handed to
+   * `take` (which must have copied it when it resolves: the buffer is reused for the next slice), so
+   * no chunk-sized buffer exists here.
+   * @throws {TruncatedStreamError} the stream ended first; or what `take` threw.
    */
-  async readBlob(length: number, sliceBytes: number): Promise<Blob> {
-    const pieces: Blob[] = [];
+  async readSlices(
+    length: number,
+    sliceBytes: number,
+    take: (slice: Uint8Array) => Promise<void>,
+  ): Promise<void> {
     let spare: ArrayBuffer | null = null;
     for (let offset = 0; offset < length; offset += sliceBytes) {
       const bytes = await this.read(Math.min(sliceBytes, length - offset), spare);
-      pieces.push(new Blob([bytes]));
+      await take(new Uint8Array(bytes));
       spare = bytes;
     }
-    return new Blob(pieces);
   }
 
   /** @throws {IntegrityError} more bytes follow. */

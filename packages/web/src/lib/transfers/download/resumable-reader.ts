@@ -1,4 +1,5 @@
 import { downloadMessages } from '@coffer/contracts';
+import { ChunkStoreFailedError, type ChunkStore, type StoredChunk } from './chunk-store';
 import { ExactReader, TruncatedStreamError } from './exact-reader';
 import { TransferError, isRetryableTransferError, waitBeforeRetry } from '../transfer-errors';
 
@@ -70,13 +71,31 @@ export class ResumableReader {
   }
 
   /**
-   * The next `length` bytes of the object (one whole encrypted chunk) as a Blob, read in slices
-   * (see {@link ExactReader.readBlob}); a break drops what was read of it and reads it again.
+   * The next `length` bytes of the object (one whole encrypted chunk), read in slices into a chunk
+   * of `store` (a file, or a Blob). A break abandons what was stored of it and reads it again; so
+   * does a store that failed to write (it is Blobs from then on), without counting as a retry.
    */
-  async readBlob(length: number, sliceBytes: number): Promise<Blob> {
-    const blob = await this.#withRetries(async () => (await this.#ensureOpen()).readBlob(length, sliceBytes));
+  async readChunk(length: number, sliceBytes: number, store: ChunkStore): Promise<StoredChunk> {
+    const chunk = await this.#withRetries(async () => {
+      for (;;) {
+        const reader = await this.#ensureOpen();
+        const writer = await store.begin().catch(async (error: unknown) => {
+          if (error instanceof ChunkStoreFailedError) return store.begin();
+          throw error;
+        });
+        try {
+          await reader.readSlices(length, sliceBytes, (slice) => writer.append(slice));
+          return await writer.finish();
+        } catch (error) {
+          await writer.abandon();
+          if (!(error instanceof ChunkStoreFailedError)) throw error;
+          // The bytes of this chunk already read are gone: the chunk is asked for again.
+          await this.cancel();
+        }
+      }
+    });
     this.#position += length;
-    return blob;
+    return chunk;
   }
 
   /** @throws {IntegrityError} bytes follow the last chunk (the object was extended). */

@@ -1,0 +1,285 @@
+/**
+ * Where the fetch stage keeps a download's chunk between its two passes (verify, then decrypt:
+ * docs/transfers.md, "Pipeline"): readable twice, never in a chunk-sized buffer.
+ *
+ * - Files of the origin private file system (`createChunkFiles`): each chunk's ciphertext is written
+ *   to `coffer-download-chunks/<worker>/chunk-<n>` slice by slice as it arrives and answered as its
+ *   `File`, which the browser reads from disk (`slice().arrayBuffer()`); the file is removed once its
+ *   chunk is saved, or when the download ends whatever way. The crypto worker writes with a
+ *   synchronous access handle, the download service worker (which has none) with `createWritable()`.
+ *   Each worker holds a Web Lock named after its folder for its whole life; a worker that starts
+ *   removes the folders whose lock no one holds (those of workers that died mid-download).
+ * - Blobs (`blobChunkStore`): the fallback where that file system is missing, refused (Firefox's
+ *   private windows) or full: the browser holds the chunk (in memory up to its blob limit).
+ *
+ * A chunk's file can change between the passes only by this origin's own code, which holds the
+ * key anyway: the opener keeps `immutableSource` (verify.ts).
+ */
+
+/** The download chunks' root folder in the origin private file system. */
+export const CHUNK_FILES_ROOT = 'coffer-download-chunks';
+
+/** A chunk as the fetch stage stored it: read it (twice) from `data`, then `remove` it. */
+export interface StoredChunk {
+  readonly data: Blob;
+  /** Drops the chunk's file (or Blob). Never throws; safe to call twice. */
+  remove(): void;
+}
+
+/** One chunk being stored: append its bytes in order, then `finish` (or `abandon`). */
+export interface ChunkWriter {
+  /** Appends `bytes`, copied before this resolves (the caller reuses the buffer). @throws {ChunkStoreFailedError} */
+  append(bytes: Uint8Array): Promise<void>;
+  /** @throws {ChunkStoreFailedError} */
+  finish(): Promise<StoredChunk>;
+  /** Drops what was written. Never throws. */
+  abandon(): Promise<void>;
+}
+
+export interface ChunkStore {
+  /** Where the chunks are kept (the benchmark and debug logs say it). */
+  readonly kind: 'files' | 'blobs';
+  /** A writer for the next chunk. */
+  begin(): Promise<ChunkWriter>;
+  /** Drops every chunk still stored (the download ended). Never throws. */
+  clear(): Promise<void>;
+}
+
+/**
+ * Writing a chunk's file failed (no space left, a quota, the file system went away): the store
+ * turned itself into Blobs, and the chunk must be received again from its first byte.
+ */
+export class ChunkStoreFailedError extends Error {
+  constructor(cause: unknown) {
+    super('The chunk could not be written to disk', { cause });
+    this.name = 'ChunkStoreFailedError';
+  }
+}
+
+/** Chunks as Blobs: each appended slice copied into a Blob of its own, the chunk their concatenation. */
+export function blobChunkStore(): ChunkStore {
+  return {
+    kind: 'blobs',
+    begin: () => Promise.resolve(blobWriter()),
+    clear: () => Promise.resolve(),
+  };
+}
+
+function blobWriter(): ChunkWriter {
+  let pieces: Blob[] = [];
+  return {
+    append(bytes) {
+      pieces.push(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+      return Promise.resolve();
+    },
+    finish() {
+      const data = new Blob(pieces);
+      pieces = [];
+      return Promise.resolve({ data, remove: () => undefined });
+    },
+    abandon() {
+      pieces = [];
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The parts of `FileSystemSyncAccessHandle` used here (typed in the dedicated worker's library only). */
+interface SyncAccessHandle {
+  write(buffer: Uint8Array, options: { at: number }): number;
+  close(): void | Promise<void>;
+}
+
+/** `createSyncAccessHandle` is typed in the dedicated worker's library only; `createWritable` is missing in some browsers. */
+type ChunkFileHandle = Omit<FileSystemFileHandle, 'createWritable'> & {
+  createSyncAccessHandle?: () => Promise<SyncAccessHandle>;
+  createWritable?: () => Promise<FileSystemWritableFileStream>;
+};
+
+/** What the chunk files need of the browser (a stand-in in unit tests). */
+export interface ChunkFilesEnvironment {
+  readonly storage?: Pick<StorageManager, 'getDirectory'>;
+  readonly locks?: Pick<LockManager, 'request'>;
+  /** True in a dedicated worker, the only place with synchronous access handles. */
+  readonly syncHandles: boolean;
+}
+
+/** This thread's environment: the service worker and the crypto worker. */
+export function currentChunkFilesEnvironment(scope: typeof globalThis = globalThis): ChunkFilesEnvironment {
+  const { navigator } = scope as { navigator?: Partial<Navigator> };
+  const dedicated = (scope as { DedicatedWorkerGlobalScope?: unknown }).DedicatedWorkerGlobalScope;
+  return {
+    ...(navigator?.storage === undefined ? {} : { storage: navigator.storage }),
+    ...(navigator?.locks === undefined ? {} : { locks: navigator.locks }),
+    syncHandles: typeof dedicated === 'function' && scope instanceof (dedicated as new () => object),
+  };
+}
+
+/** A worker's chunk stores: one per download, all in the worker's folder. */
+export interface ChunkStores {
+  /** Where the next download keeps its chunks. */
+  forDownload(): ChunkStore;
+}
+
+/**
+ * The chunk files of this worker, with Blobs as the fallback: where the file system or Web Locks
+ * are missing, where the folder cannot be made, and from the first failed write on (the worker keeps
+ * Blobs for its life). Call once per worker: it sweeps dead workers' folders at once.
+ */
+export function createChunkFiles(
+  environment: ChunkFilesEnvironment = currentChunkFilesEnvironment(),
+): ChunkStores {
+  const { storage, locks } = environment;
+  if (storage?.getDirectory === undefined || locks === undefined) return { forDownload: blobChunkStore };
+  let folder: Promise<FileSystemDirectoryHandle | null> = openOwnFolder(storage, locks).catch(() => null);
+  let next = 0;
+  return {
+    forDownload: () => {
+      const blobs = blobChunkStore();
+      /** This download's files, each with its folder (kept when the worker falls back to Blobs). */
+      const stored = new Map<string, FileSystemDirectoryHandle>();
+      const removeFile = (own: FileSystemDirectoryHandle, name: string): void => {
+        if (stored.delete(name)) void own.removeEntry(name).catch(() => undefined);
+      };
+      const store: ChunkStore & { kind: 'files' | 'blobs' } = {
+        kind: 'files',
+        async begin() {
+          const own = await folder;
+          if (own === null) {
+            store.kind = 'blobs';
+            return blobs.begin();
+          }
+          const name = `chunk-${String(next++)}`;
+          stored.set(name, own);
+          const fail = (error: unknown): ChunkStoreFailedError => {
+            // From now on this worker keeps chunks as Blobs (the disk is full, or the file system failed).
+            store.kind = 'blobs';
+            folder = Promise.resolve(null);
+            removeFile(own, name);
+            return new ChunkStoreFailedError(error);
+          };
+          let handle: ChunkFileHandle;
+          let writer: FileWriter;
+          try {
+            handle = await own.getFileHandle(name, { create: true });
+            writer = await fileWriter(handle, environment.syncHandles);
+          } catch (error) {
+            throw fail(error);
+          }
+          let closed = false;
+          const close = async (): Promise<void> => {
+            if (closed) return;
+            closed = true;
+            await writer.close();
+          };
+          return {
+            async append(bytes) {
+              try {
+                await writer.append(bytes);
+              } catch (error) {
+                await close().catch(() => undefined);
+                throw fail(error);
+              }
+            },
+            async finish() {
+              try {
+                await close();
+                const data = await handle.getFile();
+                return {
+                  data,
+                  remove: () => {
+                    removeFile(own, name);
+                  },
+                };
+              } catch (error) {
+                throw fail(error);
+              }
+            },
+            async abandon() {
+              await close().catch(() => undefined);
+              removeFile(own, name);
+            },
+          };
+        },
+        async clear() {
+          const files = [...stored];
+          stored.clear();
+          await Promise.all(files.map(([name, own]) => own.removeEntry(name).catch(() => undefined)));
+        },
+      };
+      return store;
+    },
+  };
+}
+
+interface FileWriter {
+  append(bytes: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Appends to a new file: a synchronous access handle where there is one, else `createWritable()`. */
+async function fileWriter(handle: ChunkFileHandle, syncHandles: boolean): Promise<FileWriter> {
+  if (syncHandles && handle.createSyncAccessHandle !== undefined) {
+    const access = await handle.createSyncAccessHandle();
+    let at = 0;
+    return {
+      append(bytes) {
+        // No flush: the file is read back by this browser, not after a power cut.
+        const written = access.write(bytes, { at });
+        at += written;
+        if (written !== bytes.byteLength) return Promise.reject(new Error('the chunk was not written whole'));
+        return Promise.resolve();
+      },
+      close: async () => {
+        await access.close();
+      },
+    };
+  }
+  if (handle.createWritable === undefined) throw new Error('no writable file here');
+  // Chromium writes a temporary file and moves it into place on close: the chunk exists whole or not at all.
+  const writable = await handle.createWritable();
+  return {
+    append: (bytes) => writable.write(bytes as Uint8Array<ArrayBuffer>),
+    close: () => writable.close(),
+  };
+}
+
+/**
+ * This worker's folder, made once its lock is held (so no other worker takes it for a dead one's),
+ * after the folders of dead workers were removed (as upload part files are, `part-files.ts`).
+ */
+async function openOwnFolder(
+  storage: Pick<StorageManager, 'getDirectory'>,
+  locks: Pick<LockManager, 'request'>,
+): Promise<FileSystemDirectoryHandle> {
+  const root = await storage.getDirectory();
+  const chunks = await root.getDirectoryHandle(CHUNK_FILES_ROOT, { create: true });
+  const own = `worker-${crypto.randomUUID()}`;
+  await new Promise<void>((granted, refused) => {
+    locks
+      .request(lockName(own), () => {
+        granted();
+        // Held for as long as this worker lives.
+        return new Promise<void>(() => undefined);
+      })
+      .catch(refused);
+  });
+  // Names first, then removals: a browser may list a folder in pages that a removal would shift.
+  const names: string[] = [];
+  for await (const name of (chunks as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> }).keys()) {
+    if (name !== own) names.push(name);
+  }
+  for (const name of names) {
+    // Removed only while holding its lock: a folder whose lock is free belongs to a dead worker.
+    await locks
+      .request(lockName(name), { ifAvailable: true }, async (lock) => {
+        if (lock !== null) await chunks.removeEntry(name, { recursive: true });
+      })
+      .catch(() => undefined);
+  }
+  return chunks.getDirectoryHandle(own, { create: true });
+}
+
+function lockName(folder: string): string {
+  return `${CHUNK_FILES_ROOT}/${folder}`;
+}
