@@ -3,12 +3,13 @@ import { Text } from '@mantine/core';
 import { IconArrowsMove, IconShare, IconTrash } from '@tabler/icons-react';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
-import { deleteFolder, type DriveFile, type DriveFolder } from '../../lib/drive';
+import { deleteFolder, foldersBelow, type DriveFile, type DriveFolder } from '../../lib/drive';
 import type { FileView } from '../../lib/files/file-views';
 import { snackbar } from '../../lib/snackbar';
 import { ActionButton } from '../../ui/ActionButton';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CreateLinkButton } from '../links/CreateLinkButton';
+import { failedItemsText } from './bulk-failures';
 import { SelectModeButton, SelectionZipBar } from './SelectionControls';
 import { ZipProgressCard } from './ZipProgressCard';
 import { countBelow } from './use-folder-actions';
@@ -47,15 +48,35 @@ export function useBulkActions<F extends FileView>(
 
   const remove = async (): Promise<void> => {
     setPending(true);
-    let failed = 0;
-    for (const folder of selectedFolders) await deleteFolder(api, folder.nodeId).catch(() => (failed += 1));
-    for (const file of selectedFiles) await filesApi.delete(api, file.fileId).catch(() => (failed += 1));
+    const total = selectedFolders.length + selectedFiles.length;
+    const failed: (DriveFile | DriveFolder)[] = [];
+    // Each item on its own: a failure is remembered and the rest still go.
+    for (const folder of selectedFolders)
+      await deleteFolder(api, folder.nodeId).catch(() => failed.push(folder));
+    // Files inside a folder deleted here went with it.
+    const gone = new Set(
+      selectedFolders
+        .filter((folder) => !failed.includes(folder))
+        .flatMap((folder) => [folder.nodeId, ...foldersBelow(view.folders, folder.nodeId)]),
+    );
+    for (const file of selectedFiles) {
+      if (file.parentNodeId !== null && gone.has(file.parentNodeId)) continue;
+      await filesApi.delete(api, file.fileId).catch(() => failed.push(file));
+    }
     setPending(false);
     setConfirming(false);
     await view.drive.refresh();
-    if (failed > 0) snackbar.danger(`${failed} of ${selection.count} could not be deleted`);
-    else snackbar.success(`Deleted ${selection.count} ${selection.count === 1 ? 'item' : 'items'}`);
-    selection.stop();
+    if (failed.length === 0) {
+      snackbar.success(`Deleted ${total} ${total === 1 ? 'item' : 'items'}`);
+      selection.stop();
+      return;
+    }
+    // The failed ones are named and stay selected; the deleted ones leave the selection.
+    snackbar.danger(failedItemsText('delete', failed, total));
+    selection.drop(
+      selectedFiles.filter((file) => !failed.includes(file)).map((file) => file.fileId),
+      selectedFolders.filter((folder) => !failed.includes(folder)).map((folder) => folder.nodeId),
+    );
   };
 
   const inside = selectedFolders.reduce(

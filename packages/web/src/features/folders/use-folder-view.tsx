@@ -266,7 +266,15 @@ export function useFolderView<F extends FileView>(
         excluded={excluded}
         current={onlyMoved === undefined ? null : placeOf(onlyMoved.parentNodeId)}
         onClose={close}
-        onMove={(target) => actions.move(moving, target)}
+        onMove={async (target) => {
+          const failed = new Set(await actions.move(moving, target));
+          // What moved leaves the selection; what failed stays selected for a retry.
+          const moved = moving.filter((item) => !failed.has(item));
+          selection.drop(
+            moved.flatMap((item) => (item.kind === 'file' ? [item.fileId] : [])),
+            moved.flatMap((item) => (item.kind === 'folder' ? [item.nodeId] : [])),
+          );
+        }}
       />
       <ShareFolderDialog
         folder={dialog?.kind === 'share' ? dialog.folder : null}

@@ -16,6 +16,8 @@ export interface Selection extends Selected {
   has(kind: 'file' | 'folder', id: string): boolean;
   /** Selects exactly these (Select all). */
   set(files: readonly string[], folders?: readonly string[]): void;
+  /** Unselects these (the items a bulk action handled); the rest stay selected. */
+  drop(files: readonly string[], folders?: readonly string[]): void;
   clear(): void;
 }
 
@@ -50,6 +52,12 @@ export function useSelection(): Selection {
       has: (kind, id) => (kind === 'file' ? selected.files : selected.folders).has(id),
       set: (files, folders = []) => {
         setSelected({ files: new Set(files), folders: new Set(folders) });
+      },
+      drop: (files, folders = []) => {
+        setSelected((current) => ({
+          files: new Set([...current.files].filter((id) => !files.includes(id))),
+          folders: new Set([...current.folders].filter((id) => !folders.includes(id))),
+        }));
       },
       clear: () => {
         setSelected(NONE);
