@@ -18,7 +18,16 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'crypto', root: 'packages/crypto', include: ['src/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'crypto',
+          root: 'packages/crypto',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+          // Ceilings, not waits: a test derives keys at full cost (PBKDF2 600,000 rounds, Argon2id 64 MiB),
+          // ~0.5 s each on an idle core; Vitest's 5 s / 10 s defaults failed four tests at load 24.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         resolve: { alias },
@@ -27,6 +36,7 @@ export default defineConfig({
           root: 'packages/contracts',
           include: ['src/**/*.test.ts'],
           environment: 'node',
+          testTimeout: 30_000,
         },
       },
       {
