@@ -47,7 +47,10 @@ export default defineConfig({
           include: ['src/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // A ceiling: a file's beforeAll opens its databases (a PostgreSQL schema and its migrations) and
+          // starts the app. A hook that times out fails the file and Vitest lists its tests as skipped,
+          // as the API fuzz's PostgreSQL case once was on a busy machine.
+          hookTimeout: 120_000,
         },
       },
       {
