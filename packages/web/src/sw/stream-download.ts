@@ -1,6 +1,7 @@
 import {
   STREAM_DOWNLOAD_PREFIX,
   type StreamDownloadControlMessage,
+  type StreamRegisteredAnswer,
 } from '../lib/zip/stream-download-protocol';
 import { contentDisposition } from './download-service-worker';
 
@@ -9,7 +10,11 @@ export interface StreamWorkerScope {
   readonly location: { readonly origin: string };
   addEventListener(
     type: 'message',
-    listener: (event: { data: unknown; waitUntil(promise: Promise<unknown>): void }) => void,
+    listener: (event: {
+      data: unknown;
+      readonly ports: readonly MessagePort[];
+      waitUntil(promise: Promise<unknown>): void;
+    }) => void,
   ): void;
   addEventListener(
     type: 'fetch',
@@ -69,6 +74,15 @@ export function installStreamDownloads(scope: StreamWorkerScope): void {
         answered: false,
       };
       streams.set(data.id, entry);
+      // Only now may the page open the URL (the navigation is an event of its own, in no order with this one).
+      const port = event.ports[0];
+      if (port !== undefined) {
+        port.postMessage({
+          type: 'coffer-download:stream-registered',
+          id: data.id,
+        } satisfies StreamRegisteredAnswer);
+        port.close();
+      }
       setTimeout(() => {
         if (!entry.answered) {
           streams.delete(data.id);

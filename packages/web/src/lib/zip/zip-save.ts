@@ -3,7 +3,13 @@ import { openFsAccessSink } from '../transfers/save/fs-access-sink';
 import type { ResolvedSaveMethod, SaveSink } from '../transfers/save/save-sink';
 import { activeDownloadWorker, openInHiddenFrame } from '../transfers/save/sw-registration';
 import { createStreamSink } from '../transfers/save/stream-sink';
-import { streamDownloadUrl, type StreamDownloadControlMessage } from './stream-download-protocol';
+import { DOWNLOAD_NOT_STARTED_TEXT } from '../transfers/save/download-sw-protocol';
+import { TransferError } from '../transfers/transfer-errors';
+import {
+  streamDownloadUrl,
+  type StreamDownloadControlMessage,
+  type StreamRegisteredAnswer,
+} from './stream-download-protocol';
 
 const KEEP_ALIVE_INTERVAL_MS = 10_000;
 /** The iframe outlives the end of the stream by a little; the browser's download no longer needs it. */
@@ -27,8 +33,30 @@ export function openZipSink(method: ResolvedSaveMethod, fileName: string, size: 
   }
 }
 
-async function openServiceWorkerZipSink(fileName: string): Promise<SaveSink> {
-  const worker = await activeDownloadWorker();
+export interface ServiceWorkerZipSinkOptions {
+  readonly getWorker?: () => Promise<{
+    postMessage(message: StreamDownloadControlMessage, transfer: Transferable[]): void;
+  }>;
+  /** Opens the download URL and returns a function that removes what it opened. */
+  readonly openUrl?: (url: string) => () => void;
+  /** How long the worker may take to register the stream before the download counts as not started. */
+  readonly registerTimeoutMs?: number;
+}
+
+/** The worker answers at once; this only bounds a worker that went away. */
+const REGISTER_TIMEOUT_MS = 30_000;
+
+/**
+ * The ZIP's stream, transferred to the download service worker; the hidden iframe opens its URL
+ * only once the worker answered that it registered the stream (a navigation sent with the message
+ * could reach the worker first and be answered 404).
+ * @throws {TransferError} `SAVE_UNAVAILABLE` when the worker does not answer.
+ */
+export async function openServiceWorkerZipSink(
+  fileName: string,
+  options: ServiceWorkerZipSinkOptions = {},
+): Promise<SaveSink> {
+  const worker = await (options.getWorker ?? activeDownloadWorker)();
   const id = crypto.randomUUID();
   let cancelledInBrowser = false;
   const { stream, sink } = createStreamSink(() => {
@@ -37,8 +65,25 @@ async function openServiceWorkerZipSink(fileName: string): Promise<SaveSink> {
   const post = (message: StreamDownloadControlMessage, transfer: Transferable[] = []): void => {
     worker.postMessage(message, transfer);
   };
-  post({ type: 'coffer-download:stream', id, fileName, stream }, [stream]);
-  const removeFrame = openInHiddenFrame(streamDownloadUrl(id, fileName));
+  const answer = new MessageChannel();
+  const registered = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new TransferError('SAVE_UNAVAILABLE', DOWNLOAD_NOT_STARTED_TEXT));
+    }, options.registerTimeoutMs ?? REGISTER_TIMEOUT_MS);
+    answer.port1.onmessage = (event: MessageEvent<StreamRegisteredAnswer | null>) => {
+      if (event.data?.id !== id) return;
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  post({ type: 'coffer-download:stream', id, fileName, stream }, [stream, answer.port2]);
+  try {
+    await registered;
+  } finally {
+    answer.port1.onmessage = null;
+    answer.port1.close();
+  }
+  const removeFrame = (options.openUrl ?? openInHiddenFrame)(streamDownloadUrl(id, fileName));
   const keepAlive = setInterval(() => {
     post({ type: 'coffer-download:stream-keepalive', id });
   }, KEEP_ALIVE_INTERVAL_MS);

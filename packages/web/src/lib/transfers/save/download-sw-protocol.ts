@@ -25,9 +25,10 @@ export const DOWNLOAD_SW_PATH = '/download-sw.js';
  * once; with the same URL it would keep the worker an older version of the app installed (which
  * ignores the new messages) until its next update check. Bump it with every change of the messages
  * (2: downloads run in the service worker, session 10; 3: `status`, issue 32; 4: page-made
- * streams for ZIPs, `lib/zip/stream-download-protocol.ts`, issue 31).
+ * streams for ZIPs, `lib/zip/stream-download-protocol.ts`, issue 31; 5: a page-made stream is
+ * opened only once the worker answered that it registered it).
  */
-export const DOWNLOAD_SW_PROTOCOL = 4;
+export const DOWNLOAD_SW_PROTOCOL = 5;
 export const DOWNLOAD_SW_URL = `${DOWNLOAD_SW_PATH}?protocol=${String(DOWNLOAD_SW_PROTOCOL)}`;
 
 /**
