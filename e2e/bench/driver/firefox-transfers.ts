@@ -16,6 +16,7 @@ import { GIB, elapsed } from '../bench-units.js';
 import {
   computedAs,
   cryptoWorkerStatusInPage,
+  serviceWorkerChunksInPage,
   serviceWorkerStatusInPage,
   type EngineStatus,
 } from '../measure/engine-status.js';
@@ -297,6 +298,9 @@ export async function runFirefoxSize(
     log(`  ${encDown.seconds.toFixed(1)} s`);
     engine.serviceWorker = await page.evaluate(serviceWorkerStatusInPage);
     log(`the download service worker opens in ${computedAs(engine.serviceWorker)}`);
+    log(
+      `its downloads keep chunks in ${(await page.evaluate(serviceWorkerChunksInPage)) ?? 'an unknown store'}`,
+    );
     await deleteAll(page);
     return { gib, size, hashed, plainUp, plainDown, encUp, encDown, engine };
   } finally {

@@ -14,6 +14,7 @@ import { cipherFootprint, type CipherFootprint } from '../measure/cipher-footpri
 import {
   computedAs,
   cryptoWorkerStatusInPage,
+  serviceWorkerChunksInPage,
   serviceWorkerStatusInPage,
   type EngineStatus,
 } from '../measure/engine-status.js';
@@ -135,6 +136,9 @@ export async function runSize(
       );
       engine.serviceWorker = await h.page.evaluate(serviceWorkerStatusInPage);
       log(`the download service worker opens in ${computedAs(engine.serviceWorker)}`);
+      log(
+        `its downloads keep chunks in ${(await h.page.evaluate(serviceWorkerChunksInPage)) ?? 'an unknown store'}`,
+      );
       await deleteAllFiles(h.page);
     } else {
       log(`encrypted upload FAILED: ${encUp.failure}`);

@@ -69,3 +69,24 @@ export async function serviceWorkerStatusInPage(): Promise<boolean | null> {
   active.postMessage({ type: 'coffer-download:status' }, [channel.port2]);
   return answered;
 }
+
+/**
+ * In the app's page: where the registered download service worker keeps a chunk between its verify
+ * and decrypt passes (`files` of the origin private file system, or `blobs`, the fallback), or null
+ * when none is registered or it does not say.
+ */
+export async function serviceWorkerChunksInPage(): Promise<string | null> {
+  const registration = await navigator.serviceWorker.getRegistration('/__coffer_download__/');
+  const active = registration?.active ?? null;
+  if (active === null) return null;
+  const channel = new MessageChannel();
+  const answered = new Promise<string | null>((resolve) => {
+    channel.port1.addEventListener('message', (event: MessageEvent) => {
+      const { chunks } = event.data as { chunks?: string };
+      resolve(chunks ?? null);
+    });
+    channel.port1.start();
+  });
+  active.postMessage({ type: 'coffer-download:status' }, [channel.port2]);
+  return answered;
+}

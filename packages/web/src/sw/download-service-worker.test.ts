@@ -310,7 +310,7 @@ describe('download service worker', () => {
       };
     });
     worker.postMessage({ type: 'coffer-download:status' }, [channel.port2]);
-    expect(await answer).toEqual({ streaming: true });
+    expect(await answer).toEqual({ streaming: true, chunks: 'blobs' });
     channel.port1.close();
   });
 });

@@ -118,8 +118,8 @@ export function installDownloadServiceWorker(
         const port = event.ports[0];
         if (port !== undefined)
           event.waitUntil(
-            streaming.then((value) => {
-              port.postMessage({ streaming: value } satisfies StatusAnswer);
+            Promise.all([streaming, chunkStores.kind()]).then(([value, chunks]) => {
+              port.postMessage({ streaming: value, chunks } satisfies StatusAnswer);
               port.close();
             }),
           );

@@ -119,6 +119,8 @@ export function currentChunkFilesEnvironment(scope: typeof globalThis = globalTh
 export interface ChunkStores {
   /** Where the next download keeps its chunks. */
   forDownload(): ChunkStore;
+  /** Where this worker keeps chunks now (once its folder is open): the benchmark asks it. */
+  kind(): Promise<ChunkStore['kind']>;
 }
 
 /**
@@ -130,10 +132,12 @@ export function createChunkFiles(
   environment: ChunkFilesEnvironment = currentChunkFilesEnvironment(),
 ): ChunkStores {
   const { storage, locks } = environment;
-  if (storage?.getDirectory === undefined || locks === undefined) return { forDownload: blobChunkStore };
+  if (storage?.getDirectory === undefined || locks === undefined)
+    return { forDownload: blobChunkStore, kind: () => Promise.resolve('blobs') };
   let folder: Promise<FileSystemDirectoryHandle | null> = openOwnFolder(storage, locks).catch(() => null);
   let next = 0;
   return {
+    kind: async () => ((await folder) === null ? 'blobs' : 'files'),
     forDownload: () => {
       const blobs = blobChunkStore();
       /** This download's files, each with its folder (kept when the worker falls back to Blobs). */

@@ -64,6 +64,8 @@ export interface StatusMessage {
 /** The answer to {@link StatusMessage}: true where chunks are verified and decrypted slice by slice. */
 export interface StatusAnswer {
   readonly streaming: boolean;
+  /** Where its downloads keep a chunk between verify and decrypt (`chunk-store.ts`). */
+  readonly chunks: 'files' | 'blobs';
 }
 
 /** What the page posts to the service worker itself (`ServiceWorker.postMessage`). */
