@@ -67,7 +67,9 @@ export async function downloadFromCard(
     page.waitForEvent('download', { timeout: transferTimeoutMs(file.size) }),
     button.click(),
   ]);
-  const path = await completedOrStalled(download, downloadsDir, file.size, start);
+  // The app's own end of the download: its Download button comes back once the worker sent its result.
+  const appEnded = (): Promise<boolean> => button.isVisible().catch(() => false);
+  const path = await completedOrStalled(download, downloadsDir, file.size, start, appEnded);
   const seconds = elapsed(start);
   const { size } = await stat(path);
   if (size !== file.size) throw new Error(`${what}: ${size} bytes, expected ${file.size}`);
@@ -92,6 +94,8 @@ async function completedOrStalled(
   downloadsDir: string,
   size: number,
   start: bigint,
+  /** Whether the app says the download ended (the service worker closed its stream and sent its result). */
+  appEnded: () => Promise<boolean>,
 ): Promise<string> {
   const state = { done: false };
   const completed = download.path().finally(() => {
@@ -108,10 +112,17 @@ async function completedOrStalled(
       if (wholeAt !== null && elapsed(start) - wholeAt > COMPLETION_GRACE_MS / 1000) {
         // Frees the disk (a stalled 4 GiB file would stay); not awaited: a cancel of a download the
         // browser still counts as in progress did not settle (seen with Chromium 156).
+        // Which side stopped: the app's (its stream never closed: no result, no button) or the browser's
+        // (the stream closed and the app ended, but the browser did not complete the download).
+        const ended = await appEnded();
         void download.cancel().catch(() => undefined);
         throw new TransferFailed(
           `every byte was on disk after ${wholeAt.toFixed(1)} s, but the browser did not see the download ` +
-            `end within ${COMPLETION_GRACE_MS / 1000} s after that (the app's stream was not closed)`,
+            `end within ${COMPLETION_GRACE_MS / 1000} s after that (${
+              ended
+                ? "the app's download HAD ended: its stream was closed, the browser did not complete it"
+                : "the app's download had NOT ended: its stream was not closed"
+            })`,
           wholeAt,
         );
       }
