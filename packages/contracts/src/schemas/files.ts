@@ -87,6 +87,12 @@ export const FileListItemSchema = apiObject(
           "A placed file whose stored manifest is still version 1 (it names the file in clear), as an older client's migration left it: the owner's browser checks it and signs it again as version 2.",
       }),
     ),
+    shared: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'The file is shared with someone; absent: with nobody (a card asks GET /users/files/{id}/shares only when true).',
+      }),
+    ),
   },
   'One of my files.',
 );

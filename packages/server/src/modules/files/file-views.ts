@@ -54,10 +54,15 @@ export function fileNodeOf(
 
 /**
  * A row of the owner's list as answered; `clear_manifest` (the owner's list only) is a placed file
- * whose stored manifest is still version 1 (its name in clear): `clearManifest: true`.
+ * whose stored manifest is still version 1 (its name in clear): `clearManifest: true`; `shared` (the
+ * owner's list only): the file is shared with someone (`shared: true`).
  */
 export function toFileListItem(
-  row: FileListRow & FileNodeColumns & { clear_manifest?: number | string | boolean },
+  row: FileListRow &
+    FileNodeColumns & {
+      clear_manifest?: number | string | boolean;
+      shared?: number | string | boolean;
+    },
 ): FileListItem {
   return {
     fileId: row.id,
@@ -69,6 +74,7 @@ export function toFileListItem(
     ownerId: row.owner_id,
     ...fileNodeOf(row, 'owner'),
     ...(Number(row.clear_manifest ?? 0) === 1 ? { clearManifest: true as const } : {}),
+    ...(Number(row.shared ?? 0) === 1 ? { shared: true as const } : {}),
   };
 }
 

@@ -310,6 +310,11 @@ describe.each(dialectsUnderTest)('manifest signed again with the migration ($nam
       );
     expect(await flags()).toEqual({ [old.fileId]: true, [fresh.fileId]: false });
     expect((await stored(old.fileId)).file.manifest).toContain(marker);
+    // The list says which files are shared (the cards ask for the names only then).
+    const shared = (await t.as('mm-c', { method: 'GET', url: '/api/users/files?limit=10' }))
+      .json<{ files: { shared?: boolean }[] }>()
+      .files.map((file) => file.shared);
+    expect(shared).toEqual([true, true]);
 
     // The owner's browser signs it again: manifest, grants and node record swapped by the node call.
     const repaired = await t.as('mm-c', {

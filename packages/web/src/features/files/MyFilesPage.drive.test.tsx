@@ -67,4 +67,30 @@ describe('My Files with encrypted names (issue 31)', () => {
       expect(titles()).toEqual(['zz-marker-plan.txt']);
     });
   });
+
+  it('cards make no call of their own where the list already says enough (issue 31: was 2 per card)', async () => {
+    const sealed = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => sealedItem(`n-${index}`, `note-${index}.txt`)),
+    );
+    const files: FileListItem[] = sealed.map((item, index) =>
+      index === 0 ? { ...item, shared: true } : item,
+    );
+    const api = createFakeApi({
+      'GET /users/files?limit=500': () => ({ files, count: files.length }),
+      'GET /users/folders': () => ({ folders: [] }),
+      'GET /users/files/n-0/shares': () => ({ shares: [{ email: 'bob@example.com', name: 'Bob' }] }),
+    });
+    renderScreen(<MyFilesPage />, { api, session });
+    await waitFor(() => {
+      expect(titles()).toContain('note-0.txt');
+    });
+    expect(await screen.findByText('Bob')).toBeTruthy();
+    const perCard = () =>
+      api.calls
+        .filter((call) => call.method === 'GET' && /^\/users\/files\/[^/?]+(\/shares)?$/.test(call.path))
+        .map((call) => call.path);
+    // Only the shared file asks who it is shared with; no card reads its metadata to check it.
+    expect(perCard()).toEqual(['/users/files/n-0/shares']);
+    expect(screen.getAllByText('Only you')).toHaveLength(screen.getAllByRole('article').length - 1);
+  }, 60_000);
 });

@@ -137,7 +137,8 @@ describe('My Files', () => {
       { email: 'ada@example.com', name: 'Ada Lovelace' },
       { email: 'alan@example.com', name: 'Alan Turing' },
     ];
-    const api = apiWith()
+    // The list says the report is shared (issue 31: only then does its card ask with whom).
+    const api = apiWith([{ ...report, shared: true }, photo, notes])
       .on(`GET /users/files/${report.fileId}/shares`, () => ({ shares }))
       .on(`DELETE /users/files/${report.fileId}/share/ada%40example.com`, () => {
         shares = shares.filter((s) => s.email !== 'ada@example.com');

@@ -140,7 +140,7 @@ export function MyFilesPage(): ReactElement {
                 <>
                   {folders.filePlace(file)}
                   <DriveNodeWarning file={file} />
-                  <OwnFileSignature fileId={file.id} />
+                  <OwnFileSignature file={file} />
                   <SharedWithList file={file} />
                 </>
               }

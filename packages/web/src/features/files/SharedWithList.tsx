@@ -4,10 +4,19 @@ import { Badge, CloseButton, Group, Skeleton, Stack, Text, Tooltip } from '@mant
 import type { FileView } from '../../lib/files/file-views';
 import { RevokeShareModal } from './RevokeShareModal';
 import { shareDisplayName, useFileShares, useRevokeShare } from './use-files';
+import type { DriveFileView } from './use-my-drive';
 
-/** "Shared with": the people who may view the file, each with a revoke action (spec section 2). */
+/**
+ * "Shared with": the people who may view the file, each with a revoke action (spec section 2). A
+ * file of my list that is not `shared` makes no call: it shows "Only you", or the share list another
+ * screen put in the cache (the share dialog fetches and refreshes it).
+ */
 export function SharedWithList({ file }: { file: FileView }): ReactElement {
-  const shares = useFileShares(file.id);
+  const listed = (file as Partial<DriveFileView>).drive?.item;
+  // The list says it is shared with nobody (a file from another screen's list is asked).
+  const nobody = listed !== undefined && listed.shared !== true;
+  const shares = useFileShares(file.id, !nobody);
+  const onlyMe = nobody && shares.data === undefined;
   const revoke = useRevokeShare();
   const [confirming, setConfirming] = useState<FileShare | null>(null);
   const revoking = (share: FileShare): boolean =>
@@ -18,7 +27,11 @@ export function SharedWithList({ file }: { file: FileView }): ReactElement {
       <Text size="xs" fw={600} c="dimmed" tt="uppercase" lts={0.3}>
         Shared with
       </Text>
-      {shares.isPending ? (
+      {onlyMe ? (
+        <Text size="sm" c="dimmed">
+          Only you
+        </Text>
+      ) : shares.isPending ? (
         <Skeleton height={22} width="50%" radius="xl" />
       ) : shares.isError ? (
         <Text size="sm" c="dimmed">
