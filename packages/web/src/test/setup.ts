@@ -2,8 +2,8 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 // `findBy…` and `waitFor` give up after this: a ceiling for a hung screen, not a wait. Testing Library's
-// 1 s default failed screens that were merely slow on a busy two-core machine.
-configure({ asyncUtilTimeout: 10_000 });
+// 1 s default failed screens that were merely slow on a busy two-core machine, and 10 s did at load 25.
+configure({ asyncUtilTimeout: 30_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

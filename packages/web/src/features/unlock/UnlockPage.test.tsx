@@ -22,7 +22,8 @@ async function openUnlock(options: TestAppSessionOptions) {
 // are generous (a timed-out test would otherwise keep typing into the next test's screen).
 vi.setConfig({ testTimeout: 60_000 });
 beforeAll(() => {
-  configure({ asyncUtilTimeout: 10_000 });
+  // 10 s was not enough at load 25 (two set-up tests failed waiting for the success message).
+  configure({ asyncUtilTimeout: 30_000 });
 });
 
 afterEach(() => {
