@@ -24,8 +24,11 @@ export default defineConfig({
   testDir: 'tests',
   outputDir: 'test-results',
   fullyParallel: false,
-  // Two cores: one browser worker leaves the other core to the server.
-  workers: 1,
+  // Two browser workers on the two cores: a spec mostly waits (for the server, a mail, a key derivation
+  // in the other process, an animation), so one worker left a core idle most of the time. Every spec
+  // makes its own people, files and markers, and a grep of the shared data folder tolerates another
+  // spec's files coming and going (helpers/files.ts). E2E_WORKERS=1 runs them one at a time.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: true,
   // A ceiling for a hung test, not a wait: a sign-up also confirms the address by mail and signs in,

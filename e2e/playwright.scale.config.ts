@@ -22,5 +22,7 @@ export default defineConfig({
   testDir: 'scale',
   outputDir: 'test-results/scale',
   webServer: undefined,
+  // The spec starts its stack on fixed ports: never two at once.
+  workers: 1,
   use: { ...base.use, baseURL: `http://localhost:${port}` },
 });

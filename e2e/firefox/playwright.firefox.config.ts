@@ -21,6 +21,8 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   outputDir: '../test-results/firefox',
+  // One journey whose tests follow each other.
+  workers: 1,
   // The page objects are puppeteer's: Playwright's browser is never launched, so no trace or screenshot.
   use: { baseURL: base.use?.baseURL },
   // Named, so every reported line says which browser ran it.
