@@ -40,8 +40,9 @@ function throughputVerdicts(results: SizeResult[]): string[] {
 
 /**
  * At most 64 MiB above idle. Beside a miss, what the design holds by construction (docs/transfers.md):
- * in slices, a download keeps up to two chunks' Blobs in the browser's blob store (chunk i + 1 is
- * received while chunk i is verified and decrypted) and ~4 slices in the service worker; an upload
+ * in slices, a download keeps its two chunks (chunk i + 1 is received while chunk i is verified and
+ * decrypted) in files of the origin private file system, or as Blobs in the browser's blob store
+ * where files cannot be used, and ~4 slices in the service worker; an upload
  * ~3 slices in the crypto worker, its parts on disk (none in memory) or 1–2 Blobs where part files
  * cannot be used. With whole chunks (the fallback): the chunk as read and WebCrypto's call (measured).
  * Plus, either way, what the plain transfer of the same bytes holds itself.
@@ -61,10 +62,10 @@ function memoryVerdicts(results: SizeResult[]): string[] {
           `${f0((1 + call) * CHUNK_MIB)} MiB, + ${f0(plainOwn)} MiB the plain ${direction}'s own`;
       } else if (direction === 'download') {
         design =
-          `by construction: 2 chunk Blobs in the blob store = ${f0(2 * CHUNK_MIB)} MiB + ${4 * SLICE_MIB} MiB of ` +
-          `slices in the service worker + ${f0(plainOwn)} MiB the plain download's own = ` +
-          `${f0(2 * CHUNK_MIB + 4 * SLICE_MIB + plainOwn)} MiB: the floor of this design, since a chunk is ` +
-          `verified whole before any of it is decrypted`;
+          `by construction: ${4 * SLICE_MIB} MiB of slices in the service worker, the two chunks in files ` +
+          `of the origin private file system (page cache, not counted; the run prints where they were) or ` +
+          `2 Blobs of ${f0(CHUNK_MIB)} MiB in the blob store where files cannot be used, + the service ` +
+          `worker's own process where the download started it, + ${f0(plainOwn)} MiB the plain download's own`;
       } else {
         design =
           `by construction: ${3 * SLICE_MIB} MiB of slices in the crypto worker, parts in files (page cache, ` +
