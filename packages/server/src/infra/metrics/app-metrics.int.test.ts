@@ -101,6 +101,21 @@ describe.each(dialectsUnderTest)('Prometheus metrics ($name, $backend)', ({ open
     expect(downloaded).toBe(encryptedSizeFor(size));
     expect((await fetch(`${base}/api/no/such/route`)).status).toBe(404);
 
+    // A request is counted when the server sees its response finish, which can come after the client
+    // has read the last byte (seen at load 25: the download not counted yet): wait for that state.
+    await expect
+      .poll(
+        async () => {
+          const now = await scrape();
+          return [
+            sample(now, `coffer_http_requests_total{method="GET",route="${DOWNLOAD}",status="200"}`),
+            sample(now, 'coffer_http_requests_total{method="GET",route="unmatched",status="404"}'),
+            sample(now, 'coffer_transfers_in_progress{direction="download"}'),
+          ];
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual([1, 1, 0]);
     const text = await scrape();
     expect(sample(text, `coffer_http_requests_total{method="GET",route="${DOWNLOAD}",status="200"}`)).toBe(1);
     expect(
