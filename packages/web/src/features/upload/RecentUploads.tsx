@@ -10,7 +10,7 @@ import { uploadStatusLabels, useRecentUploads } from './use-recent-uploads';
  */
 export function RecentUploads(): ReactElement {
   const query = useRecentUploads(true);
-  const uploads = query.data ?? [];
+  const uploads = query.uploads;
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="recent-uploads-title">
       <Stack gap="sm">

@@ -42,6 +42,33 @@ afterEach(() => {
   });
 });
 
+/** My upload of `name`, sealed (issue 31) and listed by the server as 'encrypted'. */
+async function sealedUpload(
+  uploadId: string,
+  name: string,
+  nodeId: string,
+  sealedFor = nodeId,
+  overrides: Partial<UploadItem> = {},
+): Promise<UploadItem> {
+  const keys = session.encryption.requireKeys();
+  const fileKey = await generateFileKey();
+  return item({
+    uploadId,
+    fileName: 'encrypted',
+    contentType: 'application/octet-stream',
+    nodeId,
+    parentNodeId: null,
+    encryptedMetadata: await sealMetadata(fileKey, sealedFor, { name, contentType: 'video/mp4' }),
+    encryptionInfo: {
+      version: keys.keyVersion,
+      algorithm: 'AES-GCM',
+      iv: '',
+      encryptedFileKey: await wrapFileKey(fileKey, keys.publicKey),
+    },
+    ...overrides,
+  });
+}
+
 describe('unfinished uploads on the upload screen', () => {
   it('lists pending large uploads with their age, and cancels one on the server', async () => {
     let uploads = [
@@ -73,28 +100,10 @@ describe('unfinished uploads on the upload screen', () => {
   });
 
   it('opens the sealed name of an upload another browser started (listed as encrypted)', async () => {
-    const keys = session.encryption.requireKeys();
-    const sealed = async (uploadId: string, name: string, nodeId: string, sealedFor = nodeId) => {
-      const fileKey = await generateFileKey();
-      return item({
-        uploadId,
-        fileName: 'encrypted',
-        contentType: 'application/octet-stream',
-        nodeId,
-        parentNodeId: null,
-        encryptedMetadata: await sealMetadata(fileKey, sealedFor, { name, contentType: 'video/mp4' }),
-        encryptionInfo: {
-          version: keys.keyVersion,
-          algorithm: 'AES-GCM',
-          iv: '',
-          encryptedFileKey: await wrapFileKey(fileKey, keys.publicKey),
-        },
-      });
-    };
     const uploads = [
-      await sealed('u-tax', 'tax-return\u202E.mp4', crypto.randomUUID()),
+      await sealedUpload('u-tax', 'tax-return\u202E.mp4', crypto.randomUUID()),
       // Metadata of another node served with this one: it does not open, the server's word stays.
-      await sealed('u-swapped', 'swapped.mp4', crypto.randomUUID(), crypto.randomUUID()),
+      await sealedUpload('u-swapped', 'swapped.mp4', crypto.randomUUID(), crypto.randomUUID()),
     ];
     const api = createFakeApi({
       'GET /users/stats': () => ({ subscription: { limits: { maxConcurrentUploads: 1 } } }),
@@ -105,6 +114,24 @@ describe('unfinished uploads on the upload screen', () => {
     // Opened and sanitized (the bidi override removed).
     expect(await screen.findByRole('listitem', { name: 'Unfinished upload tax-return.mp4' })).toBeTruthy();
     expect(screen.getByRole('listitem', { name: 'Unfinished upload encrypted' })).toBeTruthy();
+  });
+
+  it('Recent uploads opens the sealed name of a finished upload another browser sent', async () => {
+    const uploads = [
+      await sealedUpload('u-done', 'minutes-2026.mp4', crypto.randomUUID(), undefined, {
+        status: 'complete',
+        completedParts: 22,
+      }),
+    ];
+    const api = createFakeApi({
+      'GET /users/stats': () => ({ subscription: { limits: { maxConcurrentUploads: 1 } } }),
+      'GET /users/uploads?limit=20': () => ({ uploads, count: uploads.length }),
+    });
+    renderScreen(<NewUploadPage />, { api, session, manager: createFakeTransferManager() });
+
+    const recent = await screen.findByRole('region', { name: 'Recent uploads' });
+    expect(await within(recent).findByText('minutes-2026.mp4')).toBeTruthy();
+    expect(within(recent).queryByText('encrypted')).toBeNull();
   });
 
   it('keeps only pending multipart uploads and words their age', () => {

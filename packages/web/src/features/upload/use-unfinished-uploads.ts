@@ -3,13 +3,11 @@ import { useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
-import { openUploadName } from '../../lib/drive';
-import { useEncryptionState } from '../../session/session-context';
 import { statsQueryKey } from '../../lib/contacts/query-keys';
 import { fileQueryKeys } from '../../lib/files/query-keys';
 import { snackbar } from '../../lib/snackbar';
 import { browserUploadRecords } from '../../lib/transfers/upload-records.idb';
-import { useRecentUploadsQuery } from './use-recent-uploads';
+import { useOpenedUploadNames, useRecentUploadsQuery, withOpenedNames } from './use-recent-uploads';
 
 /**
  * Large uploads this account left unfinished (a closed tab, a crash, a lost connection): they hold
@@ -58,14 +56,7 @@ export function useUnfinishedUploads(enabled: boolean): UnfinishedUploads {
   const unfinished = useMemo(() => unfinishedUploads(query.data ?? []), [query.data]);
   const names = useOpenedUploadNames(unfinished);
   return {
-    uploads: useMemo(
-      () =>
-        unfinished.map((upload) => {
-          const name = names.get(upload.uploadId);
-          return name === undefined ? upload : { ...upload, fileName: name };
-        }),
-      [unfinished, names],
-    ),
+    uploads: useMemo(() => withOpenedNames(unfinished, names), [unfinished, names]),
     listed: query.data,
     cancel: (uploadId) => {
       mutation.mutate(uploadId);
@@ -73,35 +64,6 @@ export function useUnfinishedUploads(enabled: boolean): UnfinishedUploads {
     cancelling: mutation.isPending ? mutation.variables : null,
   };
 }
-
-/**
- * The names of unfinished uploads sent with sealed metadata (issue 31), opened in this browser: the
- * server lists them as 'encrypted', and another tab or device that started one keeps no record here.
- * Each costs one RSA unwrap (the owner copy of its file key), once per upload.
- */
-function useOpenedUploadNames(uploads: readonly UploadItem[]): ReadonlyMap<string, string> {
-  const encryption = useEncryptionState();
-  const keys = encryption.status === 'unlocked' ? encryption.keys : null;
-  const sealed = uploads.filter((upload) => upload.encryptedMetadata !== undefined);
-  const query = useQuery({
-    queryKey: ['unfinished-upload-names', keys?.keyVersion ?? null, sealed.map((upload) => upload.uploadId)],
-    queryFn: async () => {
-      const names = new Map<string, string>();
-      if (keys === null) return names;
-      for (const upload of sealed) {
-        const name = await openUploadName(upload, keys);
-        if (name !== undefined) names.set(upload.uploadId, name);
-      }
-      return names;
-    },
-    enabled: keys !== null && sealed.length > 0,
-    staleTime: Infinity,
-    retry: false,
-  });
-  return query.data ?? NO_NAMES;
-}
-
-const NO_NAMES: ReadonlyMap<string, string> = new Map();
 
 /** "started 5 minutes ago": how long an unfinished upload has been waiting. */
 export function ageText(createdAt: string, now: number = Date.now()): string {
