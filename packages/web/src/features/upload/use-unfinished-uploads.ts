@@ -1,6 +1,6 @@
 import { DIRECT_UPLOAD_THRESHOLD, uploadMessages, type UploadItem } from '@coffer/contracts';
 import { useMemo } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../../lib/api/context';
 import { filesApi } from '../../lib/api/files';
 import { statsQueryKey } from '../../lib/contacts/query-keys';
