@@ -15,10 +15,23 @@ export interface FolderEntry {
   readonly size: number;
 }
 
-/** Every entry in the folder with its size, by name. */
+/**
+ * Every entry in the folder with its size, by name. An entry gone between the listing and its size
+ * (Firefox renames the `.part` away as the download completes) is left out, not an error: that
+ * race once failed a fast benchmark download.
+ */
 export async function entries(dir: string): Promise<FolderEntry[]> {
   const names = (await readdir(dir)).sort();
-  return Promise.all(names.map(async (name) => ({ name, size: (await stat(join(dir, name))).size })));
+  const sized = await Promise.all(
+    names.map(async (name) => {
+      const found = await stat(join(dir, name)).catch((error: unknown) => {
+        if ((error as { code?: string }).code === 'ENOENT') return null;
+        throw error;
+      });
+      return found === null ? null : { name, size: found.size };
+    }),
+  );
+  return sized.filter((entry): entry is FolderEntry => entry !== null);
 }
 
 /** What a person would open as a saved download: not an in-progress `.part`, not an empty placeholder. */
