@@ -15,6 +15,8 @@
  * (no space left, a quota), the caller keeps the part as an in-memory Blob.
  */
 
+import { openWorkerFolder } from '../storage/worker-folder';
+
 /** The parts' root folder in the origin private file system. */
 export const PART_FILES_ROOT = 'coffer-upload-parts';
 
@@ -68,7 +70,7 @@ export function createPartFiles(scope: typeof globalThis = globalThis): PartFile
   const named = new Map<number, string>();
   // Opened once: a worker whose folder could not be made keeps its parts in memory for its life.
   const open = (): Promise<FileSystemDirectoryHandle | null> => {
-    folder ??= openOwnFolder(storage, locks).catch(() => null);
+    folder ??= openWorkerFolder(PART_FILES_ROOT, storage, locks).catch(() => null);
     return folder;
   };
   // At once, so what dead workers left is removed when a worker starts, not at its first upload.
@@ -147,45 +149,4 @@ export function createPartFiles(scope: typeof globalThis = globalThis): PartFile
       void open().then((own) => own?.removeEntry(name).catch(() => undefined));
     },
   };
-}
-
-/**
- * This worker's folder, made once its lock is held (so no other worker takes it for a dead one's),
- * after the folders of dead workers were removed.
- */
-async function openOwnFolder(
-  storage: StorageManager,
-  locks: LockManager,
-): Promise<FileSystemDirectoryHandle> {
-  const root = await storage.getDirectory();
-  const parts = await root.getDirectoryHandle(PART_FILES_ROOT, { create: true });
-  const own = `worker-${crypto.randomUUID()}`;
-  await new Promise<void>((granted, refused) => {
-    locks
-      .request(lockName(own), () => {
-        granted();
-        // Held for as long as this worker lives.
-        return new Promise<void>(() => undefined);
-      })
-      .catch(refused);
-  });
-  // Names first, then removals: some browsers list a folder in pages that a removal would shift.
-  const names: string[] = [];
-  for await (const name of (parts as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> }).keys()) {
-    if (name !== own) names.push(name);
-  }
-  for (const name of names) {
-    // Removed only while holding its lock: a folder exists only once its worker holds that lock, so a
-    // folder whose lock is free belongs to a dead worker, and a worker starting meanwhile waits.
-    await locks
-      .request(lockName(name), { ifAvailable: true }, async (lock) => {
-        if (lock !== null) await parts.removeEntry(name, { recursive: true });
-      })
-      .catch(() => undefined);
-  }
-  return parts.getDirectoryHandle(own, { create: true });
-}
-
-function lockName(folder: string): string {
-  return `${PART_FILES_ROOT}/${folder}`;
 }

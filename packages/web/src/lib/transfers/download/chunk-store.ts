@@ -16,6 +16,8 @@
  * key anyway: the opener keeps `immutableSource` (verify.ts).
  */
 
+import { openWorkerFolder } from '../../storage/worker-folder';
+
 /** The download chunks' root folder in the origin private file system. */
 export const CHUNK_FILES_ROOT = 'coffer-download-chunks';
 
@@ -134,7 +136,11 @@ export function createChunkFiles(
   const { storage, locks } = environment;
   if (storage?.getDirectory === undefined || locks === undefined)
     return { forDownload: blobChunkStore, kind: () => Promise.resolve('blobs') };
-  let folder: Promise<FileSystemDirectoryHandle | null> = openOwnFolder(storage, locks).catch(() => null);
+  let folder: Promise<FileSystemDirectoryHandle | null> = openWorkerFolder(
+    CHUNK_FILES_ROOT,
+    storage,
+    locks,
+  ).catch(() => null);
   let next = 0;
   return {
     kind: async () => ((await folder) === null ? 'blobs' : 'files'),
@@ -246,44 +252,4 @@ async function fileWriter(handle: ChunkFileHandle, syncHandles: boolean): Promis
     append: (bytes) => writable.write(bytes as Uint8Array<ArrayBuffer>),
     close: () => writable.close(),
   };
-}
-
-/**
- * This worker's folder, made once its lock is held (so no other worker takes it for a dead one's),
- * after the folders of dead workers were removed (as upload part files are, `part-files.ts`).
- */
-async function openOwnFolder(
-  storage: Pick<StorageManager, 'getDirectory'>,
-  locks: Pick<LockManager, 'request'>,
-): Promise<FileSystemDirectoryHandle> {
-  const root = await storage.getDirectory();
-  const chunks = await root.getDirectoryHandle(CHUNK_FILES_ROOT, { create: true });
-  const own = `worker-${crypto.randomUUID()}`;
-  await new Promise<void>((granted, refused) => {
-    locks
-      .request(lockName(own), () => {
-        granted();
-        // Held for as long as this worker lives.
-        return new Promise<void>(() => undefined);
-      })
-      .catch(refused);
-  });
-  // Names first, then removals: a browser may list a folder in pages that a removal would shift.
-  const names: string[] = [];
-  for await (const name of (chunks as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> }).keys()) {
-    if (name !== own) names.push(name);
-  }
-  for (const name of names) {
-    // Removed only while holding its lock: a folder whose lock is free belongs to a dead worker.
-    await locks
-      .request(lockName(name), { ifAvailable: true }, async (lock) => {
-        if (lock !== null) await chunks.removeEntry(name, { recursive: true });
-      })
-      .catch(() => undefined);
-  }
-  return chunks.getDirectoryHandle(own, { create: true });
-}
-
-function lockName(folder: string): string {
-  return `${CHUNK_FILES_ROOT}/${folder}`;
 }
