@@ -1,15 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Folder, SharedFolderFile, SharedFolderItem } from '@coffer/contracts';
+import type { Folder, SharedFolderItem } from '@coffer/contracts';
 import {
   createDriveKey,
   exportSigningPublicKeyB64,
-  generateFileKey,
   generateSigningKeyPair,
   generateUserKeyPair,
 } from '@coffer/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../lib/api/http';
-import { createFolder, fileNodeFor } from '../../lib/drive';
+import { createFolder } from '../../lib/drive';
+import { folderFile } from '../../lib/drive/testing/folder-file';
 import { createFakeApi, renderScreen } from '../../test/render-screen';
 import { SharedFolderView } from './SharedFolderView';
 import type { ReceivedFolder } from './use-shared-folders';
@@ -37,21 +37,8 @@ const creatingApi = {
     Promise.resolve({ ...(options?.body as object), createdAt: 'x', updatedAt: 'x' }),
 } as unknown as ApiClient;
 
-async function fileUnder(
-  parent: { nodeId: string; key: CryptoKey },
-  name: string,
-  by = owner,
-): Promise<SharedFolderFile> {
-  const node = await fileNodeFor({
-    fileKey: await generateFileKey(),
-    name,
-    contentType: 'text/plain',
-    parent,
-    ownerEmail: OWNER,
-    signingPrivateKey: by.signingPrivateKey,
-  });
-  return { fileId: `f-${name}`, ...node, size: 3, uploadedAt: '2026-11-27T06:00:00.000Z' };
-}
+const fileUnder = (parent: { nodeId: string; key: CryptoKey }, name: string, by = owner) =>
+  folderFile(parent, name, by);
 
 const cardOf = (title: string): HTMLElement => {
   const card = screen.getByText(title).closest('article');

@@ -1,18 +1,17 @@
-import type { Folder, SharedFolderFile, SharedFolderItem } from '@coffer/contracts';
+import type { Folder, SharedFolderItem } from '@coffer/contracts';
 import {
   createDriveKey,
   exportPublicKeyB64,
   exportSigningPublicKeyB64,
-  generateFileKey,
   generateSigningKeyPair,
   generateUserKeyPair,
 } from '@coffer/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../api/http';
 import { createFolder } from './drive-changes';
-import { fileNodeFor } from './file-node';
 import { openSharedFolder, openSharedFolderTree, shareFolder, type Recipient } from './folder-shares';
 import { openDrive } from './drive-open';
+import { folderFile } from './testing/folder-file';
 
 const OWNER = 'owner@example.com';
 const BOB = 'bob@example.com';
@@ -86,21 +85,8 @@ async function sharedTeamFolder() {
   return { team, item };
 }
 
-async function fileUnder(
-  parent: { nodeId: string; key: CryptoKey },
-  name: string,
-  by = signer,
-): Promise<SharedFolderFile> {
-  const node = await fileNodeFor({
-    fileKey: await generateFileKey(),
-    name,
-    contentType: 'text/plain',
-    parent,
-    ownerEmail: OWNER,
-    signingPrivateKey: by.signingPrivateKey,
-  });
-  return { fileId: `f-${name}`, ...node, size: 3, uploadedAt: '2026-11-27T06:00:00.000Z' };
-}
+const fileUnder = (parent: { nodeId: string; key: CryptoKey }, name: string, by = signer) =>
+  folderFile(parent, name, by);
 
 describe('folder shares', () => {
   it('the recipient opens a shared folder after checking the grant with the owner’s key', async () => {
