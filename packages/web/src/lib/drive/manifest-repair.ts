@@ -81,35 +81,22 @@ async function resignOne(api: ApiClient, listed: DriveFile, signer: ManifestSign
     throw new Error('not a placed file with a version 1 manifest');
   }
   const parentNodeId = stored.parentNodeId ?? null;
-  const record = await verifyNodeRecord(
-    nodeRecord,
-    {
-      ownerEmail: signer.ownerEmail,
-      nodeId,
-      parentNodeId: cryptoParentId(parentNodeId),
-      kind: 'file',
-      wrappedKeyB64: wrappedKey,
-      encryptedMetadataB64: encryptedMetadata,
-      manifestJson: stored.manifest,
-    },
-    signer.signingPublicKeyB64,
-  );
+  // The node as stored, with one manifest or the other: the record before and after the repair.
+  const nodeWith = (manifestJson: string | undefined) => ({
+    ownerEmail: signer.ownerEmail,
+    nodeId,
+    parentNodeId: cryptoParentId(parentNodeId),
+    kind: 'file' as const,
+    wrappedKeyB64: wrappedKey,
+    encryptedMetadataB64: encryptedMetadata,
+    manifestJson,
+  });
+  const record = await verifyNodeRecord(nodeRecord, nodeWith(stored.manifest), signer.signingPublicKeyB64);
   if (record.status !== 'valid') throw new Error(`the node record does not check out (${record.status})`);
   const opened = await openMetadata(fileKey, nodeId, encryptedMetadata);
   const asSigned = await matchingFile(stored, opened, signer);
   const resigned = await resignManifest(asSigned, encryptedMetadata, signer);
-  const newRecord = await signNodeRecord(
-    {
-      ownerEmail: signer.ownerEmail,
-      nodeId,
-      parentNodeId: cryptoParentId(parentNodeId),
-      kind: 'file',
-      wrappedKeyB64: wrappedKey,
-      encryptedMetadataB64: encryptedMetadata,
-      manifestJson: resigned.manifest,
-    },
-    signer.signingPrivateKey,
-  );
+  const newRecord = await signNodeRecord(nodeWith(resigned.manifest), signer.signingPrivateKey);
   await driveApi.putFileNode(api, stored.fileId, {
     nodeId,
     parentNodeId,
