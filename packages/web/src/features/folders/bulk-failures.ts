@@ -6,7 +6,7 @@ const NAMES_SHOWN = 5;
  * names (already neutralised for display by lib/drive), and that they stay selected for a retry.
  */
 export function failedItemsText(
-  action: 'delete' | 'move',
+  action: 'delete' | 'move' | 'download',
   failed: readonly { readonly name: string }[],
   total: number,
 ): string {

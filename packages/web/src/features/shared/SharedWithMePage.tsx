@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { sharedWithMeMessages, type Folder } from '@coffer/contracts';
-import { Button, Text } from '@mantine/core';
+import { Button, Checkbox, Text } from '@mantine/core';
 import { IconFolder, IconInbox } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { searchForm } from '../../lib/drive';
@@ -19,6 +19,10 @@ import { snackbar } from '../../lib/snackbar';
 import { CHECK_FAILED_TEXT, SharedFileSignature } from './SharedFileSignature';
 import { isShareGone, NO_LONGER_SHARED_TEXT } from './no-longer-shared';
 import { useSharedFileCheck } from './use-shared-file-check';
+import { useSelection } from '../folders/use-selection';
+import { SelectModeButton, SelectionZipBar } from '../folders/SelectionControls';
+import { ZipProgressCard } from '../folders/ZipProgressCard';
+import { useSharedZip } from './use-shared-zip';
 
 /** Shared With Me (/sharedwithme): files others shared with me, with the same search, filter and sort. */
 export function SharedWithMePage(): ReactElement {
@@ -30,6 +34,12 @@ export function SharedWithMePage(): ReactElement {
   const [params] = useSearchParams();
   const openFolder = params.get('folder');
   const received = sharedFolders.data ?? [];
+  // Issue 31: select shared files and folders, and download them as one ZIP.
+  const selection = useSelection();
+  const zip = useSharedZip();
+  /** A folder whose grant checked out: it can be selected (its tree goes into the ZIP). */
+  const selectableFolder = (folder: (typeof received)[number]): boolean =>
+    folder.ok && folder.ownerSigningKey !== undefined;
   if (openFolder !== null) {
     const folder = received.find((item) => item.item.nodeId === openFolder);
     if (folder !== undefined) return <SharedFolderView folder={folder} inside={params.get('in')} />;
@@ -38,6 +48,28 @@ export function SharedWithMePage(): ReactElement {
 
   return (
     <FileListScreen
+      headerAside={<SelectModeButton selection={selection} />}
+      notice={
+        <>
+          {zip.running !== null && <ZipProgressCard zip={zip.running} />}
+          {selection.active && (
+            <SelectionZipBar
+              selection={selection}
+              selectable={{
+                files: files.map((file) => file.id),
+                folders: received.filter(selectableFolder).map((folder) => folder.item.nodeId),
+              }}
+              zipRunning={zip.running !== null || zip.preparing}
+              onZip={() => {
+                zip.start(
+                  files.filter((file) => selection.files.has(file.id)),
+                  received.filter((folder) => selection.folders.has(folder.item.nodeId)),
+                );
+              }}
+            />
+          )}
+        </>
+      }
       leading={(search) => {
         const needle = searchForm(search);
         return received
@@ -62,6 +94,14 @@ export function SharedWithMePage(): ReactElement {
                   updatedAt: folder.item.sharedAt,
                   item: {} as Folder,
                 }}
+                {...(selection.active && selectableFolder(folder)
+                  ? {
+                      selected: selection.has('folder', folder.item.nodeId),
+                      onSelect: (on: boolean) => {
+                        selection.toggle('folder', folder.item.nodeId, on);
+                      },
+                    }
+                  : {})}
                 subtitle={
                   folder.ok
                     ? `From ${folder.item.owner}`
@@ -104,6 +144,18 @@ export function SharedWithMePage(): ReactElement {
         <SharedFileCard
           file={file}
           subtitle={<SenderLine owner={file.owner} />}
+          leading={
+            selection.active ? (
+              <Checkbox
+                aria-label={`Select ${file.title}`}
+                mt={12}
+                checked={selection.has('file', file.id)}
+                onChange={(event) => {
+                  selection.toggle('file', file.id, event.currentTarget.checked);
+                }}
+              />
+            ) : undefined
+          }
           onDownload={(checked) => {
             downloads.start(file, checked);
           }}
@@ -122,11 +174,14 @@ export function SharedWithMePage(): ReactElement {
 function SharedFileCard({
   file,
   subtitle,
+  leading,
   onDownload,
   onCancelDownload,
 }: {
   file: SharedFileView;
   subtitle: ReactNode;
+  /** In selection mode: its checkbox. */
+  leading?: ReactNode;
   onDownload: (checked: RawDownloadMetadata) => void;
   onCancelDownload: (transferId: string) => void;
 }): ReactElement {
@@ -146,6 +201,7 @@ function SharedFileCard({
       file={file}
       titleHref={paths.share(file.id)}
       subtitle={subtitle}
+      leading={leading}
       downloadWaiting={clickedWhileChecking}
       onDownload={() => {
         setClickedWhileChecking(true);

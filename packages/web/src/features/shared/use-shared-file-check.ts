@@ -5,7 +5,7 @@ import { filesApi } from '../../lib/api/files';
 import type { KeyTrust } from '../../lib/trust/key-trust';
 import { sharedNames } from '../../lib/drive';
 import { checkSharedFile, signatureBadge, type Me, type SignatureBadge } from '../../lib/trust/signed-files';
-import { useRecipient } from './use-recipient';
+import { useRecipient, type Recipient } from './use-recipient';
 
 /**
  * A shared file's check: how to show it, and the metadata answer it judged. A download must use
@@ -27,10 +27,18 @@ export const sharedFileCheckKey = (fileId: string, owner: string) =>
  * signing key did not sign, or that differs from what they signed, cannot be opened.
  */
 export function useSharedFileCheck(fileId: string, owner: string): UseQueryResult<SharedFileCheck> {
-  const { api, trust, email, keys, ready } = useRecipient();
-  return useQuery({
+  const recipient = useRecipient();
+  return useQuery({ ...sharedFileCheckQuery(recipient, fileId, owner), enabled: recipient.ready });
+}
+
+/**
+ * The check's query (key, function, freshness), for the card's `useQuery` and for a selection's
+ * ZIP (`queryClient.query`): both read and fill the same cached answer.
+ */
+export function sharedFileCheckQuery(recipient: Recipient, fileId: string, owner: string) {
+  const { api, trust, email, keys } = recipient;
+  return {
     queryKey: sharedFileCheckKey(fileId, owner),
-    enabled: ready,
     staleTime: 60_000,
     retry: false,
     queryFn: async (): Promise<SharedFileCheck> => {
@@ -51,7 +59,7 @@ export function useSharedFileCheck(fileId: string, owner: string): UseQueryResul
       }
       return { ...badge, metadata: shared };
     },
-  });
+  } as const;
 }
 
 /** The words for one received share from `owner` (the list's sender), given where their key stands. */

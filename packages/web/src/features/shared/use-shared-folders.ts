@@ -70,11 +70,15 @@ export function useSharedFolders(): UseQueryResult<readonly ReceivedFolder[]> {
 
 /** The tree below a received folder, opened and checked against its owner's records. */
 export function useSharedFolderTree(folder: ReceivedFolder | undefined): UseQueryResult<SharedFolderTree> {
-  const api = useApiClient();
-  return useQuery({
+  return useQuery(sharedFolderTreeQuery(useApiClient(), folder));
+}
+
+/** The tree's query, for `useSharedFolderTree` and for a selection's ZIP (`queryClient.query`). */
+export function sharedFolderTreeQuery(api: ApiClient, folder: ReceivedFolder | undefined) {
+  return {
     queryKey: [...sharedFoldersKey, 'tree', folder?.item.nodeId ?? ''],
     enabled: folder?.ok === true && folder.ownerSigningKey !== undefined,
-    queryFn: () => {
+    queryFn: (): Promise<SharedFolderTree> => {
       if (folder?.ok !== true || folder.ownerSigningKey === undefined) throw new Error('not opened');
       return openSharedFolderTree(
         api,
@@ -82,5 +86,5 @@ export function useSharedFolderTree(folder: ReceivedFolder | undefined): UseQuer
         folder.ownerSigningKey,
       );
     },
-  });
+  };
 }
