@@ -7,14 +7,34 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHUNK_SIZE, type SharedFileItem, type SharedFileMetadata } from '@coffer/contracts';
-import { importPublicKeyB64, signFileManifest, signShareGrant, wrapFileKey } from '@coffer/crypto';
+import {
+  CHUNK_SIZE,
+  type Folder,
+  type SharedFileItem,
+  type SharedFileMetadata,
+  type SharedFolderFile,
+  type SharedFolderItem,
+} from '@coffer/contracts';
+import {
+  createDriveKey,
+  exportSigningPublicKeyB64,
+  generateSigningKeyPair,
+  generateUserKeyPair,
+  importPublicKeyB64,
+  signFileManifest,
+  signShareGrant,
+  wrapFileKey,
+} from '@coffer/crypto';
+import type { ApiClient } from '../../lib/api/http';
+import { createFolder } from '../../lib/drive';
+import { folderFile } from '../../lib/drive/testing/folder-file';
 import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import { encryptForStorage } from '../../lib/transfers/testing/stored-file';
 import { makeTrustIdentity, servedKeyOf, type TrustIdentity } from '../../lib/trust/testing/trust-identities';
 import type { ZipRun } from '../../ui/use-zip-run';
 import { createFakeApi, findSnackbar, renderScreen, testUser } from '../../test/render-screen';
 import { SharedWithMePage } from './SharedWithMePage';
+import type { ReceivedFolder } from './use-shared-folders';
 
 // The ZIP layer is faked: the test sees the one run the page starts, with its files.
 const zipRuns = vi.hoisted(() => [] as ZipRun[]);
@@ -26,6 +46,16 @@ vi.mock('../../ui/use-zip-run', () => ({
     },
   }),
 }));
+
+// The folders shared with me, as their list (already opened and checked) gives them.
+const received = vi.hoisted(() => ({ folders: [] as unknown[] }));
+vi.mock('./use-shared-folders', async (importOriginal) => {
+  const actual: object = await importOriginal();
+  return {
+    ...actual,
+    useSharedFolders: () => ({ data: received.folders, isPending: false }),
+  };
+});
 
 const UPLOADED = '2026-01-02T03:04:05.000Z';
 
@@ -94,6 +124,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   zipRuns.length = 0;
+  received.folders = [];
 });
 
 afterEach(() => {
@@ -114,8 +145,9 @@ const listItem = (metadata: SharedFileMetadata): SharedFileItem => ({
   },
 });
 
-function server() {
+function server(extra: Parameters<typeof createFakeApi>[0] = {}) {
   const routes: Parameters<typeof createFakeApi>[0] = {
+    ...extra,
     'GET /users/files/shared?limit=500': () => ({ files: [...shares.values()].map(listItem) }),
     [`GET /users/keys/public/${encodeURIComponent(alice.email)}`]: () => servedKeyOf(alice),
   };
@@ -124,8 +156,8 @@ function server() {
 }
 
 /** Renders the page and waits until every card's check has given its verdict. */
-async function openPage() {
-  const api = server();
+async function openPage(extra: Parameters<typeof createFakeApi>[0] = {}) {
+  const api = server(extra);
   renderScreen(<SharedWithMePage />, { api, session });
   for (const name of ['report.pdf', 'notes.txt']) {
     const card = await screen.findByRole('article', { name });
@@ -189,5 +221,71 @@ describe('Shared With Me: a selection as one ZIP (issue 31)', () => {
       await findSnackbar('Could not download 1 of 1 item: “forged.doc”. It stays selected.', 'alert'),
     ).toBeTruthy();
     expect(zipRuns).toHaveLength(0);
+  });
+
+  it('puts a selected shared folder in with its whole tree, through the folder share', async () => {
+    const pair = await generateUserKeyPair();
+    const driveKey = (await createDriveKey([pair.publicKey])).driveKey;
+    const signing = await generateSigningKeyPair();
+    const owner = { ownerEmail: alice.email, signingPrivateKey: signing.privateKey };
+    // A node the server signed itself: not opened, so not in the archive.
+    const forger = {
+      ownerEmail: alice.email,
+      signingPrivateKey: (await generateSigningKeyPair()).privateKey,
+    };
+    const creating = {
+      request: (_method: string, _path: string, options?: { body?: unknown }) =>
+        Promise.resolve({ ...(options?.body as object), createdAt: 'x', updatedAt: 'x' }),
+    } as unknown as ApiClient;
+    const team = await createFolder(
+      creating,
+      { parent: { nodeId: null, key: driveKey }, name: 'Team' },
+      owner,
+    );
+    const inTeam = { nodeId: team.folder.nodeId, key: team.folderKey };
+    const minutes: SharedFolderFile = await folderFile(inTeam, 'minutes.txt', owner);
+    const injected: SharedFolderFile = await folderFile(inTeam, 'injected.txt', forger);
+    const item: SharedFolderItem = {
+      nodeId: team.folder.nodeId,
+      owner: alice.email,
+      encryptedFolderKey: 'unused-here',
+      keyVersion: 'k1',
+      grantJson: 'unused-here',
+      encryptedMetadata: team.folder.encryptedMetadata,
+      nodeRecord: team.folder.nodeRecord,
+      sharedAt: '2026-11-27T06:00:00.000Z',
+    };
+    const folder: ReceivedFolder = {
+      ok: true,
+      item,
+      name: 'Team',
+      folderKey: team.folderKey,
+      ownerSigningKey: await exportSigningPublicKeyB64(signing.publicKey),
+    };
+    received.folders = [folder];
+    await openPage({
+      [`GET /users/folders/shared/${team.folder.nodeId}/nodes`]: () => ({
+        folder: team.folder,
+        folders: [] as Folder[],
+        files: [minutes, injected],
+      }),
+    });
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Team' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select notes.txt' }));
+    await user.click(screen.getByRole('button', { name: 'Download ZIP' }));
+
+    await waitFor(() => {
+      expect(zipRuns).toHaveLength(1);
+    });
+    const [run] = zipRuns;
+    expect(run?.directories).toEqual([['Team']]);
+    expect(run?.files.map((file) => file.path)).toEqual([['Team', 'minutes.txt'], ['notes.txt']]);
+    const jobs = await Promise.all((run?.files ?? []).map((file) => file.job()));
+    expect(jobs.map((job) => job.downloadPath)).toEqual([
+      `/users/folders/shared/${team.folder.nodeId}/files/f-minutes.txt/download`,
+      '/users/files/shared/file-notes/download',
+    ]);
   });
 });
