@@ -163,6 +163,10 @@ export function useSharedZip(): {
             ),
           );
         })
+        .catch((error: unknown) => {
+          console.warn('The ZIP could not be prepared', error);
+          snackbar.danger(downloadMessages.sharedFailed);
+        })
         .finally(() => {
           setPreparing(false);
         });
