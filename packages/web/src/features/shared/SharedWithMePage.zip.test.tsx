@@ -120,6 +120,20 @@ beforeAll(async () => {
   await share('file-notes', 'notes.txt', alice);
   // The server's own share, passed off as Alice's: its grant is not signed by her key.
   await share('file-forged', 'forged.doc', mallory);
+  // A share from before signatures: its single download asks first, so the ZIP leaves it out.
+  const old = shares.get('file-notes');
+  if (old === undefined) throw new Error('no notes');
+  shares.set('file-old', {
+    file: {
+      ...old.file,
+      manifest: undefined,
+      fileId: 'file-old',
+      name: 'old.txt',
+      originalFilename: 'old.txt',
+    },
+    owner: old.owner,
+    encryptedFileKey: old.encryptedFileKey,
+  });
 });
 
 beforeEach(() => {
@@ -209,6 +223,24 @@ describe('Shared With Me: a selection as one ZIP (issue 31)', () => {
       expect(zipRuns).toHaveLength(1);
     });
     expect(zipRuns[0]?.files.map((file) => file.path)).toEqual([['report.pdf']]);
+  });
+
+  it('leaves out an unsigned share (its own download asks first), and names it', async () => {
+    await openPage();
+    const old = await screen.findByRole('article', { name: 'old.txt' });
+    expect(await within(old).findByText(/Unsigned/)).toBeTruthy();
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select old.txt' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select notes.txt' }));
+    await user.click(screen.getByRole('button', { name: 'Download ZIP' }));
+    expect(
+      await findSnackbar('Could not download 1 of 2 items: “old.txt”. It stays selected.', 'alert'),
+    ).toBeTruthy();
+    await waitFor(() => {
+      expect(zipRuns).toHaveLength(1);
+    });
+    expect(zipRuns[0]?.files.map((file) => file.path)).toEqual([['notes.txt']]);
   });
 
   it('starts no ZIP when every selected file is refused', async () => {
