@@ -335,6 +335,26 @@ test('a folder shared with a contact shows a file added after the share, which d
     expect(await sha256OfFile(join(out, before.name))).toBe(before.sha256);
     expect(await sha256OfFile(join(out, after.name))).toBe(after.sha256);
 
+    // Bob selects the shared folder in Shared With Me's own list and downloads it as one ZIP: the
+    // folder under its name, each file checked against Alice's records first.
+    await b.getByRole('link', { name: 'Shared With Me' }).first().click();
+    await expect(folderCard(b, 'Team')).toBeVisible();
+    await b.getByRole('button', { name: 'Select', exact: true }).click();
+    await folderCard(b, 'Team').getByRole('checkbox', { name: 'Select Team' }).check();
+    await expect(b.getByTestId('selection-count')).toHaveText('1 selected');
+    await shot(b, 'shared-with-me-selection');
+    const [topZip] = await Promise.all([
+      b.waitForEvent('download', { timeout: 120_000 }),
+      b.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Download ZIP' }).click(),
+    ]);
+    expect(topZip.suggestedFilename()).toBe('Team.zip');
+    const topZipPath = join(dir, `top-${marker}.zip`);
+    await topZip.saveAs(topZipPath);
+    const topOut = join(dir, `top-${marker}`);
+    execFileSync('unzip', ['-q', topZipPath, '-d', topOut]);
+    expect(await sha256OfFile(join(topOut, 'Team', before.name))).toBe(before.sha256);
+    expect(await sha256OfFile(join(topOut, 'Team', after.name))).toBe(after.sha256);
+
     // Alice revokes: the folder is gone from Bob's list.
     await folderCard(a, 'Team').getByRole('button', { name: 'Share Team' }).click();
     await a.getByRole('dialog', { name: 'Share Team' }).getByRole('button', { name: 'Revoke' }).click();
