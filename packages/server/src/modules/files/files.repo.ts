@@ -23,15 +23,15 @@ export type OwnFileListRow = FileListRow &
   FileNodeColumns & { clear_manifest: number | string | boolean; shared: number | string | boolean };
 
 /**
- * 1 when a placed file's stored manifest is version 1: it does not sign sealed metadata (only version
- * 2 has `metadataSha256Hex`). A hint for the owner's browser, which checks the manifest itself.
- */
-/**
  * 1 when the file is shared with someone (a card's "Shared with" asks for the names only then): one
  * probe of the shares' primary key, which starts with file_id.
  */
 const SHARED = sql<number>`case when exists (select 1 from shares where shares.file_id = files.id) then 1 else 0 end`;
 
+/**
+ * 1 when a placed file's stored manifest is version 1: it does not sign sealed metadata (only version
+ * 2 has `metadataSha256Hex`). A hint for the owner's browser, which checks the manifest itself.
+ */
 const CLEAR_MANIFEST = sql<number>`case when node_record is not null and manifest is not null and manifest not like '%"metadataSha256Hex"%' then 1 else 0 end`;
 
 /** A file's node as stored (FileNode with the columns' names). */
