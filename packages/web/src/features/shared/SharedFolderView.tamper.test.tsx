@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Folder, SharedFolderItem } from '@coffer/contracts';
+import type { Folder } from '@coffer/contracts';
 import {
   createDriveKey,
   exportSigningPublicKeyB64,
@@ -9,7 +9,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../lib/api/http';
 import { createFolder } from '../../lib/drive';
-import { folderFile } from '../../lib/drive/testing/folder-file';
+import { folderFile, openedSharedFolder } from '../../lib/drive/testing/folder-file';
 import { createFakeApi, renderScreen } from '../../test/render-screen';
 import { SharedFolderView } from './SharedFolderView';
 import type { ReceivedFolder } from './use-shared-folders';
@@ -58,23 +58,7 @@ describe('a shared folder the server tampers with (issue 31, point 6)', () => {
     const elsewhere = await fileUnder({ nodeId: 'drive', key: driveKey }, 'private.txt');
     const movedIn = { ...elsewhere, parentNodeId: team.folder.nodeId };
 
-    const item: SharedFolderItem = {
-      nodeId: team.folder.nodeId,
-      owner: OWNER,
-      encryptedFolderKey: 'unused-here',
-      keyVersion: 'k1',
-      grantJson: 'unused-here',
-      encryptedMetadata: team.folder.encryptedMetadata,
-      nodeRecord: team.folder.nodeRecord,
-      sharedAt: '2026-11-27T06:00:00.000Z',
-    };
-    const folder: ReceivedFolder = {
-      ok: true,
-      item,
-      name: 'Team',
-      folderKey: team.folderKey,
-      ownerSigningKey: ownerSigningB64,
-    };
+    const folder: ReceivedFolder = openedSharedFolder(team.folder, team.folderKey, OWNER, ownerSigningB64);
     const api = createFakeApi({
       [`GET /users/folders/shared/${team.folder.nodeId}/nodes`]: () => ({
         folder: team.folder,

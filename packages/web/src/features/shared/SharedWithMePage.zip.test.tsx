@@ -13,7 +13,6 @@ import {
   type SharedFileItem,
   type SharedFileMetadata,
   type SharedFolderFile,
-  type SharedFolderItem,
 } from '@coffer/contracts';
 import {
   createDriveKey,
@@ -27,7 +26,7 @@ import {
 } from '@coffer/crypto';
 import type { ApiClient } from '../../lib/api/http';
 import { createFolder } from '../../lib/drive';
-import { folderFile } from '../../lib/drive/testing/folder-file';
+import { folderFile, openedSharedFolder } from '../../lib/drive/testing/folder-file';
 import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import { encryptForStorage } from '../../lib/transfers/testing/stored-file';
 import { makeTrustIdentity, servedKeyOf, type TrustIdentity } from '../../lib/trust/testing/trust-identities';
@@ -277,23 +276,12 @@ describe('Shared With Me: a selection as one ZIP (issue 31)', () => {
     const inTeam = { nodeId: team.folder.nodeId, key: team.folderKey };
     const minutes: SharedFolderFile = await folderFile(inTeam, 'minutes.txt', owner);
     const injected: SharedFolderFile = await folderFile(inTeam, 'injected.txt', forger);
-    const item: SharedFolderItem = {
-      nodeId: team.folder.nodeId,
-      owner: alice.email,
-      encryptedFolderKey: 'unused-here',
-      keyVersion: 'k1',
-      grantJson: 'unused-here',
-      encryptedMetadata: team.folder.encryptedMetadata,
-      nodeRecord: team.folder.nodeRecord,
-      sharedAt: '2026-11-27T06:00:00.000Z',
-    };
-    const folder: ReceivedFolder = {
-      ok: true,
-      item,
-      name: 'Team',
-      folderKey: team.folderKey,
-      ownerSigningKey: await exportSigningPublicKeyB64(signing.publicKey),
-    };
+    const folder: ReceivedFolder = openedSharedFolder(
+      team.folder,
+      team.folderKey,
+      alice.email,
+      await exportSigningPublicKeyB64(signing.publicKey),
+    );
     received.folders = [folder];
     await openPage({
       [`GET /users/folders/shared/${team.folder.nodeId}/nodes`]: () => ({
