@@ -75,6 +75,41 @@ describe('createChunkOpener: verify, then decrypt', () => {
     expect(await opener.verifyChunk(read(), s.tag)).toBe(true);
   });
 
+  it('verifies slice by slice as received, then decrypts in other slices from an immutable source', async () => {
+    for (const length of [0, 15, 70_000, 200_003]) {
+      const s = await sealedSample(length);
+      const opener = await createChunkOpener(s.key, s.iv, s.aad, length, { immutableSource: true });
+      for (const slice of cut(s.ciphertext, sliceLengths(length, 4096))) await opener.verifySlice(slice);
+      expect(opener.verifyTag(s.tag)).toBe(true);
+      const outputs: Uint8Array[] = [];
+      for (const slice of cut(s.ciphertext, sliceLengths(length, 65_536))) {
+        outputs.push(await opener.decryptSlice(slice));
+      }
+      expect(firstDifference(concatBytes(outputs), s.plain)).toBe(-1);
+    }
+  });
+
+  it('refuses, slice by slice, a changed slice, a chunk not given whole, and a second verification', async () => {
+    const s = await sealedSample(100_000);
+    const slices = cut(s.ciphertext, sliceLengths(s.ciphertext.length, 16_384));
+    const changed = await createChunkOpener(s.key, s.iv, s.aad, s.ciphertext.length);
+    for (const [i, slice] of slices.entries()) {
+      await changed.verifySlice(i === 3 ? slice.map((byte, at) => (at === 9 ? byte ^ 1 : byte)) : slice);
+    }
+    expect(changed.verifyTag(s.tag)).toBe(false);
+    await expect(changed.decryptSlice(slices[0] ?? s.ciphertext)).rejects.toThrow(InvalidArgumentError);
+
+    const short = await createChunkOpener(s.key, s.iv, s.aad, s.ciphertext.length);
+    for (const slice of slices.slice(0, -1)) await short.verifySlice(slice);
+    expect(short.verifyTag(s.tag)).toBe(false);
+
+    const once = await createChunkOpener(s.key, s.iv, s.aad, s.ciphertext.length);
+    for (const slice of slices) await once.verifySlice(slice);
+    expect(once.verifyTag(s.tag)).toBe(true);
+    expect(() => once.verifyTag(s.tag)).toThrow(InvalidArgumentError);
+    await expect(once.verifySlice(slices[0] ?? s.ciphertext)).rejects.toThrow(InvalidArgumentError);
+  });
+
   it.each([
     ['a ciphertext bit', (s: Sealed) => (s.ciphertext[70_000] = (s.ciphertext[70_000] ?? 0) ^ 0x10)],
     [

@@ -40,8 +40,21 @@ export interface ChunkOpener {
     tagBytes: Uint8Array,
   ): Promise<boolean>;
   /**
-   * The decrypt pass, only after {@link verifyChunk} returned true: the same slices again, in the
-   * same order, each returned as its plaintext (a view: use its `byteOffset` and `length`).
+   * The verify pass one slice at a time, for a chunk that arrives in pieces (a download verifies
+   * each slice as it is received, before the chunk is read back to decrypt it). Slices follow the
+   * slice rules; call one at a time, then {@link verifyTag} once. Not with {@link verifyChunk}.
+   */
+  verifySlice(ciphertextSlice: Uint8Array): Promise<void>;
+  /**
+   * Ends the verify pass of {@link verifySlice}: true when the slices given make the chunk
+   * authentic for this key, IV and AAD under `tagBytes`. False too for a chunk not given whole.
+   */
+  verifyTag(tagBytes: Uint8Array): boolean;
+  /**
+   * The decrypt pass, only after the chunk verified: the same slices again, in the same order, each
+   * returned as its plaintext (a view: use its `byteOffset` and `length`). With `immutableSource`,
+   * any slices that follow the slice rules (the bytes cannot have changed, so they need not be cut
+   * where the verify pass cut them: a download verifies as it receives and decrypts as it reads back).
    * @throws {IntegrityError} a slice differs from the one verified (unless `immutableSource`).
    * @throws {InvalidArgumentError} called before a successful verification, or slices out of order.
    */
@@ -81,6 +94,8 @@ class TwoPassOpener implements ChunkOpener {
   readonly #decryptPlan: SlicePlan;
   #decryptIndex = 0;
   #decryptBusy = false;
+  #verifyBusy = false;
+  #chain: GhashChain | null = null;
 
   constructor(
     private readonly key: CryptoKey,
@@ -99,30 +114,65 @@ class TwoPassOpener implements ChunkOpener {
   ): Promise<boolean> {
     assertBytes(tagBytes, 'tag');
     if (this.#state !== 'new') throw new InvalidArgumentError('a chunk is verified once');
-    this.#state = 'verifying';
     try {
-      const chain = new GhashChain(this.secrets.h, this.aad);
-      for await (const slice of ciphertextSlices) {
-        assertBytes(slice, 'ciphertext slice');
-        this.plan.take(slice.length);
-        // GMAC: the slice as additional data, nothing encrypted. The tag is E_K(J0) ⊕ GHASH(C_k ‖ [len]_64 ‖ 0^64).
-        const gmac = await this.#gmac(slice);
-        const kept = this.options.immutableSource === true ? undefined : gmac;
-        this.#verified.push({ length: slice.length, gmac: kept });
-        const lengths = lengthBlock(slice.length, 0);
-        chain.append(chain.sliceHashFromTag(blockToField(gmac), this.secrets.tagMask, lengths), slice.length);
-      }
+      for await (const slice of ciphertextSlices) await this.verifySlice(slice);
       if (this.plan.offset !== this.plan.total) {
         throw new InvalidArgumentError(`the slices hold ${this.plan.offset} of ${this.plan.total} bytes`);
       }
-      const expected = fieldToBlock(this.secrets.tagMask ^ chain.finish(this.aad.length, this.plan.total));
-      const authentic = tagBytes.length === TAG_LENGTH && sameBytes(expected, tagBytes);
-      this.#state = authentic ? 'verified' : 'rejected';
-      return authentic;
     } catch (error) {
       this.#state = 'rejected';
       throw error;
     }
+    return this.verifyTag(tagBytes);
+  }
+
+  async verifySlice(ciphertextSlice: Uint8Array): Promise<void> {
+    assertBytes(ciphertextSlice, 'ciphertext slice');
+    if (this.#state === 'new') {
+      this.#state = 'verifying';
+      this.#chain = new GhashChain(this.secrets.h, this.aad);
+    }
+    const chain = this.#chain;
+    if (this.#state !== 'verifying' || chain === null) {
+      throw new InvalidArgumentError('a chunk is verified once');
+    }
+    if (this.#verifyBusy) throw new InvalidArgumentError('verify one slice at a time');
+    this.#verifyBusy = true;
+    try {
+      this.plan.take(ciphertextSlice.length);
+      // GMAC: the slice as additional data, nothing encrypted. The tag is E_K(J0) ⊕ GHASH(C_k ‖ [len]_64 ‖ 0^64).
+      const gmac = await this.#gmac(ciphertextSlice);
+      const kept = this.options.immutableSource === true ? undefined : gmac;
+      this.#verified.push({ length: ciphertextSlice.length, gmac: kept });
+      const lengths = lengthBlock(ciphertextSlice.length, 0);
+      chain.append(
+        chain.sliceHashFromTag(blockToField(gmac), this.secrets.tagMask, lengths),
+        ciphertextSlice.length,
+      );
+    } catch (error) {
+      this.#state = 'rejected';
+      throw error;
+    } finally {
+      this.#verifyBusy = false;
+    }
+  }
+
+  verifyTag(tagBytes: Uint8Array): boolean {
+    assertBytes(tagBytes, 'tag');
+    if (this.#state === 'new' && this.plan.total === 0) {
+      this.#state = 'verifying';
+      this.#chain = new GhashChain(this.secrets.h, this.aad);
+    }
+    const chain = this.#chain;
+    if (this.#state !== 'verifying' || chain === null || this.#verifyBusy) {
+      throw new InvalidArgumentError('a chunk is verified once, after its slices');
+    }
+    // A chunk not given whole is not authentic (its slices may stop short of the declared length).
+    const whole = this.plan.offset === this.plan.total;
+    const expected = fieldToBlock(this.secrets.tagMask ^ chain.finish(this.aad.length, this.plan.offset));
+    const authentic = whole && tagBytes.length === TAG_LENGTH && sameBytes(expected, tagBytes);
+    this.#state = authentic ? 'verified' : 'rejected';
+    return authentic;
   }
 
   #gmac(slice: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
@@ -139,7 +189,8 @@ class TwoPassOpener implements ChunkOpener {
     const index = this.#decryptIndex;
     const seen = this.#verified[index];
     const expectedLength = seen?.length ?? 0;
-    if (ciphertextSlice.length !== expectedLength) {
+    const immutable = this.options.immutableSource === true;
+    if (!immutable && ciphertextSlice.length !== expectedLength) {
       throw new InvalidArgumentError(
         `decrypt the slices that were verified: slice ${index} had ${expectedLength} bytes`,
       );

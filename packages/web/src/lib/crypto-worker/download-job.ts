@@ -7,7 +7,6 @@ import { openFileTargetSink } from '../transfers/save/fs-access-sink';
 import type { SaveSink } from '../transfers/save/save-sink';
 import { TransferAbortedError } from '../transfers/transfer-errors';
 import { createChunkFiles, type ChunkStore, type ChunkStores } from '../transfers/download/chunk-store';
-import { openChunkInSlices } from '../transfers/download/decrypt';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
 import { checkStreamingGcm } from './streaming-support';
 import type { DownloadCall, DownloadPageMessage, DownloadWorkerMessage, WorkerSinkTarget } from './protocol';
@@ -49,7 +48,7 @@ export async function runDownloadOnPort(
   chunkStore?: ChunkStore,
 ): Promise<void> {
   let percent = -1;
-  // Verify each chunk whole, then decrypt it slice by slice, where this engine computes GCM that way.
+  // Verify each chunk as it arrives, then decrypt it slice by slice, where this engine computes GCM that way.
   const streaming = await checkStreamingGcm();
   await runDownloadPipeline({
     job,
@@ -66,9 +65,7 @@ export async function runDownloadOnPort(
     decryptCopiesInput: true,
     ...(streaming
       ? {
-          openChunk: (key: CryptoKey, index: number, isLast: boolean, chunk: Blob) =>
-            openChunkInSlices(key, index, isLast, chunk, openSliceBytes),
-          ...(openSliceBytes === undefined ? {} : { chunkSliceBytes: openSliceBytes }),
+          inSlices: openSliceBytes === undefined ? {} : { sliceBytes: openSliceBytes },
           ...(chunkStore === undefined ? {} : { chunkStore }),
         }
       : {}),

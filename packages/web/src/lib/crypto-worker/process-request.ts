@@ -7,7 +7,7 @@ import { createPartFiles } from './part-files';
 import { createPartStore, type PartStore } from './part-store';
 import { SEAL_SLICE_BYTES, sealInSlices, type PartWriter } from './seal-in-slices';
 import { createReadBufferPool } from './read-buffers';
-import { readSliceInto } from './read-slice';
+import { readSliceInto } from '../storage/read-slice';
 import { checkStreamingGcm } from './streaming-support';
 import type { CryptoRequest, CryptoResponse } from './protocol';
 

@@ -1,6 +1,6 @@
 import { HASH_PIECE_BYTES, IV_LENGTH, chunkAad, createChunkSealer, sha256 } from '@coffer/crypto';
 import { releaseBuffer } from '../transfers/buffers';
-import { readSliceInto } from './read-slice';
+import { readSliceInto } from '../storage/read-slice';
 
 /**
  * Plaintext bytes read from the user's file at a time, into one of two reused read buffers: a

@@ -8,7 +8,6 @@ import {
   createChunkFiles,
   type ChunkFilesEnvironment,
 } from './chunk-store';
-import { openChunkInSlices } from './decrypt';
 import { runDownloadPipeline } from './download-run';
 
 /**
@@ -298,8 +297,7 @@ describe('a download through chunk files', () => {
         });
       },
       decrypt: () => Promise.reject(new Error('not this route')),
-      openChunk: (fileKey, index, isLast, chunk) => openChunkInSlices(fileKey, index, isLast, chunk, SLICE),
-      chunkSliceBytes: SLICE,
+      inSlices: { sliceBytes: SLICE },
       chunkStore: createChunkFiles(environment(root)).forDownload(),
       openSink: () => Promise.resolve(sink),
       progress: { text: () => undefined, fraction: () => undefined },

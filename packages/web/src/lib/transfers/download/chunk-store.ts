@@ -29,20 +29,24 @@ export interface StoredChunk {
 }
 
 /** One chunk being stored: append its bytes in order, then `finish` (or `abandon`). */
-export interface ChunkWriter {
+export interface ChunkWriter<Stored = StoredChunk> {
   /** Appends `bytes`, copied before this resolves (the caller reuses the buffer). @throws {ChunkStoreFailedError} */
   append(bytes: Uint8Array): Promise<void>;
   /** @throws {ChunkStoreFailedError} */
-  finish(): Promise<StoredChunk>;
+  finish(): Promise<Stored>;
   /** Drops what was written. Never throws. */
   abandon(): Promise<void>;
 }
 
-export interface ChunkStore {
+/** Where the fetch stage writes a chunk (a store, or a store with a verifier beside it: `download-run.ts`). */
+export interface ChunkTarget<Stored = StoredChunk> {
+  /** A writer for the next chunk (or for the same chunk again, after a break). */
+  begin(): Promise<ChunkWriter<Stored>>;
+}
+
+export interface ChunkStore extends ChunkTarget {
   /** Where the chunks are kept (the benchmark and debug logs say it). */
   readonly kind: 'files' | 'blobs';
-  /** A writer for the next chunk. */
-  begin(): Promise<ChunkWriter>;
   /** Drops every chunk still stored (the download ended). Never throws. */
   clear(): Promise<void>;
 }

@@ -1,22 +1,62 @@
-import { slicesOfBlob } from '../buffers';
-import { OPEN_SLICE_BYTES, verifyChunk, type VerifiedChunk } from './verify';
+import type { ChunkOpener } from '@coffer/crypto';
+import { readSliceInto } from '../../storage/read-slice';
+import { OPEN_CALL_BYTES, OPEN_SLICE_BYTES, verifyChunk, type VerifiedChunk } from './verify';
 
 /**
  * The download's decrypt stage (docs/transfers.md, "Pipeline"): plaintext, slice by slice, of a
- * chunk that verified (the same slices the verify pass read), or, where the streaming self-test
- * failed, of one whole-chunk WebCrypto `decrypt` (which verifies the tag before it answers).
+ * chunk that verified, or, where the streaming self-test failed, of one whole-chunk WebCrypto
+ * `decrypt` (which verifies the tag before it answers).
  */
 
-/** The verified chunk's plaintext, one slice at a time. */
-export async function* decryptVerified(verified: VerifiedChunk): AsyncGenerator<Uint8Array<ArrayBuffer>> {
-  for await (const slice of slicesOfBlob(verified.ciphertext, verified.sliceBytes)) {
-    yield await verified.opener.decryptSlice(slice);
+/**
+ * The plaintext of a verified chunk whose ciphertext is `ciphertext` (read back from its store):
+ * read into ONE reused buffer of `readBytes` (a BYOB reader on the Blob's stream, where the browser
+ * offers one: no new memory per slice read), decrypted in WebCrypto calls of at most `callBytes`,
+ * each call's plaintext yielded (a view of that call's own output, which the caller keeps).
+ */
+export async function* decryptStored(
+  opener: ChunkOpener,
+  ciphertext: Blob,
+  readBytes = OPEN_SLICE_BYTES,
+  callBytes = OPEN_CALL_BYTES,
+): AsyncGenerator<Uint8Array<ArrayBuffer>> {
+  const calls = Math.min(callBytes, readBytes);
+  for await (const slice of readBack(ciphertext, readBytes)) {
+    // Every slice but the last fills the buffer, a multiple of 16: each call starts on a counter block.
+    let offset = 0;
+    do {
+      const end = Math.min(slice.length, offset + calls);
+      yield await opener.decryptSlice(slice.subarray(offset, end));
+      offset = end;
+    } while (offset < slice.length);
   }
 }
 
 /**
- * Opens one stored chunk in two passes over the same slices: verify (`verify.ts`), then decrypt;
- * the first slice is yielded only after the whole chunk's tag verified.
+ * `blob`'s bytes in slices of `sliceBytes` (the last one shorter; an empty Blob is one empty slice),
+ * each read into the same buffer (`readSliceInto`: a BYOB read where the Blob's stream is a byte
+ * stream, as in Chromium, so no new memory per slice) and valid until the next slice is asked for.
+ */
+export async function* readBack(blob: Blob, sliceBytes: number): AsyncGenerator<Uint8Array> {
+  let buffer = new ArrayBuffer(Math.min(sliceBytes, blob.size));
+  let offset = 0;
+  do {
+    const end = Math.min(blob.size, offset + sliceBytes);
+    const slice = await readSliceInto(blob.slice(offset, end), buffer);
+    buffer = slice.buffer;
+    yield slice;
+    offset = end;
+  } while (offset < blob.size);
+}
+
+/** The verified chunk's plaintext, one call's slice at a time. */
+export function decryptVerified(verified: VerifiedChunk): AsyncGenerator<Uint8Array<ArrayBuffer>> {
+  return decryptStored(verified.opener, verified.ciphertext, verified.sliceBytes);
+}
+
+/**
+ * Opens one stored chunk in two passes: verify (`verify.ts`), then decrypt; the first slice is
+ * yielded only after the whole chunk's tag verified.
  * @throws {IntegrityError} before yielding anything, for a chunk that does not verify.
  */
 export async function* openChunkInSlices(

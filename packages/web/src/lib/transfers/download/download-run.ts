@@ -5,12 +5,18 @@ import { createChunkPhase, type ChunkPhase } from '../chunk-phase';
 import { downloadFailure } from '../download-failure';
 import type { SaveSink } from '../save/save-sink';
 import { TransferAbortedError } from '../transfer-errors';
-import { decryptedWhole } from './decrypt';
+import { decryptedWhole, decryptStored } from './decrypt';
 import { normalizeDownloadError, type ContentLocation } from './fetch';
 import { blobChunkStore, type ChunkStore, type StoredChunk } from './chunk-store';
 import { ResumableReader, type OpenedStream } from './resumable-reader';
 import { saveChunk } from './save';
-import { OPEN_SLICE_BYTES } from './verify';
+import {
+  OPEN_CALL_BYTES,
+  OPEN_SLICE_BYTES,
+  ReceivedChunkVerifier,
+  storedCiphertext,
+  verifiedAsStored,
+} from './verify';
 
 /**
  * The download pipeline proper, after the metadata and the file key, from top to bottom
@@ -64,21 +70,16 @@ export interface DownloadPipelineOptions {
    */
   readonly decryptCopiesInput?: boolean;
   /**
-   * Where given (the workers, where the streaming self-test passed), each chunk is read into its
-   * store (`chunkStore`: a file, or a Blob) a slice at a time instead of a chunk buffer, and opened with this instead of `decrypt`: verify
-   * the whole chunk first, then yield its plaintext slice by slice (`openChunkInSlices`). Nothing of
-   * a chunk reaches the sink before its tag verified, and no chunk-sized buffer exists.
+   * Where given (the workers, where the streaming self-test passed), each chunk is received into its
+   * store (`chunkStore`: a file, or a Blob) a slice at a time and verified as it arrives
+   * (`ReceivedChunkVerifier`), then read back once and decrypted slice by slice (`decryptStored`),
+   * instead of `decrypt`. Nothing of a chunk reaches the sink before its whole tag verified, and no
+   * chunk-sized buffer exists. `sliceBytes`: the receive and read-back buffers (default 4 MiB);
+   * `callBytes`: bytes per WebCrypto call (default 512 KiB); tests use small ones.
    */
-  readonly openChunk?: (
-    key: CryptoKey,
-    index: number,
-    isLast: boolean,
-    chunk: Blob,
-  ) => AsyncIterable<Uint8Array<ArrayBuffer>>;
-  /** Bytes per slice read into a chunk's store (`openChunk` only; default 4 MiB). */
-  readonly chunkSliceBytes?: number;
+  readonly inSlices?: { readonly sliceBytes?: number; readonly callBytes?: number };
   /**
-   * Where a chunk is kept between its verify and decrypt passes (`openChunk` only): files of the
+   * Where a chunk is kept between its verify and decrypt passes (`inSlices` only): files of the
    * origin private file system (`createChunkFiles`), or Blobs (the default, `blobChunkStore`).
    */
   readonly chunkStore?: ChunkStore;
@@ -138,7 +139,7 @@ function onlyAbort(failure: unknown): unknown {
 }
 
 /**
- * The chunks, in order, through fetch (`input`), verify and decrypt (`options.openChunk`, or a
+ * The chunks, in order, through fetch (`input`), verify and decrypt (`options.inSlices`, or a
  * whole-chunk `decrypt`) and save. Chunk i + 1 is fetched while chunk i is opened and saved, and no
  * further: at most two chunks in flight (as Blobs the browser holds, or chunk buffers).
  */
@@ -217,16 +218,25 @@ async function* removedAfter(
 }
 
 function chunkRoute(options: DownloadPipelineOptions, input: ResumableReader): ChunkRoute {
-  const { job, openChunk } = options;
-  if (openChunk !== undefined) {
-    // Received into a file (or a Blob) a slice at a time (no chunk-sized buffer), verified whole,
-    // then decrypted; the file is removed once the chunk is saved, and every file when the download ends.
-    const sliceBytes = options.chunkSliceBytes ?? OPEN_SLICE_BYTES;
+  const { job, inSlices } = options;
+  if (inSlices !== undefined) {
+    // Received into a file (or a Blob) a slice at a time (no chunk-sized buffer) and verified as it
+    // arrives, then read back once to decrypt; the file is removed once the chunk is saved, and every
+    // file when the download ends.
+    const sliceBytes = inSlices.sliceBytes ?? OPEN_SLICE_BYTES;
+    const callBytes = Math.min(inSlices.callBytes ?? OPEN_CALL_BYTES, sliceBytes);
     const store = options.chunkStore ?? blobChunkStore();
     return {
       fetch: async (index, isLast, length) => {
-        const chunk = await input.readChunk(length, sliceBytes, store);
-        return () => removedAfter(openChunk(job.fileKey, index, isLast, chunk.data), chunk);
+        const newVerifier = (): ReceivedChunkVerifier =>
+          new ReceivedChunkVerifier(job.fileKey, index, isLast, length, callBytes);
+        const { chunk, opener } = await input.readChunk(
+          length,
+          sliceBytes,
+          verifiedAsStored(store, newVerifier),
+        );
+        const ciphertext = storedCiphertext(chunk.data);
+        return () => removedAfter(decryptStored(opener, ciphertext, sliceBytes, callBytes), chunk);
       },
       end: () => store.clear(),
     };

@@ -1,5 +1,5 @@
 import { downloadMessages } from '@coffer/contracts';
-import { ChunkStoreFailedError, type ChunkStore, type StoredChunk } from './chunk-store';
+import { ChunkStoreFailedError, type ChunkTarget } from './chunk-store';
 import { ExactReader, TruncatedStreamError } from './exact-reader';
 import { TransferError, isRetryableTransferError, waitBeforeRetry } from '../transfer-errors';
 
@@ -72,10 +72,11 @@ export class ResumableReader {
 
   /**
    * The next `length` bytes of the object (one whole encrypted chunk), read in slices into a chunk
-   * of `store` (a file, or a Blob). A break abandons what was stored of it and reads it again; so
-   * does a store that failed to write (it is Blobs from then on), without counting as a retry.
+   * of `store` (a file, or a Blob; with a verifier beside it, `download-run.ts`). A break abandons
+   * what was stored of it and reads it again; so does a store that failed to write (it is Blobs from
+   * then on), without counting as a retry.
    */
-  async readChunk(length: number, sliceBytes: number, store: ChunkStore): Promise<StoredChunk> {
+  async readChunk<Stored>(length: number, sliceBytes: number, store: ChunkTarget<Stored>): Promise<Stored> {
     const chunk = await this.#withRetries(async () => {
       for (;;) {
         const reader = await this.#ensureOpen();

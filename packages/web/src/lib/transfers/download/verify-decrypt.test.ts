@@ -1,7 +1,7 @@
 import { encryptChunk, generateFileKey, IntegrityError } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
-import { decryptedWhole, decryptVerified, openChunkInSlices } from './decrypt';
-import { verifyChunk } from './verify';
+import { decryptedWhole, decryptStored, decryptVerified, openChunkInSlices, readBack } from './decrypt';
+import { ReceivedChunkVerifier, storedCiphertext, verifyChunk } from './verify';
 
 const plain = new Uint8Array(1000).map((_, i) => (i * 13 + 5) & 0xff);
 
@@ -88,5 +88,102 @@ describe('decrypt stage: the whole-chunk fallback', () => {
     await expect(collect(decryptedWhole(Promise.reject(new IntegrityError())))).rejects.toBeInstanceOf(
       IntegrityError,
     );
+  });
+});
+
+/** `bytes` cut into pieces of the given sizes, repeated (the last piece takes what is left). */
+function pieces(bytes: Uint8Array, sizes: readonly number[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let offset = 0, i = 0; offset < bytes.length; i++) {
+    const end = Math.min(bytes.length, offset + (sizes[i % sizes.length] ?? 1));
+    out.push(bytes.subarray(offset, end));
+    offset = end;
+  }
+  return out;
+}
+
+/** Appends each piece through ONE reused buffer (as the fetch stage's reader does), then finishes. */
+async function verifyReceived(verifier: ReceivedChunkVerifier, chunk: Uint8Array, sizes: readonly number[]) {
+  const reused = new Uint8Array(Math.max(...sizes));
+  for (const piece of pieces(chunk, sizes)) {
+    reused.set(piece);
+    await verifier.append(reused.subarray(0, piece.length));
+    reused.fill(0xee);
+  }
+  return verifier.finish();
+}
+
+describe('verify stage, as the chunk arrives: ReceivedChunkVerifier', () => {
+  it.each([[[1]], [[5, 7]], [[13]], [[100, 3, 64]], [[4096]]])(
+    'verifies pieces of sizes %j across the IV and the tag, and the opener then decrypts other slices',
+    async (sizes) => {
+      const { key, chunk } = await sealed();
+      const opener = await verifyReceived(
+        new ReceivedChunkVerifier(key, 2, false, chunk.length, 32),
+        chunk,
+        sizes,
+      );
+      const slices = await collect(decryptStored(opener, storedCiphertext(new Blob([chunk])), 96, 48));
+      expect(slices.map((slice) => slice.length).slice(0, 3)).toEqual([48, 48, 48]);
+      expect(new Uint8Array(await new Blob(slices).arrayBuffer())).toEqual(plain);
+    },
+  );
+
+  it.each([
+    ['a ciphertext byte', 500],
+    ['an IV byte', 3],
+    ['a tag byte', 12 + 1000 + 7],
+  ])('refuses the chunk when %s changed on the way', async (_what, at) => {
+    const { key, chunk } = await sealed();
+    const tampered = chunk.slice();
+    tampered[at] = (tampered[at] ?? 0) ^ 1;
+    await expect(
+      verifyReceived(new ReceivedChunkVerifier(key, 2, false, chunk.length, 32), tampered, [7, 64]),
+    ).rejects.toBeInstanceOf(IntegrityError);
+  });
+
+  it('refuses a chunk that stops short, runs past its length, or sits elsewhere in the file', async () => {
+    const { key, chunk } = await sealed();
+    const short = new ReceivedChunkVerifier(key, 2, false, chunk.length);
+    await short.append(chunk.subarray(0, chunk.length - 1));
+    await expect(short.finish()).rejects.toBeInstanceOf(IntegrityError);
+    const long = new ReceivedChunkVerifier(key, 2, false, chunk.length);
+    await expect(long.append(new Uint8Array(chunk.length + 1))).rejects.toBeInstanceOf(IntegrityError);
+    await expect(
+      verifyReceived(new ReceivedChunkVerifier(key, 3, false, chunk.length), chunk, [64]),
+    ).rejects.toBeInstanceOf(IntegrityError);
+    expect(() => new ReceivedChunkVerifier(key, 2, false, 27)).toThrow(IntegrityError);
+  });
+
+  it('verifies an empty last chunk (IV and tag only)', async () => {
+    const key = await generateFileKey();
+    const chunk = await encryptChunk(key, 0, true, new Uint8Array(0));
+    const opener = await verifyReceived(new ReceivedChunkVerifier(key, 0, true, chunk.length), chunk, [5]);
+    const slices = await collect(decryptStored(opener, storedCiphertext(new Blob([chunk]))));
+    expect(slices.reduce((sum, slice) => sum + slice.length, 0)).toBe(0);
+  });
+});
+
+describe('decrypt stage: reading the stored chunk back', () => {
+  const bytes = new Uint8Array(1000).map((_, i) => i & 0xff);
+
+  it('reads slice by slice into one buffer of the slice size (readSliceInto)', async () => {
+    const sizes: number[] = [];
+    const copies: Uint8Array<ArrayBuffer>[] = [];
+    const buffers = new Set<number>();
+    for await (const slice of readBack(new Blob([bytes]), 256)) {
+      sizes.push(slice.length);
+      copies.push(slice.slice());
+      buffers.add(slice.buffer.byteLength);
+    }
+    expect(sizes).toEqual([256, 256, 256, 232]);
+    expect([...buffers]).toEqual([256]);
+    expect(new Uint8Array(await new Blob(copies).arrayBuffer())).toEqual(bytes);
+  });
+
+  it('reads an empty Blob as one empty slice', async () => {
+    const sizes: number[] = [];
+    for await (const slice of readBack(new Blob([]), 256)) sizes.push(slice.length);
+    expect(sizes).toEqual([0]);
   });
 });

@@ -8,13 +8,21 @@ import {
   type ChunkOpener,
 } from '@coffer/crypto';
 import { slicesOfBlob } from '../buffers';
+import type { ChunkTarget, StoredChunk } from './chunk-store';
 
 /**
- * Ciphertext bytes per slice when a chunk is verified and decrypted slice by slice: within the
- * 1–4 MiB the streaming computation runs best at, and a multiple of 16 (a slice before the last
- * must be).
+ * Bytes per slice when a chunk is received and read back: one reused buffer of this size on each
+ * side (docs/transfers.md, "The chunk store"), a multiple of 16.
  */
 export const OPEN_SLICE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Bytes per WebCrypto call while a chunk is verified and decrypted. WebCrypto allocates each call's
+ * input copy and output afresh; Chromium's allocator recycles allocations up to 1 MiB from call to
+ * call but maps larger ones anew, page by page (the same reason uploads seal in 512 KiB calls:
+ * `SEAL_CALL_BYTES`). A multiple of 16.
+ */
+export const OPEN_CALL_BYTES = 512 * 1024;
 
 /** A chunk whose tag verified: only now may its plaintext exist (`decrypt.ts`). */
 export interface VerifiedChunk {
@@ -26,13 +34,110 @@ export interface VerifiedChunk {
 }
 
 /**
- * The download's verify stage (docs/transfers.md, "Pipeline"): one stored chunk (`iv || ciphertext
- * || tag`, kept in a Blob: the browser holds its bytes, on disk when large) checked whole before any
- * of it is decrypted: a GMAC of each ciphertext slice (nothing decrypted), chained into the chunk's
- * tag and compared with the stored one. GCM is malleable until its tag is checked, so no plaintext
- * of a chunk may reach the user before this returned. A Blob cannot change between the passes, so
- * the opener does not recheck each slice (`immutableSource`). No buffer larger than a slice exists.
+ * The download's verify stage (docs/transfers.md, "Pipeline"), run on the chunk's bytes AS THEY
+ * ARRIVE: `append` each piece of the stored chunk (`iv || ciphertext || tag`, in order, any sizes),
+ * then `finish`, which answers the opener only where the whole chunk's tag verified. The ciphertext
+ * is hashed (a GMAC per call of at most `callBytes`, nothing decrypted) in the pieces it arrives in,
+ * so the chunk is read back from its store once (to decrypt), not twice.
+ *
+ * The bytes verified are the bytes the fetch stage stores: the store copies each piece before the
+ * reader reuses its buffer, and the chunk's file (or Blob) can change after that only by this
+ * origin's own code, which holds the key anyway (so the opener keeps `immutableSource`).
  * Use only where the streaming self-test passed (`checkStreamingGcm`).
+ */
+export class ReceivedChunkVerifier {
+  readonly #key: CryptoKey;
+  readonly #aad: Uint8Array;
+  readonly #length: number;
+  readonly #cipherEnd: number;
+  readonly #callBytes: number;
+  readonly #iv = new Uint8Array(IV_LENGTH);
+  readonly #tag = new Uint8Array(TAG_LENGTH);
+  /** Ciphertext bytes short of a 16-byte block, carried to the next piece. */
+  readonly #carry = new Uint8Array(16);
+  #carried = 0;
+  #received = 0;
+  #opener: ChunkOpener | null = null;
+
+  constructor(
+    key: CryptoKey,
+    index: number,
+    isLast: boolean,
+    chunkLength: number,
+    callBytes = OPEN_CALL_BYTES,
+  ) {
+    if (chunkLength < CHUNK_OVERHEAD) throw new IntegrityError();
+    this.#key = key;
+    this.#aad = chunkAad(index, isLast);
+    this.#length = chunkLength;
+    this.#cipherEnd = chunkLength - TAG_LENGTH;
+    this.#callBytes = callBytes;
+  }
+
+  /** The next piece of the chunk; `bytes` is the caller's again once this resolved. */
+  async append(bytes: Uint8Array): Promise<void> {
+    const start = this.#received;
+    const end = start + bytes.length;
+    if (end > this.#length) throw new IntegrityError();
+    this.#received = end;
+    const part = (from: number, to: number): Uint8Array =>
+      bytes.subarray(Math.max(from, start) - start, Math.max(Math.min(to, end), start) - start);
+    if (start < IV_LENGTH) {
+      this.#iv.set(part(0, IV_LENGTH), start);
+      if (end >= IV_LENGTH) {
+        this.#opener = await createChunkOpener(this.#key, this.#iv, this.#aad, this.#cipherEnd - IV_LENGTH, {
+          immutableSource: true,
+        });
+      }
+    }
+    await this.#hash(part(IV_LENGTH, this.#cipherEnd));
+    if (end > this.#cipherEnd) {
+      this.#tag.set(part(this.#cipherEnd, this.#length), Math.max(start, this.#cipherEnd) - this.#cipherEnd);
+    }
+  }
+
+  /**
+   * The opener of the chunk, whose tag verified over every byte appended.
+   * @throws {IntegrityError} the chunk is corrupted, truncated, out of place or under another key.
+   */
+  async finish(): Promise<ChunkOpener> {
+    const opener = this.#opener;
+    if (opener === null || this.#received !== this.#length) throw new IntegrityError();
+    // The last slice may be short of a block (an empty chunk is one empty slice).
+    if (this.#carried > 0 || this.#cipherEnd === IV_LENGTH) {
+      await opener.verifySlice(this.#carry.slice(0, this.#carried));
+      this.#carried = 0;
+    }
+    if (!opener.verifyTag(this.#tag)) throw new IntegrityError();
+    return opener;
+  }
+
+  /** Hashes whole blocks in calls of at most `callBytes`, carrying what is short of a block. */
+  async #hash(ciphertext: Uint8Array): Promise<void> {
+    const opener = this.#opener;
+    if (ciphertext.length === 0 || opener === null) return;
+    let rest = ciphertext;
+    if (this.#carried > 0) {
+      const taken = Math.min(16 - this.#carried, rest.length);
+      this.#carry.set(rest.subarray(0, taken), this.#carried);
+      this.#carried += taken;
+      rest = rest.subarray(taken);
+      if (this.#carried < 16) return;
+      await opener.verifySlice(this.#carry);
+      this.#carried = 0;
+    }
+    const whole = rest.length - (rest.length % 16);
+    for (let offset = 0; offset < whole; offset += this.#callBytes) {
+      await opener.verifySlice(rest.subarray(offset, Math.min(whole, offset + this.#callBytes)));
+    }
+    this.#carry.set(rest.subarray(whole));
+    this.#carried = rest.length - whole;
+  }
+}
+
+/**
+ * The verify stage over a chunk already stored whole (a Blob): its pieces read back and appended to
+ * a {@link ReceivedChunkVerifier}. Nothing is decrypted; no buffer larger than a slice exists.
  * @throws {IntegrityError} the chunk is corrupted, truncated, out of place or under another key.
  */
 export async function verifyChunk(
@@ -42,14 +147,58 @@ export async function verifyChunk(
   chunk: Blob,
   sliceBytes = OPEN_SLICE_BYTES,
 ): Promise<VerifiedChunk> {
-  if (chunk.size < CHUNK_OVERHEAD) throw new IntegrityError();
-  const cipherLength = chunk.size - CHUNK_OVERHEAD;
-  const iv = new Uint8Array(await chunk.slice(0, IV_LENGTH).arrayBuffer());
-  const tag = new Uint8Array(await chunk.slice(chunk.size - TAG_LENGTH).arrayBuffer());
-  const opener = await createChunkOpener(key, iv, chunkAad(index, isLast), cipherLength, {
-    immutableSource: true,
-  });
-  const ciphertext = chunk.slice(IV_LENGTH, IV_LENGTH + cipherLength);
-  if (!(await opener.verifyChunk(slicesOfBlob(ciphertext, sliceBytes), tag))) throw new IntegrityError();
-  return { ciphertext, opener, sliceBytes };
+  const verifier = new ReceivedChunkVerifier(
+    key,
+    index,
+    isLast,
+    chunk.size,
+    Math.min(sliceBytes, OPEN_CALL_BYTES),
+  );
+  for await (const slice of slicesOfBlob(chunk, sliceBytes)) await verifier.append(slice);
+  return { ciphertext: storedCiphertext(chunk), opener: await verifier.finish(), sliceBytes };
+}
+
+/** The ciphertext of a stored chunk (`iv || ciphertext || tag`), without its IV and tag. */
+export function storedCiphertext(chunk: Blob): Blob {
+  return chunk.slice(IV_LENGTH, chunk.size - TAG_LENGTH);
+}
+
+/** A chunk the fetch stage stored and verified as it arrived: decrypt it from `chunk.data`. */
+export interface VerifiedStoredChunk {
+  readonly chunk: StoredChunk;
+  /** The opener whose verify pass matched the chunk's tag. */
+  readonly opener: ChunkOpener;
+}
+
+/**
+ * `store`, with a verifier beside each chunk it writes (a new one per attempt: a chunk received
+ * again after a break is verified again from its first byte). `finish` answers the stored chunk
+ * only where its tag verified; else its file (or Blob) is removed and the chunk refused.
+ */
+export function verifiedAsStored(
+  store: ChunkTarget,
+  newVerifier: () => ReceivedChunkVerifier,
+): ChunkTarget<VerifiedStoredChunk> {
+  return {
+    async begin() {
+      const writer = await store.begin();
+      const verifier = newVerifier();
+      return {
+        async append(bytes) {
+          // The store copies the piece to disk while this thread hashes it.
+          await Promise.all([writer.append(bytes), verifier.append(bytes)]);
+        },
+        async finish() {
+          const chunk = await writer.finish();
+          try {
+            return { chunk, opener: await verifier.finish() };
+          } catch (error) {
+            chunk.remove();
+            throw error;
+          }
+        },
+        abandon: () => writer.abandon(),
+      };
+    },
+  };
 }

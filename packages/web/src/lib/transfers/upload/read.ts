@@ -6,7 +6,7 @@ import type { UploadWork } from './upload-progress';
 /**
  * The upload's read stage (docs/transfers.md, "Pipeline"): which bytes of the user's file chunk
  * `index` is, and what the cipher reports while it reads them. The bytes themselves are read where
- * they are sealed (the crypto worker reads the `File` slice itself, `crypto-worker/read-slice.ts`):
+ * they are sealed (the crypto worker reads the `File` slice itself, `storage/read-slice.ts`):
  * the page never reads file content.
  */
 export interface ChunkSlice {
