@@ -1,7 +1,8 @@
 /**
- * Schema-driven fuzzing of every route in the OpenAPI document, over a real socket: no request may get
- * a 5xx, whatever its path values, query, headers or body (malformed, truncated, overstated), every
- * refusal is the spec's error body (`{code, message}`), and the server must still answer afterwards.
+ * Schema-driven fuzzing of every route in the OpenAPI document, over a real socket: every request gets an
+ * answer and none a 5xx, whatever its path values, query, headers or body (malformed, truncated,
+ * overstated), every refusal is the spec's error body (`{code, message}`), and the server must still
+ * answer afterwards.
  * Runs on each database with the fs store, and on SQLite with S3 (s3rver), where a store's errors are
  * another source of 5xx; one test file per case (`http/api-fuzz.{sqlite,postgres,s3}.int.test.ts`).
  * `FUZZ_REQUESTS` sets the number per case (default 1,000 per database and 500 on S3, 2,500 in all, a
@@ -32,7 +33,11 @@ const S3_REQUESTS = ASKED === undefined ? 500 : REQUESTS;
 /** A case: a database of `dialectsUnderTest`, and the blob store the server writes to. */
 export type FuzzCase = 'sqlite' | 'postgres' | 'sqlite+s3';
 
-/** A ceiling for one answer; a request that gets none (the client cut its body short) ends there. */
+/**
+ * A ceiling for one answer. Every request must get one, also a body cut short (the client half-closes: the
+ * server answers 400 at once); a request that reaches the ceiling, or whose connection closes without an
+ * answer, fails the test. The server's own request timeout is 5 s here.
+ */
 const ANSWER_CEILING_MS = 15_000;
 
 interface Answer {
@@ -97,6 +102,15 @@ function send(port: number, req: FuzzRequest): Promise<Answer | null> {
       if (req.truncateAt !== undefined || req.declaredLength !== undefined) socket.end();
     });
   });
+}
+
+/** How `req` was framed, to name a request that got no answer. */
+function framingOf(req: FuzzRequest): string {
+  const sent = req.truncateAt ?? req.body.length;
+  const declared = req.declaredLength ?? req.body.length;
+  const halfClosed = req.truncateAt !== undefined || req.declaredLength !== undefined;
+  const type = req.headers['content-type'] ?? 'no content-type';
+  return `${type}, ${sent} of ${declared} bytes sent${halfClosed ? ', then half-closed' : ''}`;
 }
 
 /** The spec's error body: an error code and an error message. */
@@ -183,14 +197,22 @@ export function describeApiFuzz(fuzzCase: FuzzCase): void {
 
         const statuses = new Map<number | null, number>();
         const shapeless: string[] = [];
+        const unanswered: string[] = [];
         await fc.assert(
           fc.asyncProperty(
             fc.constantFrom(...operations).chain((op) => requestsFor(op, ctx)),
             async (req) => {
+              const sentAt = Date.now();
               const answer = await send(port, req);
               const status = answer?.status ?? null;
               statuses.set(status, (statuses.get(status) ?? 0) + 1);
-              if (answer === null) return true;
+              if (answer === null) {
+                unanswered.push(
+                  `${req.method} ${req.target.slice(0, 80)} (${framingOf(req)}): no answer, ` +
+                    `after ${Date.now() - sentAt} ms`,
+                );
+                return true;
+              }
               // A refusal the client read whole says what was wrong, in the spec's shape.
               if (answer.status >= 400 && answer.body !== undefined && !hasErrorShape(answer.body)) {
                 shapeless.push(
@@ -203,6 +225,7 @@ export function describeApiFuzz(fuzzCase: FuzzCase): void {
           { numRuns: requests, endOnFailure: true },
         );
 
+        expect(unanswered.slice(0, 5), `${unanswered.length} requests without an answer`).toEqual([]);
         expect(shapeless.slice(0, 5), `${shapeless.length} refusals without {code, message}`).toEqual([]);
 
         // Still up, and answering normally.

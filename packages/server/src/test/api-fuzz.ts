@@ -164,9 +164,9 @@ export interface FuzzRequest {
   target: string;
   headers: Record<string, string>;
   body: Buffer;
-  /** Send only this many bytes of the body (a client that dies mid-body), then half-close. */
+  /** Send only this many bytes of the body, fewer than it has (a client dying mid-body); half-close. */
   truncateAt: number | undefined;
-  /** Declared Content-Length when it differs from the body length. */
+  /** Declared Content-Length when it differs from the body length (always more); half-close. */
   declaredLength: number | undefined;
 }
 
@@ -325,9 +325,14 @@ export function requestsFor(op: OpenApiOperation, ctx: FuzzContext): fc.Arbitrar
       const headers: Record<string, string> = {};
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
       if (body.type !== undefined) headers['content-type'] = body.type;
-      const truncateAt = cut === 'truncate' ? Math.floor(body.body.length * fraction) : undefined;
-      const declaredLength =
-        cut === 'overstate' ? body.body.length + 1 + Math.floor(fraction * 100) : undefined;
+      // A cut leaves out at least one byte, so every half-closed request is one the server cannot read
+      // whole (and answers 400). A request sent whole and then half-closed is a client that stops
+      // listening: Node's server (httpAllowHalfOpen off) closes the connection then, and answers nothing
+      // if the route had not answered yet. An empty body (every GET) cannot be cut.
+      const length = body.body.length;
+      const truncateAt =
+        cut === 'truncate' && length > 0 ? Math.min(Math.floor(length * fraction), length - 1) : undefined;
+      const declaredLength = cut === 'overstate' ? length + 1 + Math.floor(fraction * 100) : undefined;
       return { method: op.method, target, headers, body: body.body, truncateAt, declaredLength };
     });
 }
