@@ -78,6 +78,30 @@ describe('stream sink (the download service worker writes the response body)', (
     }
   });
 
+  it('queues a write of one slice as it is, and frees it once the browser has taken a later slice', async () => {
+    const restore = withTransfer();
+    try {
+      const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 4 });
+      const reader = stream.getReader();
+      const first = new Uint8Array([1, 2, 3]);
+      await sink.write(first);
+      const taken = (await reader.read()).value;
+      // The very bytes written (no copy), still whole while they are the last taken.
+      expect(taken?.buffer).toBe(first.buffer);
+      await Promise.resolve();
+      expect(first.byteLength).toBe(3);
+      const second = new Uint8Array([4, 5]);
+      await sink.write(second);
+      expect([...((await reader.read()).value ?? [])]).toEqual([4, 5]);
+      await vi.waitFor(() => {
+        expect(first.byteLength).toBe(0);
+      });
+      expect(second.byteLength).toBe(2);
+    } finally {
+      restore();
+    }
+  });
+
   it('counts the download complete only once the browser has taken the last slice', async () => {
     const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 2 });
     await sink.write(new Uint8Array([1, 2, 3]));

@@ -29,7 +29,9 @@ export interface StreamSink {
  * memory. The last slice of each chunk is a copy of its own: once the browser has taken it, it has
  * finished with every view before it, and the chunk's buffer is freed at that moment (not when the
  * next chunk is written, nor at the next garbage collection), so a chunk the disk took while the
- * next one decrypts no longer counts in that chunk's peak. `close` waits until the browser has
+ * next one decrypts no longer counts in that chunk's peak. A write of one slice or less (the
+ * streaming decrypt stage writes each 512 KiB call's output) is queued as it is, no copy, and freed
+ * once the browser has taken a slice queued after it. `close` waits until the browser has
  * taken the last slice, then ends the stream (the browser completes the file); `abort` errors it
  * (the browser marks the download failed and deletes the partial file). `onCancel` runs when the
  * user cancels the download in the browser: a waiting `write` then fails with the spec's "Download
@@ -42,8 +44,11 @@ export function createStreamSink(
   const sliceBytes = options.sliceBytes ?? STREAM_SLICE_BYTES;
   let controller: ReadableStreamDefaultController<Uint8Array<ArrayBuffer>> | null = null;
   let cancelled = false;
-  /** The chunk whose views are queued (freed once the browser has taken all of them). */
-  let queuedChunk: ArrayBuffer | null = null;
+  /**
+   * The buffers queued so far that are not freed yet; the last one holds the slice queued last.
+   * Once the browser has taken that slice, it has finished with every slice before it.
+   */
+  let queued: ArrayBuffer[] = [];
   /** Closed or errored by us: nothing more may be queued. */
   let ended = false;
   const waiters = new Set<() => void>();
@@ -58,8 +63,9 @@ export function createStreamSink(
       // Called once the queue is empty (high-water mark 1): the browser has taken the last slice of
       // the queued chunk, so its buffer is freed now, while the next chunk still decrypts.
       pull() {
-        if (queuedChunk !== null) releaseBuffer(queuedChunk);
-        queuedChunk = null;
+        const last = queued.pop();
+        for (const buffer of queued) releaseBuffer(buffer);
+        queued = last === undefined ? [] : [last];
         wakeAll();
       },
       cancel() {
@@ -86,11 +92,21 @@ export function createStreamSink(
   const sink: SaveSink = {
     async write(bytes) {
       const target = await room();
+      if (bytes.length <= sliceBytes) {
+        // One slice (the decrypt stage's 512 KiB calls): queued as it is, freed once a later one is taken.
+        target.enqueue(bytes);
+        queued.push(bytes.buffer);
+        return;
+      }
       const slices = [...slicesOf(bytes, sliceBytes)];
       const last = slices.pop();
       for (const slice of slices) target.enqueue(slice);
-      if (last !== undefined) target.enqueue(last.slice());
-      queuedChunk = bytes.buffer;
+      queued.push(bytes.buffer);
+      if (last !== undefined) {
+        const own = last.slice();
+        target.enqueue(own);
+        queued.push(own.buffer);
+      }
     },
     async close() {
       // The browser has taken every slice before the download counts as complete (and before the
