@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSliceInto } from './read-slice';
+import { readSliceInto, readSlicesInto } from './read-slice';
 
 /** A Blob whose stream yields `pieces` one by one, as a browser streams a file from disk. */
 function streamedBlob(pieces: Uint8Array[], type?: 'bytes'): Blob {
@@ -79,6 +79,48 @@ describe.each([
     await expect(readSliceInto(grown, new ArrayBuffer(10_000))).rejects.toThrow(
       'The file grew while it was read',
     );
+  });
+});
+
+describe.each([
+  ['a default stream (pieces copied in, across slice ends)', undefined],
+  ['a byte stream (BYOB reads)', 'bytes'],
+] as const)('readSlicesInto from %s', (_, type) => {
+  it('yields the Blob in slices of the buffer, all in the same memory, through one stream', async () => {
+    const blob = streamedBlob(pieces(), type);
+    let streams = 0;
+    const stream = blob.stream.bind(blob);
+    Object.assign(blob, { stream: () => (streams++, stream()) });
+    const sizes: number[] = [];
+    const copies: Uint8Array<ArrayBuffer>[] = [];
+    const memory = new Set<number>();
+    for await (const slice of readSlicesInto(blob, new ArrayBuffer(3072))) {
+      sizes.push(slice.length);
+      copies.push(slice.slice());
+      memory.add(slice.buffer.byteLength);
+    }
+    expect(sizes).toEqual([3072, 3072, 3072, 784]);
+    expect(new Uint8Array(await new Blob(copies).arrayBuffer())).toEqual(bytes);
+    expect([...memory]).toEqual([3072]);
+    expect(streams).toBe(1);
+  });
+
+  it('fails when the file ended early', async () => {
+    const shrunk = streamedBlob(pieces().slice(0, 5), type);
+    Object.defineProperty(shrunk, 'size', { value: 10_000 });
+    const reading = (async () => {
+      for await (const slice of readSlicesInto(shrunk, new ArrayBuffer(4096)))
+        expect(slice.length).toBeGreaterThan(0);
+    })();
+    await expect(reading).rejects.toThrow('The stored file ended early');
+  });
+});
+
+describe('readSlicesInto', () => {
+  it('reads an empty Blob as one empty slice', async () => {
+    const sizes: number[] = [];
+    for await (const slice of readSlicesInto(new Blob([]), new ArrayBuffer(0))) sizes.push(slice.length);
+    expect(sizes).toEqual([0]);
   });
 });
 

@@ -111,3 +111,64 @@ async function copyPieces(
   if (read !== size) throw new Error('The file shrank while it was read');
   return bytes;
 }
+
+/**
+ * `blob`'s bytes in slices of `buffer.byteLength` (the last one shorter; an empty Blob is one empty
+ * slice), all read through ONE stream of the Blob into the same memory (a BYOB reader where the
+ * stream is a byte stream, else its pieces copied in). Each slice is a view valid until the next one
+ * is asked for. One stream per Blob, not per slice: each stream costs the browser a reader of its own.
+ */
+export async function* readSlicesInto(
+  blob: Blob,
+  buffer: ArrayBuffer,
+): AsyncGenerator<Uint8Array<ArrayBuffer>> {
+  const sliceBytes = buffer.byteLength;
+  if (sliceBytes <= 0 && blob.size > 0) throw new RangeError('The read buffer is empty');
+  if (typeof blob.stream !== 'function') {
+    let offset = 0;
+    do {
+      const end = Math.min(blob.size, offset + sliceBytes);
+      yield new Uint8Array(await blob.slice(offset, end).arrayBuffer());
+      offset = end;
+    } while (offset < blob.size);
+    return;
+  }
+  const stream = blob.stream();
+  streamsBeingRead.add(stream);
+  const byob = byobReaderOf(stream);
+  const reader = byob ?? stream.getReader();
+  try {
+    let memory = buffer;
+    /** A piece of a default stream that passed the end of the buffer, and where its rest starts. */
+    let rest: Uint8Array | null = null;
+    let remaining = blob.size;
+    do {
+      const want = Math.min(sliceBytes, remaining);
+      let filled = 0;
+      while (filled < want) {
+        if (byob !== null) {
+          const read = await byob.read(new Uint8Array(memory, filled, want - filled));
+          if (read.value !== undefined) memory = read.value.buffer;
+          if (read.done) break;
+          filled += read.value.byteLength;
+          continue;
+        }
+        if (rest === null) {
+          const read = await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+          if (read.done) break;
+          rest = read.value;
+        }
+        const taken = Math.min(rest.length, want - filled);
+        new Uint8Array(memory, filled, taken).set(rest.subarray(0, taken));
+        filled += taken;
+        rest = taken === rest.length ? null : rest.subarray(taken);
+      }
+      if (filled !== want) throw new Error('The stored file ended early');
+      remaining -= want;
+      yield new Uint8Array(memory, 0, want);
+    } while (remaining > 0);
+  } finally {
+    streamsBeingRead.delete(stream);
+    await reader.cancel().catch(() => undefined);
+  }
+}

@@ -1,5 +1,5 @@
 import type { ChunkOpener } from '@coffer/crypto';
-import { readSliceInto } from '../../storage/read-slice';
+import { readSlicesInto } from '../../storage/read-slice';
 import { OPEN_CALL_BYTES, OPEN_SLICE_BYTES, verifyChunk, type VerifiedChunk } from './verify';
 
 /**
@@ -33,20 +33,12 @@ export async function* decryptStored(
 }
 
 /**
- * `blob`'s bytes in slices of `sliceBytes` (the last one shorter; an empty Blob is one empty slice),
- * each read into the same buffer (`readSliceInto`: a BYOB read where the Blob's stream is a byte
- * stream, as in Chromium, so no new memory per slice) and valid until the next slice is asked for.
+ * `blob`'s bytes in slices of `sliceBytes`, each read into the same buffer through one stream
+ * (`readSlicesInto`: a BYOB read where the Blob's stream is a byte stream, as in Chromium, so no
+ * new memory per slice), valid until the next slice is asked for.
  */
-export async function* readBack(blob: Blob, sliceBytes: number): AsyncGenerator<Uint8Array> {
-  let buffer = new ArrayBuffer(Math.min(sliceBytes, blob.size));
-  let offset = 0;
-  do {
-    const end = Math.min(blob.size, offset + sliceBytes);
-    const slice = await readSliceInto(blob.slice(offset, end), buffer);
-    buffer = slice.buffer;
-    yield slice;
-    offset = end;
-  } while (offset < blob.size);
+export function readBack(blob: Blob, sliceBytes: number): AsyncGenerator<Uint8Array> {
+  return readSlicesInto(blob, new ArrayBuffer(Math.min(sliceBytes, blob.size)));
 }
 
 /** The verified chunk's plaintext, one call's slice at a time. */
