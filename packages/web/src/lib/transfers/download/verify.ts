@@ -14,7 +14,7 @@ import type { ChunkTarget, StoredChunk } from './chunk-store';
  * Bytes per slice when a chunk is received and read back: one reused buffer of this size on each
  * side (docs/transfers.md, "The chunk store"), a multiple of 16.
  */
-export const OPEN_SLICE_BYTES = 4 * 1024 * 1024;
+export const OPEN_SLICE_BYTES = 1024 * 1024;
 
 /**
  * Bytes per WebCrypto call while a chunk is verified and decrypted. WebCrypto allocates each call's
