@@ -185,8 +185,11 @@ export function verifiedAsStored(
       const verifier = newVerifier();
       return {
         async append(bytes) {
-          // The store copies the piece to disk while this thread hashes it.
-          await Promise.all([writer.append(bytes), verifier.append(bytes)]);
+          // The store copies the piece to disk while this thread hashes it; both are done with the
+          // caller's buffer before this settles, even when one of them failed.
+          const [stored, hashed] = await Promise.allSettled([writer.append(bytes), verifier.append(bytes)]);
+          if (stored.status === 'rejected') throw stored.reason;
+          if (hashed.status === 'rejected') throw hashed.reason;
         },
         async finish() {
           const chunk = await writer.finish();
