@@ -5,7 +5,7 @@ import { describeFailure, type ChunkHashScheme } from './chunk-cipher';
 import { runDownloadJob } from './download-job';
 import { createPartFiles } from './part-files';
 import { createPartStore, type PartStore } from './part-store';
-import { SEAL_SLICE_BYTES, sealInSlices, type PartWriter } from './seal-in-slices';
+import { sealInSlices, type PartWriter } from './seal-in-slices';
 import { createReadBufferPool } from './read-buffers';
 import { readSliceInto } from '../storage/read-slice';
 import { checkStreamingGcm } from './streaming-support';
@@ -110,33 +110,24 @@ async function sealPart(
 
 /**
  * Seals the request's chunk slice by slice into `writer` (`seal-in-slices.ts`), reading each slice
- * into one of two slice-sized read buffers of this thread's pool (the next slice is read while one
- * is sealed).
+ * while the one before it is sealed.
  */
 async function sealPartInSlices(
   request: Extract<CryptoRequest, { op: 'seal-part' }>,
   writer: PartWriter,
   onRead: ((bytesRead: number) => void) | undefined,
 ): Promise<{ hash?: Uint8Array<ArrayBuffer> }> {
-  let buffers = [readBuffers.take(SEAL_SLICE_BYTES), readBuffers.take(SEAL_SLICE_BYTES)] as const;
-  try {
-    const sealed = await sealInSlices(
-      {
-        key: request.key,
-        index: request.index,
-        isLast: request.isLast,
-        source: request.source.slice(request.start, request.end),
-        readBuffers: buffers,
-        ...(request.hashPlaintext === 'sha256-pieces' ? { hashScheme: 'sha256-pieces' as const } : {}),
-        ...(request.reportRead === true && onRead !== undefined ? { onRead } : {}),
-      },
-      writer,
-    );
-    buffers = [sealed.readBuffers[0] ?? buffers[0], sealed.readBuffers[1] ?? buffers[1]];
-    return sealed.hash === undefined ? {} : { hash: sealed.hash };
-  } finally {
-    for (const buffer of buffers) readBuffers.give(buffer);
-  }
+  return sealInSlices(
+    {
+      key: request.key,
+      index: request.index,
+      isLast: request.isLast,
+      source: request.source.slice(request.start, request.end),
+      ...(request.hashPlaintext === 'sha256-pieces' ? { hashScheme: 'sha256-pieces' as const } : {}),
+      ...(request.reportRead === true && onRead !== undefined ? { onRead } : {}),
+    },
+    writer,
+  );
 }
 
 /**

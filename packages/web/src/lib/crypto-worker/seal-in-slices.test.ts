@@ -1,5 +1,5 @@
 import { decryptChunk, generateFileKey, IV_LENGTH, sha256PieceList } from '@coffer/crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sealInSlices } from './seal-in-slices';
 
 /**
@@ -18,7 +18,7 @@ async function seal(
   plain: Uint8Array<ArrayBuffer>,
   sliceBytes: number,
   hash: boolean,
-  { callBytes = sliceBytes, buffers = 1 }: { callBytes?: number; buffers?: 1 | 2 } = {},
+  { callBytes = sliceBytes }: { callBytes?: number } = {},
 ) {
   const key = await generateFileKey();
   const appended: Uint8Array<ArrayBuffer>[] = [];
@@ -29,10 +29,6 @@ async function seal(
       index: 3,
       isLast: true,
       source: new Blob([plain]),
-      readBuffers:
-        buffers === 1
-          ? [new ArrayBuffer(sliceBytes)]
-          : [new ArrayBuffer(sliceBytes), new ArrayBuffer(sliceBytes)],
       sliceBytes,
       callBytes,
       ...(hash ? { hashScheme: 'sha256-pieces' as const } : {}),
@@ -73,27 +69,63 @@ describe('sealInSlices', () => {
     expect(sealed.hash).toEqual(await sha256PieceList(plain));
   });
 
-  it('seals each read slice in several calls, reading the next slice into the other buffer meanwhile', async () => {
+  it('seals each read slice in several calls', async () => {
     const plain = pattern(1000);
-    const { key, part, appended, reads, sealed } = await seal(plain, 128, false, {
-      callBytes: 32,
-      buffers: 2,
-    });
+    const { key, part, appended, reads } = await seal(plain, 128, false, { callBytes: 32 });
     // The IV, then 31 calls of 32 bytes and one of 8 with the tag: never more than a call at once.
     expect(appended).toHaveLength(1 + 32);
     expect(Math.max(...appended.slice(1, -1).map((bytes) => bytes.length))).toBe(32);
     expect(appended.at(-1)).toHaveLength(8 + 16);
     expect(sameBytes(await decryptChunk(key, 3, true, part), plain)).toBe(true);
     expect(reads.at(-1)).toBe(1000);
-    // Both buffers come back, whole, for the next chunk.
-    expect(sealed.readBuffers.map((buffer) => buffer.byteLength)).toEqual([128, 128]);
   });
 
-  it('hashes the pieces of each call: sha256PieceList of the chunk, with two buffers', async () => {
+  it('hashes the pieces of each call: sha256PieceList of the chunk', async () => {
     const plain = pattern(256 * 1024 * 2 + 999);
-    const { key, part, sealed } = await seal(plain, 512 * 1024, true, { callBytes: 256 * 1024, buffers: 2 });
+    const { key, part, sealed } = await seal(plain, 512 * 1024, true, { callBytes: 256 * 1024 });
     expect(sealed.hash).toEqual(await sha256PieceList(plain));
     expect(sameBytes(await decryptChunk(key, 3, true, part), plain)).toBe(true);
+  });
+
+  it('reads the next slice while one is sealed, and frees every slice read once it is sealed', async () => {
+    const plain = pattern(1000);
+    const handed: ArrayBuffer[] = [];
+    const events: string[] = [];
+    const source = {
+      size: plain.length,
+      slice: (start: number, end: number) => ({
+        size: end - start,
+        arrayBuffer: () => {
+          events.push(`read ${String(start)}`);
+          const bytes = plain.slice(start, end).buffer;
+          handed.push(bytes);
+          return Promise.resolve(bytes);
+        },
+      }),
+    } as unknown as Blob;
+    const appended: Uint8Array<ArrayBuffer>[] = [];
+    const key = await generateFileKey();
+    await sealInSlices(
+      { key, index: 3, isLast: true, source, sliceBytes: 256, callBytes: 128 },
+      {
+        append: (bytes) => {
+          events.push('sealed');
+          appended.push(bytes.slice());
+        },
+      },
+    );
+    expect(
+      sameBytes(
+        await decryptChunk(key, 3, true, new Uint8Array(await new Blob(appended).arrayBuffer())),
+        plain,
+      ),
+    ).toBe(true);
+    // The second slice was asked for before the first one's seal calls came out.
+    expect(events.slice(0, 3)).toEqual(['sealed', 'read 0', 'read 256']);
+    expect(handed).toHaveLength(4);
+    await vi.waitFor(() => {
+      expect(handed.map((bytes) => bytes.byteLength)).toEqual([0, 0, 0, 0]);
+    });
   });
 
   it('refuses calls that do not fill a slice, or split a hash piece', async () => {

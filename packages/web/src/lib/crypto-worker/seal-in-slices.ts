@@ -1,9 +1,9 @@
 import { HASH_PIECE_BYTES, IV_LENGTH, chunkAad, createChunkSealer, sha256 } from '@coffer/crypto';
 import { releaseBuffer } from '../transfers/buffers';
-import { readSliceInto } from '../storage/read-slice';
+import { readSliceFresh } from '../storage/read-slice';
 
 /**
- * Plaintext bytes read from the user's file at a time, into one of two reused read buffers: a
+ * Plaintext bytes read from the user's file at a time (`readSliceFresh`, freed once sealed): a
  * multiple of the seal calls below and of the resume hash's 256 KiB pieces (so the hash is computed
  * over the same slices).
  */
@@ -30,11 +30,6 @@ export interface SealInSlicesOptions {
   readonly isLast: boolean;
   /** The chunk's plaintext: a slice of the user's file (read here, a slice at a time). */
   readonly source: Blob;
-  /**
-   * The read buffers, each at least `sliceBytes` long, reused for every slice: with two, slice
-   * k + 1 is read into one while slice k, in the other, is sealed and hashed.
-   */
-  readonly readBuffers: readonly [ArrayBuffer] | readonly [ArrayBuffer, ArrayBuffer];
   readonly sliceBytes?: number;
   /** Plaintext bytes per seal call (tests): {@link SEAL_CALL_BYTES}. */
   readonly callBytes?: number;
@@ -44,8 +39,6 @@ export interface SealInSlicesOptions {
 }
 
 export interface SealedInSlices {
-  /** The read buffers (a BYOB read may hand back another object over the same memory). */
-  readonly readBuffers: ArrayBuffer[];
   /** `sha256PieceList` of the plaintext, where asked for. */
   readonly hash?: Uint8Array<ArrayBuffer>;
 }
@@ -54,8 +47,8 @@ export interface SealedInSlices {
  * Seals one chunk straight into its part: the IV, then each slice's ciphertext as it comes out
  * (the tag after the last), with a fresh random IV and the chunk's AAD. The part is byte for byte
  * what `sealChunk` would give for that IV; no buffer larger than a read slice exists on the way.
- * Each read slice is sealed in calls of `callBytes`; with two read buffers the next slice is read
- * meanwhile. The resume hash (`sha256-pieces`) is computed over the same bytes, 256 KiB pieces at a
+ * Each read slice is sealed in calls of `callBytes` while the next slice is read, each into memory
+ * of its own that is freed once sealed (`readSliceFresh` says why not a reused buffer). The resume hash (`sha256-pieces`) is computed over the same bytes, 256 KiB pieces at a
  * time, while each call seals.
  */
 export async function sealInSlices(
@@ -75,28 +68,21 @@ export async function sealInSlices(
   writer.append(iv);
   const pieceDigests: Uint8Array[] = [];
   const report = throttledProgress(source.size, options.onRead);
-  const buffers = [...options.readBuffers];
-  const read = async (offset: number, slot: number): Promise<Uint8Array<ArrayBuffer>> => {
-    const length = Math.min(sliceBytes, source.size - offset);
-    const buffer = buffers[slot] ?? buffers[0];
-    if (buffer === undefined) throw new RangeError('No read buffer');
-    const plain = await readSliceInto(source.slice(offset, offset + length), buffer, (bytes) => {
-      report(offset + bytes);
-    });
-    buffers[slot] = plain.buffer;
+  const read = async (offset: number): Promise<Uint8Array<ArrayBuffer>> => {
+    const plain = await readSliceFresh(source.slice(offset, Math.min(source.size, offset + sliceBytes)));
+    report(offset + plain.length);
     return plain;
   };
-  let slot = 0;
-  let reading: Promise<Uint8Array<ArrayBuffer>> | null = read(0, slot);
+  let reading: Promise<Uint8Array<ArrayBuffer>> | null = read(0);
   let offset = 0;
   try {
     do {
-      const plain = await (reading ?? read(offset, slot));
+      const plain = await (reading ?? read(offset));
       reading = null;
       const next = offset + plain.length;
-      // The other buffer takes the next slice while this one is sealed (one buffer: afterwards).
-      if (buffers.length > 1 && next < source.size) {
-        reading = read(next, (slot = 1 - slot));
+      // The next slice is read while this one is sealed.
+      if (next < source.size) {
+        reading = read(next);
         // Its failure is thrown where it is awaited, or (a seal failed first) dropped below.
         reading.catch(() => undefined);
       }
@@ -120,14 +106,17 @@ export async function sealInSlices(
         releaseBuffer(sealed.buffer);
         at += call.length;
       } while (at < plain.length);
+      // Sealed and hashed: the slice's memory goes now, not at a later collection.
+      releaseBuffer(plain.buffer);
       offset = next;
     } while (offset < source.size);
   } finally {
-    // A failure mid-chunk leaves no read pending on a buffer handed back to the pool.
-    await reading?.catch(() => undefined);
+    // A failure mid-chunk leaves no read pending.
+    const pending = reading === null ? null : await reading.catch(() => null);
+    if (pending !== null) releaseBuffer(pending.buffer);
   }
   const hash = hashing ? await sha256(joined(pieceDigests)) : undefined;
-  return { readBuffers: buffers, ...(hash === undefined ? {} : { hash }) };
+  return hash === undefined ? {} : { hash };
 }
 
 function joined(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {

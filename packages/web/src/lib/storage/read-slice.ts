@@ -35,6 +35,23 @@ export async function readSliceInto(
 }
 
 /**
+ * Reads `slice` into memory of its own (`Blob.arrayBuffer()`), for a caller that frees it with
+ * `releaseBuffer` once done (uploads: once the slice is sealed and hashed).
+ *
+ * Why not a reused buffer (`readSliceInto`) for a long file read slice by slice: each Blob stream
+ * leaves garbage that only a garbage collection frees, and a worker whose other buffers are freed at
+ * once collects rarely. Measured (Chromium 156, a dedicated worker reading a 4 GiB file in 4 MiB
+ * slices, the page process's growth above idle): a BYOB stream per slice +90 MiB and 14.5–16.7 s; one
+ * stream per 95 MiB chunk +60–85 MiB and 6.4–9.2 s (+16 MiB with a collection forced after each
+ * chunk); `arrayBuffer()` per slice, each freed at once, +14 MiB and 13.2 s.
+ */
+export async function readSliceFresh(slice: Blob): Promise<Uint8Array<ArrayBuffer>> {
+  const bytes = new Uint8Array(await slice.arrayBuffer());
+  if (bytes.byteLength !== slice.size) throw new Error('The file shrank while it was read');
+  return bytes;
+}
+
+/**
  * The Blob streams being read, held from the global scope until their read ends. Chromium (seen in
  * 156) does not keep a Blob's byte stream alive while a BYOB read of it is pending: if nothing else
  * references the stream, a garbage collection during the read takes the stream, its reader and
