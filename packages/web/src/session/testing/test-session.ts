@@ -139,7 +139,12 @@ export function createOfflineApiClient(): ApiClient {
   };
 }
 
-let cachedRecord: KeyRecord | null = null;
+/**
+ * Key records made by `setUp`, per user (a record binds its owner and email): made once, then reused by
+ * every later session of that user, in this file and, where Vitest runs files in one module graph
+ * (`isolate: false`), in the files after it.
+ */
+const cachedRecords = new Map<string, KeyRecord>();
 
 /** GET/PUT /users/pins in memory (version checks are the real server's; the client checks too). */
 function createMemoryPins(): PinsPort & { stored: string | null } {
@@ -156,7 +161,7 @@ function createMemoryPins(): PinsPort & { stored: string | null } {
 
 export interface TestAppSessionOptions {
   signedIn?: boolean;
-  /** Unlock encryption with a test key (made once per test file, then reused). */
+  /** Unlock encryption with a test key (made once per user, then reused: see `cachedRecords`). */
   unlocked?: boolean;
   /** The user has a key on the (fake) server, so /unlock offers to unlock rather than set up. */
   hasKeys?: boolean;
@@ -206,9 +211,13 @@ export async function createTestAppSession(options: TestAppSessionOptions = {}):
     sleep: () => Promise.resolve(),
   });
   if (previous === undefined && (options.unlocked === true || options.hasKeys === true)) {
-    if (cachedRecord === null) {
+    const user = auth.getSnapshot().user;
+    const recordKey = `${user?.id ?? ''}\n${user?.email ?? ''}`;
+    const cachedRecord = cachedRecords.get(recordKey);
+    if (cachedRecord === undefined) {
       await encryption.setUp(TEST_MASTER_KEY);
-      cachedRecord = keysServer.records[0] ?? null;
+      const made = keysServer.records[0];
+      if (made !== undefined) cachedRecords.set(recordKey, made);
       if (options.unlocked !== true) await encryption.clear();
     } else {
       keysServer.records.push({ ...cachedRecord });
