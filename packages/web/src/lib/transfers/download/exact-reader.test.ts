@@ -1,5 +1,5 @@
 import { IntegrityError } from '@coffer/crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ExactReader } from './exact-reader';
 
 /** A stream giving `pieces`; a byte stream (BYOB-readable, as a fetch body) or a default one. */
@@ -68,5 +68,57 @@ describe.each([
     await reader.read(1);
     await reader.cancel();
     expect(cancelled).toBe(true);
+  });
+});
+
+describe('ExactReader.readSlices', () => {
+  it.each([true, false])(
+    'reads the next slice while the last one is still taken, and reuses a buffer only once its take is done (byte stream: %s)',
+    async (bytes) => {
+      const reader = new ExactReader(streamOf([[1, 2, 3, 4, 5, 6, 7]], bytes), () => undefined);
+      const events: string[] = [];
+      const taken: number[][] = [];
+      const finishes: (() => void)[] = [];
+      const reading = reader.readSlices(7, 2, (slice) => {
+        events.push(`take ${String(slice[0])}`);
+        taken.push([...slice]);
+        return new Promise<void>((resolve) => {
+          finishes.push(() => {
+            // The slice is intact until its take is done.
+            events.push(`done ${String(slice[0])}`);
+            resolve();
+          });
+        });
+      });
+      await vi.waitFor(() => {
+        expect(events).toEqual(['take 1', 'take 3']);
+      });
+      // Two takes pending: the third slice waits for the first buffer.
+      finishes[0]?.();
+      await vi.waitFor(() => {
+        expect(events).toEqual(['take 1', 'take 3', 'done 1', 'take 5']);
+      });
+      finishes[1]?.();
+      finishes[2]?.();
+      await vi.waitFor(() => {
+        expect(events.at(-1)).toBe('take 7');
+      });
+      finishes[3]?.();
+      await reading;
+      expect(taken).toEqual([[1, 2], [3, 4], [5, 6], [7]]);
+    },
+  );
+
+  it('throws what a take threw, once no take works on a buffer any more', async () => {
+    const reader = new ExactReader(streamOf([[1, 2, 3, 4, 5, 6]], true), () => undefined);
+    let pending = 0;
+    const reading = reader.readSlices(6, 2, async (slice) => {
+      pending++;
+      await Promise.resolve();
+      pending--;
+      if (slice[0] === 3) throw new Error('disk full');
+    });
+    await expect(reading).rejects.toThrow('disk full');
+    expect(pending).toBe(0);
   });
 });

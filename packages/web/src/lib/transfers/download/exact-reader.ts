@@ -52,9 +52,11 @@ export class ExactReader {
   }
 
   /**
-   * The next `length` bytes, `sliceBytes` at a time through one reused slice buffer, each handed to
-   * `take` (which must have copied it when it resolves: the buffer is reused for the next slice), so
-   * no chunk-sized buffer exists here.
+   * The next `length` bytes, `sliceBytes` at a time through two reused slice buffers, each slice
+   * handed to `take` (in order; it must be done with the slice when it resolves). The next slice is
+   * read into the other buffer while `take` still works on this one (a file write, a hash), so the
+   * network is not left waiting for the disk; a buffer is reused only once its `take` resolved. No
+   * chunk-sized buffer exists here.
    * @throws {TruncatedStreamError} the stream ended first; or what `take` threw.
    */
   async readSlices(
@@ -62,11 +64,24 @@ export class ExactReader {
     sliceBytes: number,
     take: (slice: Uint8Array) => Promise<void>,
   ): Promise<void> {
-    let spare: ArrayBuffer | null = null;
-    for (let offset = 0; offset < length; offset += sliceBytes) {
-      const bytes = await this.read(Math.min(sliceBytes, length - offset), spare);
-      await take(new Uint8Array(bytes));
-      spare = bytes;
+    const spare: (ArrayBuffer | null)[] = [null, null];
+    const taking: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
+    let slot = 0;
+    try {
+      for (let offset = 0; offset < length; offset += sliceBytes) {
+        await taking[slot];
+        const bytes = await this.read(Math.min(sliceBytes, length - offset), spare[slot] ?? null);
+        spare[slot] = bytes;
+        const took = take(new Uint8Array(bytes));
+        // Its failure is thrown where it is awaited (or below, once the read failed).
+        took.catch(() => undefined);
+        taking[slot] = took;
+        slot = 1 - slot;
+      }
+      await Promise.all(taking);
+    } finally {
+      // Nothing may still work on a buffer when this returns or throws.
+      await Promise.allSettled(taking);
     }
   }
 

@@ -155,6 +155,15 @@ describe('verify stage, as the chunk arrives: ReceivedChunkVerifier', () => {
     expect(() => new ReceivedChunkVerifier(key, 2, false, 27)).toThrow(IntegrityError);
   });
 
+  it('hashes pieces appended before the one before them settled, in order', async () => {
+    const { key, chunk } = await sealed();
+    const verifier = new ReceivedChunkVerifier(key, 2, false, chunk.length, 32);
+    await Promise.all(pieces(chunk, [100, 7, 300]).map((piece) => verifier.append(piece)));
+    const opener = await verifier.finish();
+    const slices = await collect(decryptStored(opener, storedCiphertext(new Blob([chunk]))));
+    expect(new Uint8Array(await new Blob(slices).arrayBuffer())).toEqual(plain);
+  });
+
   it('verifies an empty last chunk (IV and tag only)', async () => {
     const key = await generateFileKey();
     const chunk = await encryptChunk(key, 0, true, new Uint8Array(0));

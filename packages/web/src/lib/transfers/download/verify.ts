@@ -58,6 +58,7 @@ export class ReceivedChunkVerifier {
   #carried = 0;
   #received = 0;
   #opener: ChunkOpener | null = null;
+  #appending: Promise<void> = Promise.resolve();
 
   constructor(
     key: CryptoKey,
@@ -74,8 +75,19 @@ export class ReceivedChunkVerifier {
     this.#callBytes = callBytes;
   }
 
-  /** The next piece of the chunk; `bytes` is the caller's again once this resolved. */
-  async append(bytes: Uint8Array): Promise<void> {
+  /**
+   * The next piece of the chunk; `bytes` is the caller's again once this resolved. Pieces are
+   * hashed in the order appended, one after the other, even when the next is appended before the
+   * one before it resolved.
+   */
+  append(bytes: Uint8Array): Promise<void> {
+    const appended = this.#appending.then(() => this.#appendNow(bytes));
+    // A failed piece fails every later one too (the chain is broken).
+    this.#appending = appended;
+    return appended;
+  }
+
+  async #appendNow(bytes: Uint8Array): Promise<void> {
     const start = this.#received;
     const end = start + bytes.length;
     if (end > this.#length) throw new IntegrityError();
@@ -101,6 +113,7 @@ export class ReceivedChunkVerifier {
    * @throws {IntegrityError} the chunk is corrupted, truncated, out of place or under another key.
    */
   async finish(): Promise<ChunkOpener> {
+    await this.#appending;
     const opener = this.#opener;
     if (opener === null || this.#received !== this.#length) throw new IntegrityError();
     // The last slice may be short of a block (an empty chunk is one empty slice).

@@ -102,6 +102,22 @@ describe('stream sink (the download service worker writes the response body)', (
     }
   });
 
+  it('lets up to eight small writes wait together, then waits until the browser has taken them all', async () => {
+    const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 4 });
+    for (let i = 0; i < 8; i++) await sink.write(new Uint8Array([i]));
+    let ninth = false;
+    const writing = sink.write(new Uint8Array([8])).then(() => {
+      ninth = true;
+    });
+    await Promise.resolve();
+    expect(ninth).toBe(false);
+    const reader = stream.getReader();
+    const taken: number[] = [];
+    for (let i = 0; i < 9; i++) taken.push(...((await reader.read()).value ?? []));
+    await writing;
+    expect(taken).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('counts the download complete only once the browser has taken the last slice', async () => {
     const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 2 });
     await sink.write(new Uint8Array([1, 2, 3]));

@@ -9,6 +9,12 @@ import type { SaveSink } from './save-sink';
  */
 export const STREAM_SLICE_BYTES = 512 * 1024;
 
+/**
+ * Writes of one slice or less that may wait in the queue together: the decrypt stage writes each
+ * 512 KiB call's plaintext, so up to 4 MiB wait for the browser's download writer.
+ */
+const SMALL_WRITES_QUEUED = 8;
+
 export interface StreamSink {
   /** The response body the browser saves. */
   readonly stream: ReadableStream<Uint8Array<ArrayBuffer>>;
@@ -49,6 +55,8 @@ export function createStreamSink(
    * Once the browser has taken that slice, it has finished with every slice before it.
    */
   let queued: ArrayBuffer[] = [];
+  /** Small writes queued since the browser last emptied the queue (the cap once a chunk was queued whole). */
+  let smallQueued = 0;
   /** Closed or errored by us: nothing more may be queued. */
   let ended = false;
   const waiters = new Set<() => void>();
@@ -66,6 +74,7 @@ export function createStreamSink(
         const last = queued.pop();
         for (const buffer of queued) releaseBuffer(buffer);
         queued = last === undefined ? [] : [last];
+        smallQueued = 0;
         wakeAll();
       },
       cancel() {
@@ -91,13 +100,21 @@ export function createStreamSink(
   };
   const sink: SaveSink = {
     async write(bytes) {
-      const target = await room();
-      if (bytes.length <= sliceBytes) {
+      const small = bytes.length <= sliceBytes;
+      // A small write joins the queue while fewer than SMALL_WRITES_QUEUED were queued since the
+      // browser last emptied it (the browser is then woken once per batch, not per slice); anything
+      // else waits until the queue is empty.
+      const joins = small && smallQueued > 0 && smallQueued < SMALL_WRITES_QUEUED && !cancelled && !ended;
+      const target = joins && controller !== null ? controller : await room();
+      if (small) {
         // One slice (the decrypt stage's 512 KiB calls): queued as it is, freed once a later one is taken.
         target.enqueue(bytes);
         queued.push(bytes.buffer);
+        smallQueued++;
         return;
       }
+      // A chunk queued whole: the next write waits until the browser took all of it.
+      smallQueued = SMALL_WRITES_QUEUED;
       const slices = [...slicesOf(bytes, sliceBytes)];
       const last = slices.pop();
       for (const slice of slices) target.enqueue(slice);
