@@ -62,13 +62,17 @@ function memoryVerdicts(results: SizeResult[]): string[] {
           `${f0((1 + call) * CHUNK_MIB)} MiB, + ${f0(plainOwn)} MiB the plain ${direction}'s own`;
       } else if (direction === 'download') {
         design =
-          `by construction: ${4 * SLICE_MIB} MiB of slices in the service worker, the two chunks in files ` +
-          `of the origin private file system (page cache, not counted; the run prints where they were) or ` +
-          `2 Blobs of ${f0(CHUNK_MIB)} MiB in the blob store where files cannot be used, + the service ` +
-          `worker's own process where the download started it, + ${f0(plainOwn)} MiB the plain download's own`;
+          `by construction: ~8 MiB of slices in the service worker (two 1 MiB receive buffers, a 1 MiB ` +
+          `read-back buffer, one 512 KiB call's copy and output, up to 4 MiB of plaintext queued for the ` +
+          `browser), the two chunks in files of the origin private file system (page cache, not counted; the ` +
+          `run prints where they were) or 2 Blobs of ${f0(CHUNK_MIB)} MiB in the blob store where files ` +
+          `cannot be used, + the service worker's own renderer process where the download started it (it ` +
+          `stays once started: see "renderer (service worker)" of the upload after a download), + ` +
+          `${f0(plainOwn)} MiB the plain download's own`;
       } else {
         design =
-          `by construction: ${3 * SLICE_MIB} MiB of slices in the crypto worker, parts in files (page cache, ` +
+          `by construction: ~${3 * SLICE_MIB} MiB of slices in the crypto worker (two 4 MiB slices read, one ` +
+          `512 KiB call's copy and output, the hash's pieces), parts in files (page cache, ` +
           `not counted) or 1–2 Blobs of ${f0(CHUNK_MIB)} MiB where files cannot be used, + ${f0(plainOwn)} MiB ` +
           `the plain upload's own`;
       }
