@@ -67,19 +67,6 @@ export function* slicesOf(
 }
 
 /**
- * The Blob's bytes, `sliceBytes` at a time, each read when asked for (an empty Blob is one empty
- * slice): a chunk kept in a Blob is read this way by the verify pass and again by the decrypt pass.
- */
-export async function* slicesOfBlob(blob: Blob, sliceBytes: number): AsyncGenerator<Uint8Array> {
-  let offset = 0;
-  do {
-    const end = Math.min(blob.size, offset + sliceBytes);
-    yield new Uint8Array(await blob.slice(offset, end).arrayBuffer());
-    offset = end;
-  } while (offset < blob.size);
-}
-
-/**
  * Copies `bytes` into Blobs of at most {@link SLICE_BYTES}, yielding to the page in between;
  * `beforeEach` runs before every slice after the first (e.g. to stop when a transfer is aborted).
  */

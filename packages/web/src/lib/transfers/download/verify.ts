@@ -7,7 +7,7 @@ import {
   createChunkOpener,
   type ChunkOpener,
 } from '@coffer/crypto';
-import { slicesOfBlob } from '../buffers';
+import { readSlicesInto } from '../../storage/read-slice';
 import type { ChunkTarget, StoredChunk } from './chunk-store';
 
 /**
@@ -167,7 +167,9 @@ export async function verifyChunk(
     chunk.size,
     Math.min(sliceBytes, OPEN_CALL_BYTES),
   );
-  for await (const slice of slicesOfBlob(chunk, sliceBytes)) await verifier.append(slice);
+  for await (const slice of readSlicesInto(chunk, new ArrayBuffer(Math.min(sliceBytes, chunk.size)))) {
+    await verifier.append(slice);
+  }
   return { ciphertext: storedCiphertext(chunk), opener: await verifier.finish(), sliceBytes };
 }
 
