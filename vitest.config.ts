@@ -79,6 +79,9 @@ export default defineConfig({
           root: 'packages/server',
           include: ['src/**/*.test.ts'],
           environment: 'node',
+          // As crypto: Fastify, the AWS SDK, the database drivers and the app are loaded once per worker,
+          // not once per file. Each file still opens its own databases, app and issuer; none mocks a module.
+          isolate: false,
           testTimeout: 30_000,
           // A ceiling: a file's beforeAll opens its databases (a PostgreSQL schema and its migrations) and
           // starts the app. A hook that times out fails the file and Vitest lists its tests as skipped,
