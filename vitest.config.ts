@@ -25,6 +25,7 @@ const webIsolatedFiles = [
   'src/features/shared/SharedWithMePage.zip.test.tsx', // vi.mock
   'src/lib/crypto-worker/streaming-support.test.ts', // the self-test logs once per module
   'src/features/upload/NewUploadPage.test.tsx', // failed after other files (cause not found)
+  'src/features/landing/LandingPage.test.tsx', // reads the app session (getAppSession) an earlier file left set
 ];
 
 const webTest = {
