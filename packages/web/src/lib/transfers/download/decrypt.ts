@@ -1,6 +1,6 @@
 import type { ChunkOpener } from '@coffer/crypto';
 import { readSlicesInto } from '../../storage/read-slice';
-import { OPEN_CALL_BYTES, OPEN_SLICE_BYTES, verifyChunk, type VerifiedChunk } from './verify';
+import { OPEN_CALL_BYTES, OPEN_SLICE_BYTES } from './verify';
 
 /**
  * The download's decrypt stage (docs/transfers.md, "Pipeline"): plaintext, slice by slice, of a
@@ -39,26 +39,6 @@ export async function* decryptStored(
  */
 export function readBack(blob: Blob, sliceBytes: number): AsyncGenerator<Uint8Array> {
   return readSlicesInto(blob, new ArrayBuffer(Math.min(sliceBytes, blob.size)));
-}
-
-/** The verified chunk's plaintext, one call's slice at a time. */
-export function decryptVerified(verified: VerifiedChunk): AsyncGenerator<Uint8Array<ArrayBuffer>> {
-  return decryptStored(verified.opener, verified.ciphertext, verified.sliceBytes);
-}
-
-/**
- * Opens one stored chunk in two passes: verify (`verify.ts`), then decrypt; the first slice is
- * yielded only after the whole chunk's tag verified.
- * @throws {IntegrityError} before yielding anything, for a chunk that does not verify.
- */
-export async function* openChunkInSlices(
-  key: CryptoKey,
-  index: number,
-  isLast: boolean,
-  chunk: Blob,
-  sliceBytes = OPEN_SLICE_BYTES,
-): AsyncGenerator<Uint8Array<ArrayBuffer>> {
-  yield* decryptVerified(await verifyChunk(key, index, isLast, chunk, sliceBytes));
 }
 
 /** The plaintext of a whole-chunk decryption already started (it verified the tag), as one slice. */

@@ -74,7 +74,7 @@ export interface DownloadPipelineOptions {
    * store (`chunkStore`: a file, or a Blob) a slice at a time and verified as it arrives
    * (`ReceivedChunkVerifier`), then read back once and decrypted slice by slice (`decryptStored`),
    * instead of `decrypt`. Nothing of a chunk reaches the sink before its whole tag verified, and no
-   * chunk-sized buffer exists. `sliceBytes`: the receive and read-back buffers (default 4 MiB);
+   * chunk-sized buffer exists. `sliceBytes`: the receive and read-back buffers (default 1 MiB);
    * `callBytes`: bytes per WebCrypto call (default 512 KiB); tests use small ones.
    */
   readonly inSlices?: { readonly sliceBytes?: number; readonly callBytes?: number };

@@ -1,7 +1,8 @@
 import { encryptChunk, generateFileKey, IntegrityError } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
-import { decryptedWhole, decryptStored, decryptVerified, openChunkInSlices, readBack } from './decrypt';
-import { ReceivedChunkVerifier, storedCiphertext, verifyChunk } from './verify';
+import { decryptVerified, openChunkInSlices, verifyChunk } from '../testing/open-stored-chunk';
+import { decryptedWhole, decryptStored, readBack } from './decrypt';
+import { ReceivedChunkVerifier, storedCiphertext } from './verify';
 
 const plain = new Uint8Array(1000).map((_, i) => (i * 13 + 5) & 0xff);
 

@@ -7,12 +7,11 @@ import {
   createChunkOpener,
   type ChunkOpener,
 } from '@coffer/crypto';
-import { readSlicesInto } from '../../storage/read-slice';
 import type { ChunkTarget, StoredChunk } from './chunk-store';
 
 /**
- * Bytes per slice when a chunk is received and read back: one reused buffer of this size on each
- * side (docs/transfers.md, "The chunk store"), a multiple of 16.
+ * Bytes per slice when a chunk is received (two buffers of this size, one read while the other is
+ * stored) and read back (one buffer) (docs/transfers.md, "The chunk store"); a multiple of 16.
  */
 export const OPEN_SLICE_BYTES = 1024 * 1024;
 
@@ -23,15 +22,6 @@ export const OPEN_SLICE_BYTES = 1024 * 1024;
  * `SEAL_CALL_BYTES`). A multiple of 16.
  */
 export const OPEN_CALL_BYTES = 512 * 1024;
-
-/** A chunk whose tag verified: only now may its plaintext exist (`decrypt.ts`). */
-export interface VerifiedChunk {
-  /** The chunk's ciphertext without IV and tag, read again slice by slice to decrypt it. */
-  readonly ciphertext: Blob;
-  /** The opener whose verify pass matched the stored tag. */
-  readonly opener: ChunkOpener;
-  readonly sliceBytes: number;
-}
 
 /**
  * The download's verify stage (docs/transfers.md, "Pipeline"), run on the chunk's bytes AS THEY
@@ -146,31 +136,6 @@ export class ReceivedChunkVerifier {
     this.#carry.set(rest.subarray(whole));
     this.#carried = rest.length - whole;
   }
-}
-
-/**
- * The verify stage over a chunk already stored whole (a Blob): its pieces read back and appended to
- * a {@link ReceivedChunkVerifier}. Nothing is decrypted; no buffer larger than a slice exists.
- * @throws {IntegrityError} the chunk is corrupted, truncated, out of place or under another key.
- */
-export async function verifyChunk(
-  key: CryptoKey,
-  index: number,
-  isLast: boolean,
-  chunk: Blob,
-  sliceBytes = OPEN_SLICE_BYTES,
-): Promise<VerifiedChunk> {
-  const verifier = new ReceivedChunkVerifier(
-    key,
-    index,
-    isLast,
-    chunk.size,
-    Math.min(sliceBytes, OPEN_CALL_BYTES),
-  );
-  for await (const slice of readSlicesInto(chunk, new ArrayBuffer(Math.min(sliceBytes, chunk.size)))) {
-    await verifier.append(slice);
-  }
-  return { ciphertext: storedCiphertext(chunk), opener: await verifier.finish(), sliceBytes };
 }
 
 /** The ciphertext of a stored chunk (`iv || ciphertext || tag`), without its IV and tag. */
