@@ -139,15 +139,8 @@ test('a folder tree is uploaded, renamed, moved, searched and downloaded as a ZI
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // The folder as one ZIP: it unpacks to the same bytes, tree kept (with the renamed folder).
-  const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 120_000 }),
-    page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Download ZIP' }).click(),
-  ]);
-  expect(download.suggestedFilename()).toBe('Trip.zip');
-  const zipPath = join(dir, 'Trip.zip');
-  await download.saveAs(zipPath);
   const out = join(dir, 'unzipped');
-  execFileSync('unzip', ['-q', zipPath, '-d', out]);
+  expect(await downloadSelectionZip(page, out)).toBe('Trip.zip');
   const expected: Record<string, string> = {
     'Trip/notes.txt': tree.files['notes.txt'] ?? '',
     'Trip/Day One/photo.bin': tree.files['day 1/photo.bin'] ?? '',
@@ -235,14 +228,8 @@ test('a folder tree dropped from the OS and a loose file land in the folder New 
   // Every file of the dropped tree, byte for byte, in its place.
   await page.getByRole('button', { name: 'Select', exact: true }).click();
   await folderCard(page, 'Inbox').getByRole('checkbox', { name: 'Select Inbox' }).check();
-  const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 120_000 }),
-    page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Download ZIP' }).click(),
-  ]);
-  const zipPath = join(dir, `inbox-${marker}.zip`);
-  await download.saveAs(zipPath);
   const out = join(dir, `inbox-${marker}`);
-  execFileSync('unzip', ['-q', zipPath, '-d', out]);
+  await downloadSelectionZip(page, out);
   expect(await sha256OfFile(join(out, 'Inbox', loose.name))).toBe(loose.sha256);
   for (const [path, sha] of Object.entries(tree.files))
     expect(await sha256OfFile(join(out, 'Inbox', 'Trip', path))).toBe(sha);
@@ -323,15 +310,8 @@ test('a folder shared with a contact shows a file added after the share, which d
     await b.getByRole('button', { name: 'Select', exact: true }).click();
     await b.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Select all' }).click();
     await expect(b.getByTestId('selection-count')).toHaveText('2 selected');
-    const [zipDownload] = await Promise.all([
-      b.waitForEvent('download', { timeout: 120_000 }),
-      b.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Download ZIP' }).click(),
-    ]);
-    expect(zipDownload.suggestedFilename()).toBe('Team.zip');
-    const zipPath = join(dir, `team-${marker}.zip`);
-    await zipDownload.saveAs(zipPath);
     const out = join(dir, `team-${marker}`);
-    execFileSync('unzip', ['-q', zipPath, '-d', out]);
+    expect(await downloadSelectionZip(b, out)).toBe('Team.zip');
     expect(await sha256OfFile(join(out, before.name))).toBe(before.sha256);
     expect(await sha256OfFile(join(out, after.name))).toBe(after.sha256);
 
@@ -343,15 +323,8 @@ test('a folder shared with a contact shows a file added after the share, which d
     await folderCard(b, 'Team').getByRole('checkbox', { name: 'Select Team' }).check();
     await expect(b.getByTestId('selection-count')).toHaveText('1 selected');
     await shot(b, 'shared-with-me-selection');
-    const [topZip] = await Promise.all([
-      b.waitForEvent('download', { timeout: 120_000 }),
-      b.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Download ZIP' }).click(),
-    ]);
-    expect(topZip.suggestedFilename()).toBe('Team.zip');
-    const topZipPath = join(dir, `top-${marker}.zip`);
-    await topZip.saveAs(topZipPath);
     const topOut = join(dir, `top-${marker}`);
-    execFileSync('unzip', ['-q', topZipPath, '-d', topOut]);
+    expect(await downloadSelectionZip(b, topOut)).toBe('Team.zip');
     expect(await sha256OfFile(join(topOut, 'Team', before.name))).toBe(before.sha256);
     expect(await sha256OfFile(join(topOut, 'Team', after.name))).toBe(after.sha256);
 
@@ -374,6 +347,21 @@ test('a folder shared with a contact shows a file added after the share, which d
  * Input.dispatchDragEvent with file paths gives the page a DataTransfer whose items open as real
  * FileSystemEntry objects (webkitGetAsEntry), a folder as a FileSystemDirectoryEntry.
  */
+/**
+ * Clicks the selection's Download ZIP, saves what the browser downloaded next to `out` and unpacks
+ * it into `out`; answers the ZIP's suggested file name.
+ */
+async function downloadSelectionZip(page: Page, out: string): Promise<string> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 120_000 }),
+    page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Download ZIP' }).click(),
+  ]);
+  const zipPath = `${out}.zip`;
+  await download.saveAs(zipPath);
+  execFileSync('unzip', ['-q', zipPath, '-d', out]);
+  return download.suggestedFilename();
+}
+
 async function dropFromOs(page: Page, target: Locator, paths: readonly string[]): Promise<void> {
   const box = await target.boundingBox();
   if (box === null) throw new Error('drop target not visible');
