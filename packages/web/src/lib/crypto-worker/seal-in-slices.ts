@@ -34,7 +34,7 @@ export interface SealInSlicesOptions {
   /** Plaintext bytes per seal call (tests): {@link SEAL_CALL_BYTES}. */
   readonly callBytes?: number;
   readonly hashScheme?: 'sha256-pieces';
-  /** Bytes of the chunk read so far, about every 1 % of it. */
+  /** Bytes of the chunk read so far, after each read slice (4 MiB: ~4 % of a full chunk). */
   readonly onRead?: (bytesRead: number) => void;
 }
 
