@@ -22,7 +22,9 @@ const googleSecret = 'e2e-google-client-secret';
 
 export default defineConfig({
   testDir: 'tests',
-  outputDir: 'test-results',
+  // A folder of its own: Playwright empties it at the start of a run, and the Firefox journey and the
+  // scale-out test, which npm test runs beside this suite, write theirs under test-results/ too.
+  outputDir: 'test-results/chromium',
   fullyParallel: false,
   // Two browser workers on the two cores: a spec mostly waits (for the server, a mail, a key derivation
   // in the other process, an animation), so one worker left a core idle most of the time. Every spec

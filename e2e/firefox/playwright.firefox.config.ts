@@ -6,8 +6,10 @@ import base from '../playwright.config.js';
  * The Firefox journey (`e2e/firefox/`): Playwright runs it, reports it and starts the server it needs,
  * exactly as for the Chromium suite (the same entry point, settings and fresh data folder); the spec
  * drives Debian's `firefox-esr` with puppeteer-core over WebDriver BiDi. Run by
- * `npm run test:firefox`: in `npm test` beside ESLint and Prettier (`test:lint+firefox`), in
- * `npm run test:e2e` after the Chromium suite; on the same `E2E_PORT`.
+ * `npm run test:firefox`: in `npm test` beside the other parts (the Chromium suite among them), in
+ * `npm run test:e2e` after the Chromium suite. Its server has a port of its own, `E2E_FIREFOX_PORT`
+ * (default: two above `E2E_PORT`, which the Chromium suite's app and fake Google take), and, as every
+ * run of the base config, a fresh data folder of its own.
  */
 const e2eDir = fileURLToPath(new URL('..', import.meta.url));
 const servers = Array.isArray(base.webServer) ? base.webServer : [];
@@ -15,6 +17,8 @@ const app = servers.find((server) => server.command.includes('packages/server/di
 if (app === undefined) throw new Error('e2e/playwright.config.ts starts no app server');
 // No "Google" here: the journey signs in with local accounts only.
 const env = Object.fromEntries(Object.entries(app.env ?? {}).filter(([name]) => !name.startsWith('GOOGLE_')));
+const port = Number(process.env.E2E_FIREFOX_PORT ?? Number(process.env.E2E_PORT ?? 8181) + 2);
+const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({
   ...base,
@@ -24,8 +28,15 @@ export default defineConfig({
   // One journey whose tests follow each other.
   workers: 1,
   // The page objects are puppeteer's: Playwright's browser is never launched, so no trace or screenshot.
-  use: { baseURL: base.use?.baseURL },
+  use: { baseURL },
   // Named, so every reported line says which browser ran it.
   projects: [{ name: 'firefox-esr' }],
-  webServer: [{ ...app, cwd: e2eDir, env }],
+  webServer: [
+    {
+      ...app,
+      cwd: e2eDir,
+      url: `${baseURL}/api/health`,
+      env: { ...env, PORT: String(port), PUBLIC_URL: baseURL },
+    },
+  ],
 });
