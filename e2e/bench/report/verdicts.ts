@@ -41,8 +41,8 @@ function throughputVerdicts(results: SizeResult[]): string[] {
 /**
  * At most 64 MiB above idle. Beside a miss, what the design holds by construction (docs/transfers.md):
  * in slices, a download keeps its two chunks (chunk i + 1 is received while chunk i is verified and
- * decrypted) in files of the origin private file system, or as Blobs in the browser's blob store
- * where files cannot be used, and ~4 slices in the service worker; an upload
+ * decrypted) in entries of the Cache API (the service worker) or files of the origin private file
+ * system (the crypto worker), or as Blobs in the browser's blob store where neither can be used, and ~4 slices in the service worker; an upload
  * ~3 slices in the crypto worker, its parts on disk (none in memory) or 1–2 Blobs where part files
  * cannot be used. With whole chunks (the fallback): the chunk as read and WebCrypto's call (measured).
  * Plus, either way, what the plain transfer of the same bytes holds itself.
@@ -64,8 +64,8 @@ function memoryVerdicts(results: SizeResult[]): string[] {
         design =
           `by construction: ~8 MiB of slices in the service worker (two 1 MiB receive buffers, a 1 MiB ` +
           `read-back buffer, one 512 KiB call's copy and output, up to 4 MiB of plaintext queued for the ` +
-          `browser), the two chunks in files of the origin private file system (page cache, not counted; the ` +
-          `run prints where they were) or 2 Blobs of ${f0(CHUNK_MIB)} MiB in the blob store where files ` +
+          `browser), the two chunks in entries of the Cache API (the browser's disk cache, not counted; the ` +
+          `run prints where they were) or 2 Blobs of ${f0(CHUNK_MIB)} MiB in the blob store where the cache ` +
           `cannot be used, + the service worker's own renderer process where the download started it (it ` +
           `stays once started: see "renderer (service worker)" of the upload after a download), + ` +
           `${f0(plainOwn)} MiB the plain download's own`;

@@ -5,7 +5,8 @@ import type { SaveSink } from '../lib/transfers/save/save-sink';
 import { createStreamSink } from '../lib/transfers/save/stream-sink';
 import { TransferAbortedError, TransferError } from '../lib/transfers/transfer-errors';
 import { checkStreamingGcm } from '../lib/crypto-worker/streaming-support';
-import { createChunkFiles, type ChunkStores } from '../lib/transfers/download/chunk-store';
+import { createChunkCache } from '../lib/transfers/download/chunk-cache';
+import type { ChunkStores } from '../lib/transfers/download/chunk-store';
 import {
   DOWNLOAD_NOT_STARTED_TEXT,
   DOWNLOAD_URL_PREFIX,
@@ -87,7 +88,7 @@ export function installDownloadServiceWorker(
   // Once, at start: downloads here verify and decrypt slice by slice only where it passed.
   const streaming = checkStreamingGcm();
   // At once, so what a stopped worker left on disk is swept when this one starts.
-  const chunkStores = options.chunkStores ?? createChunkFiles();
+  const chunkStores = options.chunkStores ?? createChunkCache();
 
   scope.addEventListener('install', () => {
     // Nothing to cache; take over at once so the first download does not wait for a reload.

@@ -3,6 +3,7 @@ import { FakeXhr } from '../transfers/testing/fake-xhr';
 import { PartLostError } from './chunk-cipher';
 import { createPartFiles, PART_FILES_ROOT, type PartFiles } from './part-files';
 import { createPartStore } from './part-store';
+import { FakeLocks } from '../transfers/testing/fake-locks';
 
 /**
  * Just enough of the origin private file system and Web Locks for `part-files.ts`, in memory: a
@@ -74,31 +75,6 @@ class FakeFolder {
         entry instanceof FakeFolder ? [...entry.entries.keys()] : [],
       ]),
     );
-  }
-}
-
-/** Web Locks, exclusive, in memory: enough for `request` (with `ifAvailable`) and `query`. */
-class FakeLocks {
-  readonly held = new Set<string>();
-
-  request(
-    name: string,
-    optionsOrCallback: { ifAvailable?: boolean } | ((lock: { name: string } | null) => Promise<unknown>),
-    maybeCallback?: (lock: { name: string } | null) => Promise<unknown>,
-  ): Promise<unknown> {
-    const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
-    const ifAvailable = typeof optionsOrCallback === 'object' && optionsOrCallback.ifAvailable === true;
-    if (callback === undefined) return Promise.reject(new TypeError('no callback'));
-    if (this.held.has(name)) {
-      if (ifAvailable) return callback(null);
-      return Promise.reject(new Error('the fake does not queue'));
-    }
-    this.held.add(name);
-    return callback({ name }).finally(() => this.held.delete(name));
-  }
-
-  query(): Promise<{ held: { name: string }[] }> {
-    return Promise.resolve({ held: [...this.held].map((name) => ({ name })) });
   }
 }
 

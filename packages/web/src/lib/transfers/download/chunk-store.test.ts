@@ -9,6 +9,7 @@ import {
   type ChunkFilesEnvironment,
 } from './chunk-store';
 import { runDownloadPipeline } from './download-run';
+import { FakeLocks } from '../testing/fake-locks';
 
 /**
  * Just enough of the origin private file system for `chunk-store.ts`, in memory: a file is written
@@ -90,27 +91,6 @@ class FakeFolder {
 
   async *keys(): AsyncIterable<string> {
     for (const name of [...this.entries.keys()]) yield await Promise.resolve(name);
-  }
-}
-
-/** Web Locks, exclusive, in memory: `request` with and without `ifAvailable`. */
-class FakeLocks {
-  readonly held = new Set<string>();
-
-  request(
-    name: string,
-    optionsOrCallback: { ifAvailable?: boolean } | ((lock: { name: string } | null) => Promise<unknown>),
-    maybeCallback?: (lock: { name: string } | null) => Promise<unknown>,
-  ): Promise<unknown> {
-    const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
-    const ifAvailable = typeof optionsOrCallback === 'object' && optionsOrCallback.ifAvailable === true;
-    if (callback === undefined) return Promise.reject(new TypeError('no callback'));
-    if (this.held.has(name)) {
-      if (ifAvailable) return callback(null);
-      return Promise.reject(new Error('the fake does not queue'));
-    }
-    this.held.add(name);
-    return callback({ name }).finally(() => this.held.delete(name));
   }
 }
 

@@ -9,6 +9,8 @@
  *   synchronous access handle, the download service worker (which has none) with `createWritable()`.
  *   Each worker holds a Web Lock named after its folder for its whole life; a worker that starts
  *   removes the folders whose lock no one holds (those of workers that died mid-download).
+ * - Entries of the Cache API (`chunk-cache.ts`): the download service worker's, which has no
+ *   synchronous access handle.
  * - Blobs (`blobChunkStore`): the fallback where that file system is missing, refused (Firefox's
  *   private windows) or full: the browser holds the chunk (in memory up to its blob limit).
  *
@@ -45,8 +47,8 @@ export interface ChunkTarget<Stored = StoredChunk> {
 }
 
 export interface ChunkStore extends ChunkTarget {
-  /** Where the chunks are kept (the benchmark and debug logs say it). */
-  readonly kind: 'files' | 'blobs';
+  /** Where the chunks are kept (the benchmark and debug logs say it): files, Cache entries (`chunk-cache.ts`) or Blobs. */
+  kind: 'files' | 'cache' | 'blobs';
   /** Drops every chunk still stored (the download ended). Never throws. */
   clear(): Promise<void>;
 }
@@ -155,7 +157,7 @@ export function createChunkFiles(
       const removeFile = (own: FileSystemDirectoryHandle, name: string): void => {
         if (stored.delete(name)) void own.removeEntry(name).catch(() => undefined);
       };
-      const store: ChunkStore & { kind: 'files' | 'blobs' } = {
+      const store: ChunkStore = {
         kind: 'files',
         async begin() {
           const own = await folder;

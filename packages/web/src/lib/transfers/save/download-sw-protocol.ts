@@ -65,7 +65,7 @@ export interface StatusMessage {
 export interface StatusAnswer {
   readonly streaming: boolean;
   /** Where its downloads keep a chunk between verify and decrypt (`chunk-store.ts`). */
-  readonly chunks: 'files' | 'blobs';
+  readonly chunks: 'files' | 'cache' | 'blobs';
 }
 
 /** What the page posts to the service worker itself (`ServiceWorker.postMessage`). */
