@@ -20,8 +20,21 @@ process.env.COFFER_E2E_GOOGLE_EMAIL = E2E_GOOGLE_EMAIL;
 const googlePort = port + 1;
 const googleSecret = 'e2e-google-client-secret';
 
+/**
+ * The longest specs, started first. A worker takes the next file as it frees up, in the projects' order
+ * and then by name: by name alone these came last (unlock-key-recovery, uploads-resume: 3–4 minutes
+ * each on a busy machine, every other file under 1.6), one worker running them while the other core
+ * idled. Measured 27 Nov 2026 (files' test time): uploads-resume 228 s, links 176 s, unlock-key-recovery
+ * 173 s, then folders 95 s.
+ */
+const LONGEST_SPECS = ['uploads-resume.spec.ts', 'links.spec.ts', 'unlock-key-recovery.spec.ts'];
+
 export default defineConfig({
   testDir: 'tests',
+  projects: [
+    { name: 'chromium, longest first', testMatch: LONGEST_SPECS },
+    { name: 'chromium', testIgnore: LONGEST_SPECS },
+  ],
   // A folder of its own: Playwright empties it at the start of a run, and the Firefox journey and the
   // scale-out test, which npm test runs beside this suite, write theirs under test-results/ too.
   outputDir: 'test-results/chromium',

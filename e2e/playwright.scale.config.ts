@@ -20,6 +20,8 @@ process.env.E2E_SCALE_PORT = String(port);
 export default defineConfig({
   ...base,
   testDir: 'scale',
+  // One spec, in a project of its own (the Chromium suite's projects list files of tests/).
+  projects: [{ name: 'scale-out' }],
   outputDir: 'test-results/scale',
   webServer: undefined,
   // The spec starts its stack on fixed ports: never two at once.
