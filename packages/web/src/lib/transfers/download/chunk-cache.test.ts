@@ -1,10 +1,10 @@
-import { encryptChunk, generateFileKey, IntegrityError } from '@coffer/crypto';
+import { IntegrityError } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
 import type { SaveSink } from '../save/save-sink';
 import { FakeLocks } from '../testing/fake-locks';
+import { downloadThroughStore, smallObject } from '../testing/store-download';
 import { CHUNK_CACHE_PREFIX, createChunkCache, type ChunkCacheEnvironment } from './chunk-cache';
 import { ChunkStoreFailedError } from './chunk-store';
-import { runDownloadPipeline } from './download-run';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -190,19 +190,7 @@ describe('a download through the chunk cache', () => {
   const SLICE = 256;
 
   async function run(tamperChunk: number | null) {
-    const key = await generateFileKey();
-    const size = 2 * CHUNK + 100;
-    const plain = new Uint8Array(size).map((_, i) => (i * 7 + 3) & 0xff);
-    const parts: Uint8Array[] = [];
-    for (let index = 0; index * CHUNK < size; index++) {
-      const isLast = (index + 1) * CHUNK >= size;
-      parts.push(await encryptChunk(key, index, isLast, plain.subarray(index * CHUNK, (index + 1) * CHUNK)));
-    }
-    const body = new Uint8Array(await new Blob(parts as Uint8Array<ArrayBuffer>[]).arrayBuffer());
-    if (tamperChunk !== null) {
-      const at = tamperChunk * (CHUNK + 28) + 12 + 5;
-      body[at] = (body[at] ?? 0) ^ 1;
-    }
+    const object = await smallObject(CHUNK, tamperChunk);
     const storage = new FakeCacheStorage();
     const written: Uint8Array[] = [];
     const entriesWhenWritten: number[] = [];
@@ -219,23 +207,9 @@ describe('a download through the chunk cache', () => {
         return Promise.resolve();
       },
     };
-    const outcome = await runDownloadPipeline({
-      job: { fileKey: key, size, chunkSize: CHUNK, downloadPath: '/f', retryDelaysMs: [] },
-      open: (offset) =>
-        Promise.resolve({
-          body: new Response(body.slice(offset)).body as ReadableStream<Uint8Array>,
-          offset,
-        }),
-      decrypt: () => Promise.reject(new Error('not this route')),
-      inSlices: { sliceBytes: SLICE },
-      chunkStore: createChunkCache(environment(storage)).forDownload(),
-      openSink: () => Promise.resolve(sink),
-      progress: { text: () => undefined, fraction: () => undefined },
-      signal: new AbortController().signal,
-    }).then(
-      () => null,
-      (error: unknown) => error,
-    );
+    const store = createChunkCache(environment(storage)).forDownload();
+    const outcome = await downloadThroughStore(object, store, sink, SLICE);
+    const { plain } = object;
     await tick();
     return { outcome, plain, written, entriesWhenWritten, aborted, entriesLeft: storage.own().entries.size };
   }

@@ -1,8 +1,8 @@
 import { claimWorkerName } from '../../storage/worker-folder';
 import {
-  ChunkStoreFailedError,
-  blobChunkStore,
-  type ChunkStore,
+  blobChunkStores,
+  workerChunkStores,
+  type ChunkStoreFailedError,
   type ChunkStores,
   type ChunkWriter,
   type StoredChunk,
@@ -57,57 +57,20 @@ export function createChunkCache(
   environment: ChunkCacheEnvironment = currentChunkCacheEnvironment(),
 ): ChunkStores {
   const { caches, locks } = environment;
-  if (caches === undefined || locks === undefined)
-    return { forDownload: blobChunkStore, kind: () => Promise.resolve('blobs') };
-  let cache: Promise<Cache | null> = claimWorkerName(CHUNK_CACHE_PREFIX, locks, {
-    list: async () => (await caches.keys()).filter((name) => name.startsWith(CHUNK_CACHE_PREFIX)),
-    remove: async (name) => {
-      await caches.delete(name);
-    },
-  })
-    .then((name) => caches.open(name))
-    .catch(() => null);
-  let next = 0;
-  return {
-    kind: async () => ((await cache) === null ? 'blobs' : 'cache'),
-    forDownload: () => {
-      const blobs = blobChunkStore();
-      /** This download's entries, each with its cache (kept when the worker falls back to Blobs). */
-      const stored = new Map<string, Cache>();
-      const removeEntry = (own: Cache, key: string): void => {
-        if (stored.delete(key)) void own.delete(key).catch(() => undefined);
-      };
-      const store: ChunkStore = {
-        kind: 'cache',
-        async begin() {
-          const own = await cache;
-          if (own === null) {
-            store.kind = 'blobs';
-            return blobs.begin();
-          }
-          // A URL of this origin that nothing fetches: the Cache API keys entries by request.
-          const key = `/__coffer_chunks__/${String(next++)}`;
-          stored.set(key, own);
-          const fail = (error: unknown): ChunkStoreFailedError => {
-            // From now on this worker keeps chunks as Blobs (a quota, or the cache went away).
-            store.kind = 'blobs';
-            cache = Promise.resolve(null);
-            removeEntry(own, key);
-            return new ChunkStoreFailedError(error);
-          };
-          return cacheWriter(own, key, fail, () => {
-            removeEntry(own, key);
-          });
-        },
-        async clear() {
-          const entries = [...stored];
-          stored.clear();
-          await Promise.all(entries.map(([key, own]) => own.delete(key).catch(() => undefined)));
-        },
-      };
-      return store;
-    },
-  };
+  if (caches === undefined || locks === undefined) return blobChunkStores();
+  return workerChunkStores<Cache>({
+    kind: 'cache',
+    place: claimWorkerName(CHUNK_CACHE_PREFIX, locks, {
+      list: async () => (await caches.keys()).filter((name) => name.startsWith(CHUNK_CACHE_PREFIX)),
+      remove: async (name) => {
+        await caches.delete(name);
+      },
+    }).then((name) => caches.open(name)),
+    // A URL of this origin that nothing fetches: the Cache API keys entries by request.
+    name: (n) => `/__coffer_chunks__/${String(n)}`,
+    remove: (cache, key) => cache.delete(key),
+    writer: (cache, key, fail, remove) => Promise.resolve(cacheWriter(cache, key, fail, remove)),
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { encryptChunk, encryptedSize, generateFileKey, IntegrityError } from '@coffer/crypto';
+import { IntegrityError } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
 import type { SaveSink } from '../save/save-sink';
 import {
@@ -8,8 +8,8 @@ import {
   createChunkFiles,
   type ChunkFilesEnvironment,
 } from './chunk-store';
-import { runDownloadPipeline } from './download-run';
 import { FakeLocks } from '../testing/fake-locks';
+import { downloadThroughStore, smallObject } from '../testing/store-download';
 
 /**
  * Just enough of the origin private file system for `chunk-store.ts`, in memory: a file is written
@@ -231,26 +231,8 @@ describe('a download through chunk files', () => {
   const CHUNK = 1024;
   const SLICE = 256;
 
-  async function storedObject(tamperChunk: number | null) {
-    const key = await generateFileKey();
-    const size = 2 * CHUNK + 100;
-    const plain = new Uint8Array(size).map((_, i) => (i * 7 + 3) & 0xff);
-    const parts: Uint8Array[] = [];
-    for (let index = 0; index * CHUNK < size; index++) {
-      const isLast = (index + 1) * CHUNK >= size;
-      parts.push(await encryptChunk(key, index, isLast, plain.subarray(index * CHUNK, (index + 1) * CHUNK)));
-    }
-    const body = new Uint8Array(await new Blob(parts as Uint8Array<ArrayBuffer>[]).arrayBuffer());
-    expect(body.length).toBe(encryptedSize(size, CHUNK));
-    if (tamperChunk !== null) {
-      const at = tamperChunk * (CHUNK + 28) + 12 + 5;
-      body[at] = (body[at] ?? 0) ^ 1;
-    }
-    return { key, size, plain, body };
-  }
-
   async function run(root: FakeFolder, tamperChunk: number | null, onWrite: () => void = () => undefined) {
-    const { key, size, plain, body } = await storedObject(tamperChunk);
+    const object = await smallObject(CHUNK, tamperChunk);
     const written: Uint8Array[] = [];
     const filesWhenWritten: string[][] = [];
     const offsets: number[] = [];
@@ -267,25 +249,9 @@ describe('a download through chunk files', () => {
         return Promise.resolve();
       },
     };
-    const outcome = await runDownloadPipeline({
-      job: { fileKey: key, size, chunkSize: CHUNK, downloadPath: '/f', retryDelaysMs: [] },
-      open: (offset) => {
-        offsets.push(offset);
-        return Promise.resolve({
-          body: new Response(body.slice(offset)).body as ReadableStream<Uint8Array>,
-          offset,
-        });
-      },
-      decrypt: () => Promise.reject(new Error('not this route')),
-      inSlices: { sliceBytes: SLICE },
-      chunkStore: createChunkFiles(environment(root)).forDownload(),
-      openSink: () => Promise.resolve(sink),
-      progress: { text: () => undefined, fraction: () => undefined },
-      signal: new AbortController().signal,
-    }).then(
-      () => null,
-      (error: unknown) => error,
-    );
+    const store = createChunkFiles(environment(root)).forDownload();
+    const outcome = await downloadThroughStore(object, store, sink, SLICE, offsets);
+    const { plain } = object;
     await settled();
     return { outcome, plain, written, filesWhenWritten, offsets, aborted };
   }

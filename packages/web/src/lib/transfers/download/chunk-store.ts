@@ -140,87 +140,121 @@ export function createChunkFiles(
   environment: ChunkFilesEnvironment = currentChunkFilesEnvironment(),
 ): ChunkStores {
   const { storage, locks } = environment;
-  if (storage?.getDirectory === undefined || locks === undefined)
-    return { forDownload: blobChunkStore, kind: () => Promise.resolve('blobs') };
-  let folder: Promise<FileSystemDirectoryHandle | null> = openWorkerFolder(
-    CHUNK_FILES_ROOT,
-    storage,
-    locks,
-  ).catch(() => null);
+  if (storage?.getDirectory === undefined || locks === undefined) return blobChunkStores();
+  return workerChunkStores<FileSystemDirectoryHandle>({
+    kind: 'files',
+    place: openWorkerFolder(CHUNK_FILES_ROOT, storage, locks),
+    name: (n) => `chunk-${String(n)}`,
+    remove: (folder, name) => folder.removeEntry(name),
+    async writer(folder, name, fail, remove) {
+      let handle: ChunkFileHandle;
+      let writer: FileWriter;
+      try {
+        handle = await folder.getFileHandle(name, { create: true });
+        writer = await fileWriter(handle, environment.syncHandles);
+      } catch (error) {
+        throw fail(error);
+      }
+      let closed = false;
+      const close = async (): Promise<void> => {
+        if (closed) return;
+        closed = true;
+        await writer.close();
+      };
+      return {
+        async append(bytes) {
+          try {
+            await writer.append(bytes);
+          } catch (error) {
+            await close().catch(() => undefined);
+            throw fail(error);
+          }
+        },
+        async finish() {
+          try {
+            await close();
+            return { data: await handle.getFile(), remove };
+          } catch (error) {
+            throw fail(error);
+          }
+        },
+        async abandon() {
+          await close().catch(() => undefined);
+          remove();
+        },
+      };
+    },
+  });
+}
+
+/** A worker without a place for chunks: Blobs for every download. */
+export function blobChunkStores(): ChunkStores {
+  return { forDownload: blobChunkStore, kind: () => Promise.resolve('blobs') };
+}
+
+/** How {@link workerChunkStores} keeps chunks in a worker's own place (a folder, a cache). */
+export interface WorkerChunkPlace<Place> {
+  readonly kind: 'files' | 'cache';
+  /** The worker's own place, once claimed (it rejects where it cannot be made: Blobs then). */
+  readonly place: Promise<Place>;
+  /** The name of the worker's n-th chunk. */
+  name(n: number): string;
+  remove(place: Place, name: string): Promise<unknown>;
+  /**
+   * A writer for chunk `name`; `fail` turns an error into the store's failure (and the worker to
+   * Blobs for good), `remove` drops the chunk (a finished chunk's `remove`).
+   */
+  writer(
+    place: Place,
+    name: string,
+    fail: (error: unknown) => ChunkStoreFailedError,
+    remove: () => void,
+  ): Promise<ChunkWriter>;
+}
+
+/**
+ * A worker's chunk stores in its own place, one store per download, with Blobs as the fallback:
+ * where the place cannot be made, and from the first failed write on (for the worker's life). A
+ * store removes a chunk once it is saved, abandoned or failed, and every chunk of its download on
+ * `clear`, never another download's.
+ */
+export function workerChunkStores<Place>(how: WorkerChunkPlace<Place>): ChunkStores {
+  let place: Promise<Place | null> = how.place.catch(() => null);
   let next = 0;
   return {
-    kind: async () => ((await folder) === null ? 'blobs' : 'files'),
+    kind: async () => ((await place) === null ? 'blobs' : how.kind),
     forDownload: () => {
       const blobs = blobChunkStore();
-      /** This download's files, each with its folder (kept when the worker falls back to Blobs). */
-      const stored = new Map<string, FileSystemDirectoryHandle>();
-      const removeFile = (own: FileSystemDirectoryHandle, name: string): void => {
-        if (stored.delete(name)) void own.removeEntry(name).catch(() => undefined);
+      /** This download's chunks, each with its place (kept when the worker falls back to Blobs). */
+      const stored = new Map<string, Place>();
+      const removeChunk = (own: Place, name: string): void => {
+        if (stored.delete(name)) void how.remove(own, name).catch(() => undefined);
       };
       const store: ChunkStore = {
-        kind: 'files',
+        kind: how.kind,
         async begin() {
-          const own = await folder;
+          const own = await place;
           if (own === null) {
             store.kind = 'blobs';
             return blobs.begin();
           }
-          const name = `chunk-${String(next++)}`;
+          const name = how.name(next++);
           stored.set(name, own);
           const fail = (error: unknown): ChunkStoreFailedError => {
-            // From now on this worker keeps chunks as Blobs (the disk is full, or the file system failed).
+            // From now on this worker keeps chunks as Blobs (the disk is full, a quota, the place went away).
             store.kind = 'blobs';
-            folder = Promise.resolve(null);
-            removeFile(own, name);
+            place = Promise.resolve(null);
+            removeChunk(own, name);
             return new ChunkStoreFailedError(error);
           };
-          let handle: ChunkFileHandle;
-          let writer: FileWriter;
-          try {
-            handle = await own.getFileHandle(name, { create: true });
-            writer = await fileWriter(handle, environment.syncHandles);
-          } catch (error) {
-            throw fail(error);
-          }
-          let closed = false;
-          const close = async (): Promise<void> => {
-            if (closed) return;
-            closed = true;
-            await writer.close();
-          };
-          return {
-            async append(bytes) {
-              try {
-                await writer.append(bytes);
-              } catch (error) {
-                await close().catch(() => undefined);
-                throw fail(error);
-              }
-            },
-            async finish() {
-              try {
-                await close();
-                const data = await handle.getFile();
-                return {
-                  data,
-                  remove: () => {
-                    removeFile(own, name);
-                  },
-                };
-              } catch (error) {
-                throw fail(error);
-              }
-            },
-            async abandon() {
-              await close().catch(() => undefined);
-              removeFile(own, name);
-            },
-          };
+          return how.writer(own, name, fail, () => {
+            removeChunk(own, name);
+          });
         },
         async clear() {
-          const files = [...stored];
+          const chunks = [...stored];
           stored.clear();
-          await Promise.all(files.map(([name, own]) => own.removeEntry(name).catch(() => undefined)));
+          await Promise.all(chunks.map(([name, own]) => how.remove(own, name).catch(() => undefined)));
         },
       };
       return store;
