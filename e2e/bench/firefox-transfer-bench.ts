@@ -45,10 +45,11 @@ function rows(r: FirefoxSizeResult): string[] {
     plain: FirefoxMeasured | null,
   ): string => {
     const above = (m.peak.total - m.idle.total) / MIB;
+    const anonymousAbove = ((m.peak.anonymous ?? 0) - (m.idle.anonymous ?? 0)) / MIB;
     const ratio = plain === null ? '—' : (rate(m) / rate(plain)).toFixed(2);
     return (
       `| ${r.gib} GiB | ${what} | ${computed} | ${f0(rate(m))} | ${ratio} | ${f0(m.idle.total / MIB)} | ` +
-      `${f0(m.peak.total / MIB)} | ${f0(above)} | ${m.lateTickMs === null ? '—' : f0(m.lateTickMs)} | ` +
+      `${f0(m.peak.total / MIB)} | ${f0(above)} | ${f0(anonymousAbove)} | ${m.lateTickMs === null ? '—' : f0(m.lateTickMs)} | ` +
       `${m.cpuSeconds.toFixed(1)} | ${m.load.toFixed(1)} |`
     );
   };
@@ -105,8 +106,8 @@ async function main(): Promise<void> {
     const out = [
       `- Machine: ${machine}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
       '',
-      '| size | transfer | AES-GCM in | MB/s | × plain | idle MiB | peak MiB | peak − idle, MiB | timer lateness, ms | Firefox CPU s | load |',
-      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| size | transfer | AES-GCM in | MB/s | × plain | idle MiB | peak MiB | peak − idle, MiB | anonymous peak − idle, MiB | timer lateness, ms | Firefox CPU s | load |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...results.flatMap(rows),
       '',
       'Memory by Firefox process kind at the highest sample (MiB; idle before):',

@@ -13,6 +13,12 @@ import {
 export interface MemorySnapshot {
   total: number;
   byKind: Record<string, number>;
+  /**
+   * Of `total`, the anonymous and shared-memory pages (`Pss_Anon` + `Pss_Shmem`): what the processes
+   * allocated, without the file pages they map (Firefox maps the files it reads and writes). Where
+   * measured (Firefox).
+   */
+  anonymous?: number;
 }
 
 export interface CpuUse {

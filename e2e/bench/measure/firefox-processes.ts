@@ -6,7 +6,8 @@ import type { MemorySnapshot } from './chromium-processes.js';
 /**
  * The firefox-esr process tree this benchmark started (the descendants of this process whose
  * command is Firefox), measured as the Chromium one is: the sum of PSS (`/proc/<pid>/smaps_rollup`,
- * proportional, so shared pages count once) every 200 ms, by process kind (`main`, and each content
+ * proportional, so shared pages count once) every 200 ms, and of it the anonymous pages alone
+ * (`Pss_Anon` + `Pss_Shmem`: without the files Firefox maps), by process kind (`main`, and each content
  * process by the type Firefox gives it: `tab`, `socket`, `rdd`, `utility`, …), and the CPU time of
  * the whole tree.
  */
@@ -14,6 +15,8 @@ export class FirefoxProcesses {
   private timer: NodeJS.Timeout | null = null;
   private startTicks = 0;
   peak: MemorySnapshot = { total: 0, byKind: {} };
+  /** The highest anonymous figure since {@link start} (its own peak: it need not come with the total's). */
+  private peakAnonymous = 0;
 
   private static tree(): ProcInfo[] {
     return descendants(process.pid, processTable()).filter((p) => kindOf(p.pid) !== null);
@@ -23,14 +26,16 @@ export class FirefoxProcesses {
   snapshot(): MemorySnapshot {
     const byKind: Record<string, number> = {};
     let total = 0;
+    let anonymous = 0;
     for (const p of FirefoxProcesses.tree()) {
-      const pss =
-        readKb(`/proc/${p.pid}/smaps_rollup`, 'Pss') ?? readKb(`/proc/${p.pid}/status`, 'VmRSS') ?? 0;
+      const rollup = `/proc/${p.pid}/smaps_rollup`;
+      const pss = readKb(rollup, 'Pss') ?? readKb(`/proc/${p.pid}/status`, 'VmRSS') ?? 0;
       const kind = kindOf(p.pid) ?? 'other';
       byKind[kind] = (byKind[kind] ?? 0) + pss;
       total += pss;
+      anonymous += (readKb(rollup, 'Pss_Anon') ?? pss) + (readKb(rollup, 'Pss_Shmem') ?? 0);
     }
-    return { total, byKind };
+    return { total, byKind, anonymous };
   }
 
   /** CPU seconds of the tree so far (ended processes drop out). */
@@ -40,11 +45,13 @@ export class FirefoxProcesses {
 
   start(trace: boolean): void {
     this.peak = this.snapshot();
+    this.peakAnonymous = this.peak.anonymous ?? 0;
     this.startTicks = FirefoxProcesses.cpuTicks();
     let ticks = 0;
     this.timer = setInterval(() => {
       const now = this.snapshot();
       if (now.total > this.peak.total) this.peak = now;
+      this.peakAnonymous = Math.max(this.peakAnonymous, now.anonymous ?? 0);
       if (trace && ++ticks % 5 === 0) {
         const kinds = Object.entries(now.byKind).map(([kind, bytes]) => `${kind} ${(bytes / MB).toFixed(0)}`);
         console.log(`  memory (MB): total ${(now.total / MB).toFixed(0)}; ${kinds.join(', ')}`);
@@ -58,7 +65,11 @@ export class FirefoxProcesses {
     this.timer = null;
     const now = this.snapshot();
     if (now.total > this.peak.total) this.peak = now;
-    return { peak: this.peak, cpuSeconds: (FirefoxProcesses.cpuTicks() - this.startTicks) / CLOCK_TICKS };
+    this.peakAnonymous = Math.max(this.peakAnonymous, now.anonymous ?? 0);
+    return {
+      peak: { ...this.peak, anonymous: this.peakAnonymous },
+      cpuSeconds: (FirefoxProcesses.cpuTicks() - this.startTicks) / CLOCK_TICKS,
+    };
   }
 }
 
