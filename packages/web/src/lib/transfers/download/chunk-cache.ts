@@ -20,7 +20,8 @@ import {
  * through one pipe into its disk cache, and `match()` answers a Blob of that entry without reading
  * it. Measured in Chromium 156 (a page storing 6 chunks of 95 MiB from 1 MiB pieces and reading each
  * back, 2026-11-27, busy machine): through files 5.6–6.8 CPU-seconds and ~320 k page faults, through
- * the cache 3.5–4.8 CPU-seconds and ~160 k (each piece copied, below).
+ * the cache 3.5–4.8 CPU-seconds and ~160 k (each piece copied, below). In the app's 1 GiB download
+ * (docs/benchmarks.md) the gain is smaller: ~20 MiB off the peak, the same CPU and speed.
  *
  * Each worker keeps its chunks in a cache of its own, `coffer-download-chunks/worker-<uuid>`, under
  * a Web Lock of that name held for its life; a worker that starts deletes the caches whose lock no
