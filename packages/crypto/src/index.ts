@@ -170,7 +170,12 @@ export {
 } from './encryption-info.builder.js';
 export { chunkAad, decryptChunk, encryptChunk, sealChunk, type SealedChunk } from './chunk.cipher.js';
 export { createChunkSealer, type ChunkSealer } from './gcm/chunk.sealer.js';
-export { createChunkOpener, type ChunkOpener, type ChunkOpenerOptions } from './gcm/chunk.opener.js';
+export {
+  createChunkOpener,
+  createVerifiedChunkOpener,
+  type ChunkOpener,
+  type ChunkOpenerOptions,
+} from './gcm/chunk.opener.js';
 export { selfTestStreamingGcm } from './gcm/streaming-gcm.self-test.js';
 export {
   decryptStream,

@@ -3,7 +3,7 @@ import { concatBytes } from '../bytes.util.js';
 import { chunkAad, decryptChunk, sealChunk } from '../chunk.cipher.js';
 import { IntegrityError, InvalidArgumentError } from '../crypto.errors.js';
 import { generateFileKey } from '../file-key.wrap.js';
-import { createChunkOpener, type ChunkOpenerOptions } from './chunk.opener.js';
+import { createChunkOpener, createVerifiedChunkOpener, type ChunkOpenerOptions } from './chunk.opener.js';
 import {
   cut,
   firstDifference,
@@ -197,4 +197,22 @@ describe('the coffer-v1 chunk format, computed in slices', () => {
       }
     },
   );
+});
+
+describe('createVerifiedChunkOpener: the decrypt pass of a chunk verified in another thread', () => {
+  it('decrypts slices cut anywhere on block boundaries, the same plaintext as one-shot', async () => {
+    const s = await sealedSample(3 * 64 * 1024 + 5);
+    const opener = await createVerifiedChunkOpener(s.key, s.iv, s.aad, s.ciphertext.length);
+    const outputs: Uint8Array[] = [];
+    for (const slice of cut(s.ciphertext, sliceLengths(s.ciphertext.length, 48 * 1024)))
+      outputs.push(await opener.decryptSlice(slice));
+    expect(firstDifference(concatBytes(outputs), s.plain)).toBe(-1);
+  });
+
+  it('is past its verify pass: a verify call is refused', async () => {
+    const s = await sealedSample(64);
+    const opener = await createVerifiedChunkOpener(s.key, s.iv, s.aad, s.ciphertext.length);
+    const asTwoPass = opener as unknown as { verifySlice(slice: Uint8Array): Promise<void> };
+    await expect(asTwoPass.verifySlice(s.ciphertext)).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
 });

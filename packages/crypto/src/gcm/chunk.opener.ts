@@ -85,6 +85,32 @@ export async function createChunkOpener(
   return new TwoPassOpener(key, secrets, new Uint8Array(ivBytes), new Uint8Array(aadBytes), plan, options);
 }
 
+/**
+ * The decrypt pass alone, for a chunk whose whole tag verified in another thread of this origin
+ * over bytes that only this origin's code can change (the download's chunk file, which the crypto
+ * worker wrote and verified as it arrived, read back in the download service worker: docs/transfers.md,
+ * "Two threads"). Its slices follow the slice rules; they need not be cut where the verify pass cut them.
+ *
+ * Never for bytes read from anywhere else (the network, a second Range request): those must go
+ * through {@link createChunkOpener}'s verify pass first.
+ */
+export async function createVerifiedChunkOpener(
+  key: CryptoKey,
+  ivBytes: Uint8Array,
+  aadBytes: Uint8Array,
+  cipherLength: number,
+): Promise<Pick<ChunkOpener, 'decryptSlice'>> {
+  assertBytes(ivBytes, 'iv');
+  assertBytes(aadBytes, 'aad');
+  const plan = new SlicePlan(cipherLength);
+  const secrets = await deriveChunkSecrets(key, ivBytes);
+  const opener = new TwoPassOpener(key, secrets, new Uint8Array(ivBytes), new Uint8Array(aadBytes), plan, {
+    immutableSource: true,
+  });
+  opener.verifiedElsewhere();
+  return opener;
+}
+
 type OpenerState = 'new' | 'verifying' | 'verified' | 'rejected' | 'decrypting';
 
 class TwoPassOpener implements ChunkOpener {
@@ -106,6 +132,12 @@ class TwoPassOpener implements ChunkOpener {
     private readonly options: ChunkOpenerOptions,
   ) {
     this.#decryptPlan = new SlicePlan(plan.total);
+  }
+
+  /** See {@link createVerifiedChunkOpener}: the chunk's tag verified in another thread. */
+  verifiedElsewhere(): void {
+    if (this.#state !== 'new') throw new InvalidArgumentError('a chunk is verified once');
+    this.#state = 'verified';
   }
 
   async verifyChunk(

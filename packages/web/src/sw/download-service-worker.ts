@@ -1,5 +1,6 @@
 import { downloadMessages } from '@coffer/contracts';
 import { runDownloadOnPort, PagePort } from '../lib/crypto-worker/download-job';
+import { chunkFeed } from '../lib/crypto-worker/download-feed';
 import { describeFailure } from '../lib/crypto-worker/chunk-cipher';
 import type { SaveSink } from '../lib/transfers/save/save-sink';
 import { createStreamSink } from '../lib/transfers/save/stream-sink';
@@ -103,7 +104,7 @@ export function installDownloadServiceWorker(
     switch (data.type) {
       case 'coffer-download:run':
         if (event.ports[0] !== undefined && typeof data.id === 'string' && !running.has(data.id))
-          event.waitUntil(keepRunning(start(data, event.ports[0])));
+          event.waitUntil(keepRunning(start(data, event.ports[0], data.fed === true ? event.ports[1] : undefined)));
         break;
       case 'coffer-download:keepalive': {
         // The answer tells the page its download is alive here (a worker the browser stopped and
@@ -139,7 +140,7 @@ export function installDownloadServiceWorker(
       });
     });
 
-  const start = (message: RunDownloadMessage, port: MessagePort): RunningDownload => {
+  const start = (message: RunDownloadMessage, port: MessagePort, feed?: MessagePort): RunningDownload => {
     const page = new PagePort(port);
     let markEnded = (): void => undefined;
     const download: RunningDownload = {
@@ -192,7 +193,14 @@ export function installDownloadServiceWorker(
       }
       return opened;
     };
-    void runDownloadOnPort(message.job, page, openSink, options.openSliceBytes, chunkStores.forDownload())
+    void runDownloadOnPort(
+      message.job,
+      page,
+      openSink,
+      options.openSliceBytes,
+      chunkStores.forDownload(),
+      feed === undefined ? undefined : chunkFeed(feed),
+    )
       .then(
         () => {
           finish(message.id, null);

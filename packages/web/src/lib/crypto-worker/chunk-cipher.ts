@@ -59,6 +59,12 @@ export interface ChunkCipher {
    */
   runDownload?: (job: DownloadJob, host: DownloadHost) => Promise<void>;
   /**
+   * Runs a download's fetch and verify stages in the worker and hands each verified chunk over `feed`
+   * to the download service worker, which decrypts and saves it (`download-feed.ts`); asks `host`
+   * for headers only. Resolves when the feed ended. Present where `runDownload` is.
+   */
+  feedDownload?: (job: DownloadJob, host: DownloadHost, feed: MessagePort) => Promise<void>;
+  /**
    * True where the worker computes chunks slice by slice (its streaming AES-GCM self-test passed),
    * false where it uses one WebCrypto call per whole chunk (the benchmark reports it).
    */

@@ -1,6 +1,8 @@
 import { downloadMessages } from '@coffer/contracts';
 import { decryptChunk } from '@coffer/crypto';
-import { runDownloadPipeline, type DownloadJob } from '../transfers/download/download-run';
+import { runDownloadPipeline, type ChunkFeed, type DownloadJob } from '../transfers/download/download-run';
+import type { OpenedStream } from '../transfers/download/resumable-reader';
+import { feedVerifiedChunks } from './download-feed';
 import { openDownloadStream } from '../transfers/download/fetch';
 import { quantizePercent } from '../transfers/progress';
 import { openFileTargetSink } from '../transfers/save/fs-access-sink';
@@ -34,6 +36,42 @@ export async function runDownloadJob(job: DownloadJob, port: MessagePort): Promi
 }
 
 /**
+ * A download's fetch and verify stages, in the crypto worker, for the download service worker that
+ * decrypts and saves (`download-feed.ts`): the page answers `port` calls (headers); the chunks, the
+ * progress and any failure go over `feed`.
+ */
+export async function runFeedJob(job: DownloadJob, port: MessagePort, feed: MessagePort): Promise<void> {
+  const page = new PagePort(port);
+  try {
+    await feedVerifiedChunks({
+      job,
+      open: openWithFreshHeaders(job, page),
+      store: workerChunkFiles().forDownload(),
+      port: feed,
+      streaming: await checkStreamingGcm(),
+      signal: page.cancelled.signal,
+    });
+  } finally {
+    page.close();
+  }
+}
+
+/** The content's GET from `offset`, with the auth headers the page gives for each request. */
+function openWithFreshHeaders(
+  job: DownloadJob,
+  page: PagePort,
+): (offset: number, signal: AbortSignal) => Promise<OpenedStream> {
+  return async (offset, signal) =>
+    openDownloadStream(
+      (input, init) => fetch(input, init),
+      job,
+      (await page.call({ method: 'headers' })) as Record<string, string>,
+      offset,
+      signal,
+    );
+}
+
+/**
  * The download pipeline of a worker that talks to the page over `page`: the crypto worker's, and the
  * download service worker's, which writes to its own response stream (`openSink`). Does not close
  * the port.
@@ -46,20 +84,16 @@ export async function runDownloadOnPort(
   openSliceBytes?: number,
   /** Where chunks wait between verify and decrypt (default: Blobs). */
   chunkStore?: ChunkStore,
+  /** The download service worker's: verified chunks from the crypto worker (`download-feed.ts`). */
+  feed?: ChunkFeed,
 ): Promise<void> {
   let percent = -1;
   // Verify each chunk as it arrives, then decrypt it slice by slice, where this engine computes GCM that way.
   const streaming = await checkStreamingGcm();
   await runDownloadPipeline({
     job,
-    open: async (offset, signal) =>
-      openDownloadStream(
-        (input, init) => fetch(input, init),
-        job,
-        (await page.call({ method: 'headers' })) as Record<string, string>,
-        offset,
-        signal,
-      ),
+    open: openWithFreshHeaders(job, page),
+    ...(feed === undefined ? {} : { feed }),
     // WebCrypto copies its input when called: the read buffer is free again at once.
     decrypt: (key, index, isLast, encrypted) => decryptChunk(key, index, isLast, new Uint8Array(encrypted)),
     decryptCopiesInput: true,

@@ -2,7 +2,7 @@ import { decryptChunk, sealChunk, sha256, sha256PieceList } from '@coffer/crypto
 import { releaseBuffer } from '../transfers/buffers';
 import { createBrowserXhr } from '../transfers/upload-xhr';
 import { describeFailure, type ChunkHashScheme } from './chunk-cipher';
-import { runDownloadJob } from './download-job';
+import { runDownloadJob, runFeedJob } from './download-job';
 import { createPartFiles } from './part-files';
 import { createPartStore, type PartStore } from './part-store';
 import { sealInSlices, type PartWriter } from './seal-in-slices';
@@ -36,6 +36,9 @@ export async function processCryptoRequest(
     switch (request.op) {
       case 'download':
         await runDownloadJob(request.job, request.port);
+        return { id, ok: true, data: new ArrayBuffer(0) };
+      case 'feed-download':
+        await runFeedJob(request.job, request.port, request.feed);
         return { id, ok: true, data: new ArrayBuffer(0) };
       case 'decrypt': {
         const { key, index, isLast } = request;

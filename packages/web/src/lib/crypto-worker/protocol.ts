@@ -34,6 +34,18 @@ export type CryptoRequest =
       readonly job: DownloadJob;
       readonly port: MessagePort;
     }
+  | {
+      readonly id: number;
+      /**
+       * A download's fetch and verify stages (`download-feed.ts`): each verified chunk goes over
+       * `feed` to the download service worker; `port` carries the page's calls (headers). Answered
+       * once the feed ended (its failures go over `feed`, not here).
+       */
+      readonly op: 'feed-download';
+      readonly job: DownloadJob;
+      readonly port: MessagePort;
+      readonly feed: MessagePort;
+    }
   | (ChunkPosition & {
       /** Answers the chunk's plaintext, once its tag has verified. */
       readonly op: 'decrypt';

@@ -121,6 +121,30 @@ export function createWorkerChunkCipher(
       }
     });
 
+  /** A download request whose calls the page answers on a port of its own (`DownloadPageSide`). */
+  const runOnPort = async (
+    host: DownloadHost,
+    request: (port: MessagePort) => { body: RequestBody; transfer: Transferable[] },
+  ): Promise<void> => {
+    const channel = new MessageChannel();
+    const page = new DownloadPageSide(channel.port1, host);
+    const cancel = (): void => {
+      page.send({ type: 'cancel' });
+    };
+    host.signal.addEventListener('abort', cancel, { once: true });
+    if (host.signal.aborted) cancel();
+    let outcome: 'closed' | 'aborted' = 'aborted';
+    try {
+      const { body, transfer } = request(channel.port2);
+      await run(body, transfer);
+      outcome = 'closed';
+    } finally {
+      host.signal.removeEventListener('abort', cancel);
+      page.close();
+      await page.settle(outcome);
+    }
+  };
+
   const parts = partHandles(
     (body, onProgress, id) => run(body, [], onProgress, id),
     () => nextId++,
@@ -143,24 +167,9 @@ export function createWorkerChunkCipher(
     },
     sendForm: (sealedParts, request) => parts.send(sealedParts, { ...request, method: 'POST' }),
     streaming: async () => (await run({ op: 'status' }, [])).streaming === true,
-    runDownload: async (job, host) => {
-      const channel = new MessageChannel();
-      const page = new DownloadPageSide(channel.port1, host);
-      const cancel = (): void => {
-        page.send({ type: 'cancel' });
-      };
-      host.signal.addEventListener('abort', cancel, { once: true });
-      if (host.signal.aborted) cancel();
-      let outcome: 'closed' | 'aborted' = 'aborted';
-      try {
-        await run({ op: 'download', job, port: channel.port2 }, [channel.port2]);
-        outcome = 'closed';
-      } finally {
-        host.signal.removeEventListener('abort', cancel);
-        page.close();
-        await page.settle(outcome);
-      }
-    },
+    runDownload: (job, host) => runOnPort(host, (port) => ({ body: { op: 'download', job, port }, transfer: [port] })),
+    feedDownload: (job, host, feed) =>
+      runOnPort(host, (port) => ({ body: { op: 'feed-download', job, port, feed }, transfer: [port, feed] })),
     dispose: () => {
       worker?.terminate();
       worker = null;

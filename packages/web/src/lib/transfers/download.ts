@@ -173,11 +173,19 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
       // The service worker fetches, decrypts and streams the download itself: the plaintext never
       // travels between threads (see docs/transfers.md). The sink is its own.
       sinkState.taken = true;
-      await inServiceWorker(job, host, {
-        fileName: metadata.name,
-        size: metadata.size,
-        contentType: metadata.contentType,
-      });
+      const info = { fileName: metadata.name, size: metadata.size, contentType: metadata.contentType };
+      // Where the crypto worker computes in slices, it fetches and verifies, and the service worker
+      // decrypts and saves: two threads, chunks kept in the worker's files (docs/transfers.md, "Two threads").
+      const feeding = cipher.feedDownload !== undefined && (await cipher.streaming?.()) === true;
+      if (feeding && cipher.feedDownload !== undefined) {
+        const channel = new MessageChannel();
+        // Its outcome is the service worker's (a failure there travels over the feed); on a failure
+        // here, `internal.abort()` below cancels it through host.signal.
+        void cipher.feedDownload(job, host, channel.port2).catch(() => undefined);
+        await inServiceWorker(job, host, info, { feed: channel.port1 });
+      } else {
+        await inServiceWorker(job, host, info);
+      }
     } else if (cipher.runDownload !== undefined) {
       // Browsers: fetch, decrypt and save in the crypto worker; this thread only shows progress.
       await cipher.runDownload(job, host);

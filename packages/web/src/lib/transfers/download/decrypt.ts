@@ -15,7 +15,7 @@ import { OPEN_CALL_BYTES, OPEN_SLICE_BYTES } from './verify';
  * each call's plaintext yielded (a view of that call's own output, which the caller keeps).
  */
 export async function* decryptStored(
-  opener: ChunkOpener,
+  opener: Pick<ChunkOpener, 'decryptSlice'>,
   ciphertext: Blob,
   readBytes = OPEN_SLICE_BYTES,
   callBytes = OPEN_CALL_BYTES,

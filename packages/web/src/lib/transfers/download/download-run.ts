@@ -1,5 +1,14 @@
 import { decryptingChunkText, downloadMessages } from '@coffer/contracts';
-import { CHUNK_OVERHEAD, chunkCount, encryptedSize, plainChunkLength } from '@coffer/crypto';
+import {
+  CHUNK_OVERHEAD,
+  IV_LENGTH,
+  IntegrityError,
+  chunkAad,
+  chunkCount,
+  createVerifiedChunkOpener,
+  encryptedSize,
+  plainChunkLength,
+} from '@coffer/crypto';
 import { releaseBuffer } from '../buffers';
 import { createChunkPhase, type ChunkPhase } from '../chunk-phase';
 import { downloadFailure } from '../download-failure';
@@ -83,6 +92,11 @@ export interface DownloadPipelineOptions {
    * origin private file system (`createChunkFiles`), or Blobs (the default, `blobChunkStore`).
    */
   readonly chunkStore?: ChunkStore;
+  /**
+   * Where given (`inSlices` only), the chunks come verified from the crypto worker (`ChunkFeed`)
+   * unless it declines; `open` is then used only where it declined.
+   */
+  readonly feed?: ChunkFeed;
   /** Opened after the first answer arrived, so a failed request never starts a browser download. */
   readonly openSink: () => Promise<SaveSink>;
   readonly progress: PipelineProgress;
@@ -98,22 +112,11 @@ export interface DownloadPipelineOptions {
 export async function runDownloadPipeline(options: DownloadPipelineOptions): Promise<void> {
   const { job, progress } = options;
   const internal = downloadFailure(options.signal);
-  let input: ResumableReader | null = null;
+  let input: ChunkSource | null = null;
   let sink: SaveSink | null = null;
   let sinkOpening: Promise<SaveSink> | null = null;
   try {
-    const total = encryptedSize(job.size, job.chunkSize);
-    input = await guard(
-      ResumableReader.open({
-        open: (offset) => options.open(offset, internal.signal),
-        onReceived: (received) => {
-          progress.fraction(received, total);
-        },
-        retryDelaysMs: job.retryDelaysMs,
-        signal: internal.signal,
-      }),
-      internal.signal,
-    );
+    input = await guard(openSource(options, internal.signal), internal.signal);
     sinkOpening = options.openSink();
     sink = await guard(sinkOpening, internal.signal);
     await streamChunks(options, input, sink, internal.fail, internal.signal);
@@ -126,6 +129,7 @@ export async function runDownloadPipeline(options: DownloadPipelineOptions): Pro
     if (sink === null && sinkOpening !== null) sink = await sinkOpening.catch(() => null);
     await sink?.abort(cause);
     await input?.cancel();
+    options.feed?.cancel();
     throw cause;
   } finally {
     internal.dispose();
@@ -145,27 +149,25 @@ function onlyAbort(failure: unknown): unknown {
  */
 async function streamChunks(
   options: DownloadPipelineOptions,
-  input: ResumableReader,
+  input: ChunkSource,
   sink: SaveSink,
   fail: (error: unknown) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  const route = chunkRoute(options, input);
   try {
-    await chunksInOrder(options, input, sink, fail, signal, route);
+    await chunksInOrder(options, input, sink, fail, signal);
   } finally {
-    await route.end();
+    await input.end();
   }
 }
 
 /** The loop of {@link streamChunks}. */
 async function chunksInOrder(
   options: DownloadPipelineOptions,
-  input: ResumableReader,
+  route: ChunkSource,
   sink: SaveSink,
   fail: (error: unknown) => void,
   signal: AbortSignal,
-  route: ChunkRoute,
 ): Promise<void> {
   const { job } = options;
   const count = chunkCount(job.size, job.chunkSize);
@@ -180,7 +182,7 @@ async function chunksInOrder(
       plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD,
     );
     // Bytes after the last chunk mean the object was extended: fail before saving the last chunk.
-    if (isLast) await input.expectEnd();
+    if (isLast) await route.expectEnd();
     phase.bytesMoving(false);
     // The previous chunk must be saved before this one is opened: order, and two chunks in flight.
     if (saving !== null) await guard(saving, signal);
@@ -203,6 +205,81 @@ interface ChunkRoute {
   ): Promise<() => AsyncIterable<Uint8Array<ArrayBuffer>>>;
   /** Once the download ended, whatever way (saved, failed, cancelled). Never throws. */
   end(): Promise<void>;
+}
+
+/** The chunks' source: the network read here (`ResumableReader`), or the crypto worker's feed. */
+interface ChunkSource extends ChunkRoute {
+  /** @throws {IntegrityError} bytes follow the last chunk (the object was extended). */
+  expectEnd(): Promise<void>;
+  /** Stops reading. Never throws. */
+  cancel(): Promise<void>;
+}
+
+/** The feed where there is one and the crypto worker took the download, else the network from here. */
+async function openSource(options: DownloadPipelineOptions, signal: AbortSignal): Promise<ChunkSource> {
+  const { job, progress, feed } = options;
+  const total = encryptedSize(job.size, job.chunkSize);
+  if (feed !== undefined && options.inSlices === undefined) {
+    // This thread cannot decrypt in slices (its self-test failed): it does the whole download.
+    feed.cancel();
+  } else if (feed !== undefined) {
+    const fed = await feed.opened((done) => {
+      progress.fraction(done, total);
+    });
+    if (fed) return fedSource(options, feed);
+  }
+  const input = await ResumableReader.open({
+    open: (offset) => options.open(offset, signal),
+    onReceived: (received) => {
+      progress.fraction(received, total);
+    },
+    retryDelaysMs: job.retryDelaysMs,
+    signal,
+  });
+  return {
+    ...chunkRoute(options, input),
+    expectEnd: () => input.expectEnd(),
+    cancel: () => input.cancel(),
+  };
+}
+
+/**
+ * Chunks the crypto worker fetched and verified (it also checked that nothing follows the last one):
+ * each read back from its file here and decrypted slice by slice; `taken` once its plaintext is saved.
+ */
+function fedSource(options: DownloadPipelineOptions, feed: ChunkFeed): ChunkSource {
+  const { job, inSlices } = options;
+  const sliceBytes = inSlices?.sliceBytes ?? OPEN_SLICE_BYTES;
+  const callBytes = Math.min(inSlices?.callBytes ?? OPEN_CALL_BYTES, sliceBytes);
+  return {
+    fetch: async (index, isLast, length) => {
+      const data = await feed.chunk(index);
+      if (data.size !== length) throw new IntegrityError();
+      const iv = new Uint8Array(await data.slice(0, IV_LENGTH).arrayBuffer());
+      const opener = await createVerifiedChunkOpener(
+        job.fileKey,
+        iv,
+        chunkAad(index, isLast),
+        length - CHUNK_OVERHEAD,
+      );
+      const chunk: StoredChunk = {
+        data,
+        remove: () => {
+          feed.taken(index);
+        },
+      };
+      return () => removedAfter(decryptStored(opener, storedCiphertext(data), sliceBytes, callBytes), chunk);
+    },
+    expectEnd: () => Promise.resolve(),
+    end: () => {
+      feed.cancel();
+      return Promise.resolve();
+    },
+    cancel: () => {
+      feed.cancel();
+      return Promise.resolve();
+    },
+  };
 }
 
 /** The chunk's plaintext slices; its stored ciphertext is removed once they are all taken (or given up). */
@@ -260,6 +337,26 @@ function chunkRoute(options: DownloadPipelineOptions, input: ResumableReader): C
     },
   };
 }
+
+/**
+ * Where the download service worker takes chunks that the crypto worker fetched, verified and keeps
+ * in files (`crypto-worker/download-feed.ts`; docs/transfers.md, "Two threads").
+ */
+export interface ChunkFeed {
+  /**
+   * Resolves once the first answer arrived there: true, or false where the crypto worker declined
+   * (the service worker then fetches itself). `onReceived` hears the bytes received from then on.
+   * @throws what the fetch stage threw (a 404, a network failure) as the page shows it.
+   */
+  opened(onReceived: (done: number, total: number) => void): Promise<boolean>;
+  /** Chunk `index` (`iv || ciphertext || tag`), verified. @throws what the fetch or verify stage threw. */
+  chunk(index: number): Promise<Blob>;
+  /** Chunk `index` is saved: the crypto worker removes its file and goes on. */
+  taken(index: number): void;
+  /** The download ended here: the crypto worker stops and removes its files. Safe to call twice. */
+  cancel(): void;
+}
+
 
 /** Awaits `promise`, but gives up as soon as `signal` aborts (a stalled write must not hang an abort). */
 export function guard<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

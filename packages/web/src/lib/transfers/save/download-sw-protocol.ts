@@ -51,6 +51,11 @@ export interface RunDownloadMessage {
   readonly id: string;
   readonly fileName: string;
   readonly job: DownloadJob;
+  /**
+   * True when a second port follows the page's: the feed of verified chunks from the crypto worker
+   * (`download-feed.ts`), which then fetches and verifies while this worker decrypts and saves.
+   */
+  readonly fed?: boolean;
 }
 
 /**

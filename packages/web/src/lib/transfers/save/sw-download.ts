@@ -22,6 +22,8 @@ export interface ServiceWorkerDownloadOptions {
   readonly missedKeepAlives?: number;
   /** How long the iframe outlives the download. */
   readonly cleanUpDelayMs?: number;
+  /** The service worker's end of a feed from the crypto worker (`download-feed.ts`), transferred. */
+  readonly feed?: MessagePort;
 }
 
 const KEEP_ALIVE_INTERVAL_MS = 10_000;
@@ -100,14 +102,16 @@ export async function runDownloadInServiceWorker(
       }, options.keepAliveIntervalMs ?? KEEP_ALIVE_INTERVAL_MS);
       host.signal.addEventListener('abort', cancel, { once: true });
       if (host.signal.aborted) cancel();
+      const { feed } = options;
       worker.postMessage(
         {
           type: 'coffer-download:run',
           id,
           fileName: info.fileName,
           job,
+          ...(feed === undefined ? {} : { fed: true }),
         },
-        [channel.port2],
+        feed === undefined ? [channel.port2] : [channel.port2, feed],
       );
     });
   } finally {
