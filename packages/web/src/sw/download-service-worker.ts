@@ -104,7 +104,9 @@ export function installDownloadServiceWorker(
     switch (data.type) {
       case 'coffer-download:run':
         if (event.ports[0] !== undefined && typeof data.id === 'string' && !running.has(data.id))
-          event.waitUntil(keepRunning(start(data, event.ports[0], data.fed === true ? event.ports[1] : undefined)));
+          event.waitUntil(
+            keepRunning(start(data, event.ports[0], data.fed === true ? event.ports[1] : undefined)),
+          );
         break;
       case 'coffer-download:keepalive': {
         // The answer tells the page its download is alive here (a worker the browser stopped and

@@ -143,7 +143,10 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
       const { chunk } = await input.readChunk(
         length,
         sliceBytes,
-        verifiedAsStored(store, () => new ReceivedChunkVerifier(job.fileKey, index, isLast, length, callBytes)),
+        verifiedAsStored(
+          store,
+          () => new ReceivedChunkVerifier(job.fileKey, index, isLast, length, callBytes),
+        ),
       );
       chunks.set(index, chunk);
       // Bytes after the last chunk mean the object was extended: fail before the last chunk is handed on.

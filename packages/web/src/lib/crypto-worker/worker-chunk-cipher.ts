@@ -167,7 +167,8 @@ export function createWorkerChunkCipher(
     },
     sendForm: (sealedParts, request) => parts.send(sealedParts, { ...request, method: 'POST' }),
     streaming: async () => (await run({ op: 'status' }, [])).streaming === true,
-    runDownload: (job, host) => runOnPort(host, (port) => ({ body: { op: 'download', job, port }, transfer: [port] })),
+    runDownload: (job, host) =>
+      runOnPort(host, (port) => ({ body: { op: 'download', job, port }, transfer: [port] })),
     feedDownload: (job, host, feed) =>
       runOnPort(host, (port) => ({ body: { op: 'feed-download', job, port, feed }, transfer: [port, feed] })),
     dispose: () => {

@@ -357,7 +357,6 @@ export interface ChunkFeed {
   cancel(): void;
 }
 
-
 /** Awaits `promise`, but gives up as soon as `signal` aborts (a stalled write must not hang an abort). */
 export function guard<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new TransferAbortedError(downloadMessages.aborted));
