@@ -99,7 +99,7 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
   port.onmessage = (event: MessageEvent<FeedReply>) => {
     const reply = event.data;
     if (reply.type === 'cancel') stop.abort();
-    else if (reply.type === 'taken') {
+    else {
       chunks.get(reply.index)?.remove();
       chunks.delete(reply.index);
       takenUpTo = Math.max(takenUpTo, reply.index);

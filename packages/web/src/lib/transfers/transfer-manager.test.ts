@@ -278,6 +278,35 @@ describe('transfer manager: downloads', () => {
     expect(seen.map((entry) => entry.statusText)).toContain(downloadMessages.preparing);
   });
 
+  it('publishes a moved percentage at most every progressIntervalMs, a new text and the end at once', async () => {
+    const percentOnlySnapshots = async (progressIntervalMs: number): Promise<number> => {
+      const server = new FakeCofferServer();
+      const { manager } = setUp(server, { progressIntervalMs });
+      const item = await stored(server, 40_000);
+      const seen: Pick<TransferItem, 'progress' | 'statusText'>[] = [];
+      manager.subscribe(() => {
+        const download = manager.getSnapshot().downloads[0];
+        const last = seen.at(-1);
+        if (
+          download !== undefined &&
+          (last?.progress !== download.progress || last.statusText !== download.statusText)
+        )
+          seen.push({ progress: download.progress, statusText: download.statusText });
+      });
+      const ticket = manager.startDownload(
+        { fileId: item.fileId, source: 'own', fileName: 'doc.pdf', size: 40_000 },
+        { api: server.api, privateKey: keys.privateKey },
+      );
+      expect(await ticket.done).toMatchObject({ status: 'complete', progress: 100 });
+      expect(seen.at(-1)).toEqual({ progress: 100, statusText: downloadMessages.complete });
+      return seen.filter((e, i) => i > 0 && e.progress < 100 && e.statusText === seen[i - 1]?.statusText)
+        .length;
+    };
+    expect(await percentOnlySnapshots(0)).toBeGreaterThan(0);
+    // The whole download takes far less than a minute: no snapshot only moved the percentage.
+    expect(await percentOnlySnapshots(60_000)).toBe(0);
+  });
+
   it('fails with a readable error and sends the user to unlock without a key', async () => {
     const server = new FakeCofferServer();
     const { manager } = setUp(server);

@@ -141,4 +141,9 @@ export interface TransferManagerDeps {
   readonly uploadRecords?: UploadRecordStore | null;
   /** Tests only. */
   readonly testFormat?: TestFormatOverrides;
+  /**
+   * The least time between two snapshots that only move a percentage (default
+   * `PROGRESS_PUBLISH_INTERVAL_MS`, transfer-manager.ts; 0: every step). Text and status changes publish at once.
+   */
+  readonly progressIntervalMs?: number;
 }

@@ -110,7 +110,6 @@ export interface DownloadPipelineOptions {
  * @throws {TransferError} (incl. {@link TransferAbortedError}) or `IntegrityError`.
  */
 export async function runDownloadPipeline(options: DownloadPipelineOptions): Promise<void> {
-  const { job, progress } = options;
   const internal = downloadFailure(options.signal);
   let input: ChunkSource | null = null;
   let sink: SaveSink | null = null;
