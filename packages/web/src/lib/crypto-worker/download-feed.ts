@@ -9,7 +9,7 @@ import {
   ReceivedChunkVerifier,
   verifiedAsStored,
 } from '../transfers/download/verify';
-import { quantizePercent } from '../transfers/progress';
+import { progressGate } from '../transfers/progress';
 import { TransferAbortedError } from '../transfers/transfer-errors';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
 import type { CryptoFailure } from './protocol';
@@ -38,7 +38,7 @@ export type FeedMessage =
   | { readonly type: 'declined' }
   /** The first answer arrived (the service worker may open the browser's download now). */
   | { readonly type: 'opened' }
-  /** Encrypted bytes received so far, of `total` (one message per 0.5 % step). */
+  /** Encrypted bytes received so far, of `total` (`progressGate`: a 0.5 % step, at most every 150 ms). */
   | { readonly type: 'received'; readonly done: number; readonly total: number }
   /** Chunk `index`, `iv || ciphertext || tag`, whose tag verified: decrypt it, then say `taken`. */
   | { readonly type: 'chunk'; readonly index: number; readonly data: Blob }
@@ -120,14 +120,11 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
   let input: ResumableReader | null = null;
   try {
     const total = encryptedSize(job.size, job.chunkSize);
-    let percent = -1;
+    const posts = progressGate();
     input = await ResumableReader.open({
       open: (offset) => options.open(offset, stop.signal),
       onReceived: (done) => {
-        const next = quantizePercent(total <= 0 ? 100 : (done / total) * 100);
-        if (next === percent) return;
-        percent = next;
-        post({ type: 'received', done, total });
+        if (posts(done, total)) post({ type: 'received', done, total });
       },
       retryDelaysMs: job.retryDelaysMs,
       signal: stop.signal,

@@ -4,7 +4,7 @@ import { runDownloadPipeline, type ChunkFeed, type DownloadJob } from '../transf
 import type { OpenedStream } from '../transfers/download/resumable-reader';
 import { feedVerifiedChunks } from './download-feed';
 import { openDownloadStream } from '../transfers/download/fetch';
-import { quantizePercent } from '../transfers/progress';
+import { progressGate } from '../transfers/progress';
 import { openFileTargetSink } from '../transfers/save/fs-access-sink';
 import type { SaveSink } from '../transfers/save/save-sink';
 import { TransferAbortedError } from '../transfers/transfer-errors';
@@ -87,7 +87,7 @@ export async function runDownloadOnPort(
   /** The download service worker's: verified chunks from the crypto worker (`download-feed.ts`). */
   feed?: ChunkFeed,
 ): Promise<void> {
-  let percent = -1;
+  const posts = progressGate();
   // Verify each chunk as it arrives, then decrypt it slice by slice, where this engine computes GCM that way.
   const streaming = await checkStreamingGcm();
   await runDownloadPipeline({
@@ -109,11 +109,8 @@ export async function runDownloadOnPort(
         page.post({ type: 'text', text });
       },
       fraction: (done, total) => {
-        // One message per visible step, not per network piece.
-        const next = quantizePercent(total <= 0 ? 100 : (done / total) * 100);
-        if (next === percent) return;
-        percent = next;
-        page.post({ type: 'fraction', done, total });
+        // One message per visible step (at most one every 150 ms), not per network piece.
+        if (posts(done, total)) page.post({ type: 'fraction', done, total });
       },
     },
     signal: page.cancelled.signal,

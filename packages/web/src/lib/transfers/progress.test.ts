@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressReporter, quantizePercent } from './progress';
+import { createProgressReporter, progressGate, quantizePercent } from './progress';
 import { ProgressLog } from './testing/progress-log';
 
 describe('progress', () => {
@@ -24,6 +24,18 @@ describe('progress', () => {
     expect(log.events).toHaveLength(1 + 200 + 1 + 1);
     expect(log.texts).toEqual(['start', 'next', 'done']);
     expect(log.events.at(-1)).toEqual({ percent: 100, text: 'done' });
+  });
+
+  it('gates messages between threads: a new step at most every 150 ms, 100 % at once', () => {
+    let clock = 0;
+    const posts = progressGate(150, () => clock);
+    const posted: number[] = [];
+    for (let done = 0; done <= 1000; done++) {
+      clock += 1;
+      if (posts(done, 1000)) posted.push(done);
+    }
+    expect(posted).toEqual([0, 150, 300, 450, 600, 750, 900, 1000]);
+    expect(posts(1000, 1000)).toBe(false);
   });
 
   it('treats an empty total as done', () => {

@@ -43,3 +43,23 @@ export function createProgressReporter(listener: ProgressListener, initialText: 
     },
   };
 }
+
+/**
+ * Which byte counts a worker posts to the page (or to another worker) as progress: a new step of
+ * 0.5 % at least `minIntervalMs` after the last one posted, and 100 % at once. One message per step
+ * was 200 per transfer, each woken up on the receiving thread (the page's main thread among them).
+ */
+export function progressGate(
+  minIntervalMs = 150,
+  now: () => number = () => performance.now(),
+): (done: number, total: number) => boolean {
+  let percent = -1;
+  let postedAt = Number.NEGATIVE_INFINITY;
+  return (done, total) => {
+    const next = quantizePercent(total <= 0 ? 100 : (done / total) * 100);
+    if (next <= percent || (next < 100 && now() - postedAt < minIntervalMs)) return false;
+    percent = next;
+    postedAt = now();
+    return true;
+  };
+}
