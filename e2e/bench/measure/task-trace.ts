@@ -61,7 +61,7 @@ export function taskCpuOf(events: TraceEvent[], pagePid: number): TaskCpu | null
   const long = tasks
     .filter((e) => (e.dur ?? 0) >= 50_000)
     .map((e): [number, number] => [(e.dur ?? 0) / 1000, (e.tdur ?? 0) / 1000]);
-  const longestOnCoreMs = Math.max(0, ...tasks.map((e) => e.tdur ?? 0)) / 1000;
+  const longestOnCoreMs = tasks.reduce((most, e) => Math.max(most, e.tdur ?? 0), 0) / 1000;
   const list = long.map(([wall, cpu]) => `${f0(wall)} ms (${f0(cpu)} ms on a core)`);
   console.log(
     `  task CPU: ${tasks.length} main-thread tasks, longest on a core ${longestOnCoreMs.toFixed(1)} ms; ` +

@@ -19,12 +19,14 @@ import {
 /**
  * The download service worker (`/download-sw.js`, built from `download-sw.entry.ts`).
  *
- * A download runs here from the first request to the last byte: the page checks the metadata,
- * unwraps the file key (a non-extractable `CryptoKey`) and posts this worker a `run` message with
- * the job and a MessagePort. This worker fetches the ciphertext (with `Range` resume), decrypts each
- * chunk and queues the verified plaintext in the response stream that answers the download's URL,
- * which the page opens in a hidden iframe once the first answer arrived. The bytes never pass
- * through another thread: the browser's download writer reads them from this worker's stream.
+ * The page checks the metadata, unwraps the file key (a non-extractable `CryptoKey`) and posts this
+ * worker a `run` message with the job and a MessagePort, and by default a second port: the feed of
+ * verified chunks from the crypto worker, which fetches (with `Range` resume) and verifies
+ * (`lib/crypto-worker/download-feed.ts`). Without a feed (or where the crypto worker declines) this
+ * worker fetches and verifies itself. Either way it decrypts each verified chunk and queues the
+ * plaintext in the response stream that answers the download's URL, which the page opens in a hidden
+ * iframe once the first answer arrived. The plaintext never passes through another thread: the
+ * browser's download writer reads it from this worker's stream.
  *
  * It answers ONLY its own `/__coffer_download__/` URLs; every other request goes to the network
  * untouched, and it never controls the app's pages (its scope is that prefix).

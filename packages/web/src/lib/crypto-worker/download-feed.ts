@@ -55,6 +55,26 @@ export type FeedReply =
 /** Chunks stored ahead of the service worker: one being decrypted there, the next one waiting. */
 const CHUNKS_AHEAD = 2;
 
+/** How long posted chunks' files outlive a failed fetch or verify stage, unless the service worker ends first. */
+const POSTED_CHUNKS_GRACE_MS = 60_000;
+
+const aborted = (): TransferAbortedError => new TransferAbortedError(downloadMessages.aborted);
+
+/** Resolves when `signal` aborts, or after `ms`. */
+function stoppedOrAfter(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
 export interface FeedChunksOptions {
   readonly job: DownloadJob;
   /** Requests the object from `offset` on (fresh auth headers each time). */
@@ -110,7 +130,7 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
   /** Until the service worker has taken chunk `index` (or the feed stopped). */
   const taken = async (index: number): Promise<void> => {
     while (takenUpTo < index) {
-      if (stop.signal.aborted) throw new TransferAbortedError(downloadMessages.aborted);
+      if (stop.signal.aborted) throw aborted();
       await new Promise<void>((resolve) => {
         wake = resolve;
       });
@@ -148,13 +168,17 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
       chunks.set(index, chunk);
       // Bytes after the last chunk mean the object was extended: fail before the last chunk is handed on.
       if (isLast) await input.expectEnd();
-      if (stop.signal.aborted) throw new TransferAbortedError(downloadMessages.aborted);
+      if (stop.signal.aborted) throw aborted();
       post({ type: 'chunk', index, data: chunk.data });
     }
     // The files stay until the service worker has read them.
     await taken(count - 1);
   } catch (error) {
-    if (!stop.signal.aborted) post({ type: 'failed', failure: describeFailure(error) });
+    // Always a last word, so the service worker never waits for a chunk that will not come.
+    post({ type: 'failed', failure: describeFailure(stop.signal.aborted ? aborted() : error) });
+    // A chunk already posted may still be read there: its file stays until the service worker ended
+    // the download (it says `cancel` once it meets the failure), or a minute at most.
+    if (!stop.signal.aborted && chunks.size > 0) await stoppedOrAfter(stop.signal, POSTED_CHUNKS_GRACE_MS);
   } finally {
     options.signal.removeEventListener('abort', onPageAbort);
     port.onmessage = null;

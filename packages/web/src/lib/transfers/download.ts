@@ -170,19 +170,31 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
           ? runDownloadInServiceWorker
           : null;
     if (method === 'service-worker' && inServiceWorker !== null) {
-      // The service worker fetches, decrypts and streams the download itself: the plaintext never
-      // travels between threads (see docs/transfers.md). The sink is its own.
+      // The service worker decrypts and streams the download (its response is the sink); the plaintext
+      // never travels between threads. The ciphertext comes from the crypto worker's verified chunk
+      // files, or where that is not possible the service worker fetches it too (docs/transfers.md).
       sinkState.taken = true;
       const info = { fileName: metadata.name, size: metadata.size, contentType: metadata.contentType };
       // Where the crypto worker computes in slices, it fetches and verifies, and the service worker
       // decrypts and saves: two threads, chunks kept in the worker's files (docs/transfers.md, "Two threads").
-      const feeding = cipher.feedDownload !== undefined && (await cipher.streaming?.()) === true;
+      const feeding =
+        cipher.feedDownload !== undefined && (await cipher.streaming?.().catch(() => false)) === true;
       if (feeding && cipher.feedDownload !== undefined) {
         const channel = new MessageChannel();
-        // Its outcome is the service worker's (a failure there travels over the feed); on a failure
-        // here, `internal.abort()` below cancels it through host.signal.
-        void cipher.feedDownload(job, host, channel.port2).catch(() => undefined);
-        await inServiceWorker(job, host, info, { feed: channel.port1 });
+        // The crypto worker's side ends with the service worker's, whatever way (an old service worker
+        // that ignored the feed included); a crypto worker that died fails the download.
+        const feedEnd = new AbortController();
+        const stopFeed = (): void => {
+          feedEnd.abort();
+        };
+        internal.signal.addEventListener('abort', stopFeed, { once: true });
+        cipher.feedDownload(job, { ...host, signal: feedEnd.signal }, channel.port2).catch(internal.fail);
+        try {
+          await inServiceWorker(job, host, info, { feed: channel.port1 });
+        } finally {
+          internal.signal.removeEventListener('abort', stopFeed);
+          stopFeed();
+        }
       } else {
         await inServiceWorker(job, host, info);
       }

@@ -222,6 +222,16 @@ async function openSource(options: DownloadPipelineOptions, signal: AbortSignal)
     // This thread cannot decrypt in slices (its self-test failed): it does the whole download.
     feed.cancel();
   } else if (feed !== undefined) {
+    // A cancel (in the app, in the browser's download list) or a failure here ends the feed: no wait
+    // for a chunk outlives the download, and the crypto worker stops.
+    signal.addEventListener(
+      'abort',
+      () => {
+        feed.cancel();
+      },
+      { once: true },
+    );
+    if (signal.aborted) feed.cancel();
     const fed = await feed.opened((done) => {
       progress.fraction(done, total);
     });

@@ -26,9 +26,10 @@ export const DOWNLOAD_SW_PATH = '/download-sw.js';
  * ignores the new messages) until its next update check. Bump it with every change of the messages
  * (2: downloads run in the service worker, session 10; 3: `status`, issue 32; 4: page-made
  * streams for ZIPs, `lib/zip/stream-download-protocol.ts`, issue 31; 5: a page-made stream is
- * opened only once the worker answered that it registered it).
+ * opened only once the worker answered that it registered it; 6: `fed`, the feed of verified chunks
+ * from the crypto worker as a second port, session 19).
  */
-export const DOWNLOAD_SW_PROTOCOL = 5;
+export const DOWNLOAD_SW_PROTOCOL = 6;
 export const DOWNLOAD_SW_URL = `${DOWNLOAD_SW_PATH}?protocol=${String(DOWNLOAD_SW_PROTOCOL)}`;
 
 /**

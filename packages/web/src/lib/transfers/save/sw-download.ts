@@ -32,9 +32,11 @@ const MISSED_KEEP_ALIVES = 3;
 const REMOVE_FRAME_AFTER_MS = 5_000;
 
 /**
- * Runs a download in the download service worker (`src/sw/download-service-worker.ts`): it fetches,
- * decrypts and streams the verified plaintext as the browser download the hidden iframe opens, so
- * no byte of it passes through the page or another worker. The page answers its calls (fresh auth
+ * Runs a download in the download service worker (`src/sw/download-service-worker.ts`): it decrypts
+ * and streams the verified plaintext as the browser download the hidden iframe opens, so no byte of
+ * plaintext passes through the page or another worker. The ciphertext it takes from `options.feed`
+ * (verified chunk files of the crypto worker, `download-feed.ts`) or, without one, fetches and
+ * verifies itself. The page answers its calls (fresh auth
  * headers before every request, `open-sink`: open the iframe) and shows its progress; cancelling
  * `host.signal` stops it there. Every `keepAliveIntervalMs` the page posts the worker a keep-alive
  * (messages keep a service worker running); if `missedKeepAlives` in a row go unanswered, the worker
