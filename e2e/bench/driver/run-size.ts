@@ -137,7 +137,7 @@ export async function runSize(
       engine.serviceWorker = await h.page.evaluate(serviceWorkerStatusInPage);
       log(`the download service worker opens in ${computedAs(engine.serviceWorker)}`);
       log(
-        `its downloads keep chunks in ${(await h.page.evaluate(serviceWorkerChunksInPage)) ?? 'an unknown store'}`,
+        `where it runs a download alone, it keeps chunks in ${(await h.page.evaluate(serviceWorkerChunksInPage)) ?? 'an unknown store'}`,
       );
       await deleteAllFiles(h.page);
     } else {

@@ -40,9 +40,9 @@ function throughputVerdicts(results: SizeResult[]): string[] {
 
 /**
  * At most 64 MiB above idle. Beside a miss, what the design holds by construction (docs/transfers.md):
- * in slices, a download keeps its two chunks (chunk i + 1 is received while chunk i is verified and
- * decrypted) in entries of the Cache API (the service worker) or files of the origin private file
- * system (the crypto worker), or as Blobs in the browser's blob store where neither can be used, and ~4 slices in the service worker; an upload
+ * in slices, a download keeps its two chunks (chunk i + 1 is received and verified while chunk i is
+ * decrypted) in files of the origin private file system (the crypto worker; entries of the Cache API
+ * where the service worker runs a download alone), or as Blobs in the browser's blob store where neither can be used, and ~4 slices in the service worker; an upload
  * ~3 slices in the crypto worker, its parts on disk (none in memory) or 1–2 Blobs where part files
  * cannot be used. With whole chunks (the fallback): the chunk as read and WebCrypto's call (measured).
  * Plus, either way, what the plain transfer of the same bytes holds itself.
@@ -62,13 +62,14 @@ function memoryVerdicts(results: SizeResult[]): string[] {
           `${f0((1 + call) * CHUNK_MIB)} MiB, + ${f0(plainOwn)} MiB the plain ${direction}'s own`;
       } else if (direction === 'download') {
         design =
-          `by construction: ~8 MiB of slices in the service worker (two 1 MiB receive buffers, a 1 MiB ` +
-          `read-back buffer, one 512 KiB call's copy and output, up to 4 MiB of plaintext queued for the ` +
-          `browser), the two chunks in entries of the Cache API (the browser's disk cache, not counted; the ` +
-          `run prints where they were) or 2 Blobs of ${f0(CHUNK_MIB)} MiB in the blob store where the cache ` +
-          `cannot be used, + the service worker's own renderer process where the download started it (it ` +
-          `stays once started: see "renderer (service worker)" of the upload after a download), + ` +
-          `${f0(plainOwn)} MiB the plain download's own`;
+          `by construction (two threads): ~3 MiB of slices in the crypto worker (two 1 MiB receive ` +
+          `buffers, one 512 KiB GMAC call's copy), ~6 MiB in the service worker (a 1 MiB read-back buffer, ` +
+          `one 512 KiB call's copy and output, up to 4 MiB of plaintext queued for the browser), the two ` +
+          `chunks in the crypto worker's files (page cache, not counted; where the service worker runs a ` +
+          `download alone, entries of the Cache API) or 2 Blobs of ${f0(CHUNK_MIB)} MiB where neither can be ` +
+          `used, + the service worker's own renderer process where the download started it (it stays once ` +
+          `started: see "renderer (service worker)" of the upload after a download), + ${f0(plainOwn)} MiB ` +
+          `the plain download's own`;
       } else {
         design =
           `by construction: ~${3 * SLICE_MIB} MiB of slices in the crypto worker (two 4 MiB slices read, one ` +

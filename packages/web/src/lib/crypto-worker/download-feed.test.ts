@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { blobChunkStore, type ChunkStore } from '../transfers/download/chunk-store';
 import { runDownloadPipeline } from '../transfers/download/download-run';
 import type { SaveSink } from '../transfers/save/save-sink';
-import { smallObject, type SmallObject } from '../transfers/testing/store-download';
+import {
+  downloadThroughStore,
+  jobOf,
+  servedFrom,
+  smallObject,
+  type SmallObject,
+} from '../transfers/testing/store-download';
 import { chunkFeed, feedVerifiedChunks, type FeedMessage } from './download-feed';
 
 const CHUNK = 1024;
@@ -93,21 +99,17 @@ async function feedDownload(
   object: SmallObject,
   options: { streaming?: boolean; cancelAfterFirst?: boolean } = {},
 ) {
-  const { key, size, chunkSize, body } = object;
-  const job = { fileKey: key, size, chunkSize, downloadPath: '/f', retryDelaysMs: [] };
+  const job = jobOf(object);
+  const serve = servedFrom(object.body);
   const channel = linkedPorts();
   const counting = countingStore();
   const workerOpens: number[] = [];
   const serviceWorkerOpens: number[] = [];
-  const response = (offset: number) => ({
-    body: new Response(body.slice(offset)).body as ReadableStream<Uint8Array>,
-    offset,
-  });
   const fed = feedVerifiedChunks({
     job,
     open: (offset) => {
       workerOpens.push(offset);
-      return Promise.resolve(response(offset));
+      return serve(offset);
     },
     store: counting.store,
     port: channel.port2,
@@ -132,23 +134,7 @@ async function feedDownload(
       return Promise.resolve();
     },
   };
-  const outcome = await runDownloadPipeline({
-    job,
-    open: (offset) => {
-      serviceWorkerOpens.push(offset);
-      return Promise.resolve(response(offset));
-    },
-    decrypt: () => Promise.reject(new Error('not this route')),
-    inSlices: { sliceBytes: SLICE },
-    chunkStore: blobChunkStore(),
-    feed,
-    openSink: () => Promise.resolve(sink),
-    progress: { text: () => undefined, fraction: () => undefined },
-    signal: new AbortController().signal,
-  }).then(
-    () => null,
-    (error: unknown) => error,
-  );
+  const outcome = await downloadThroughStore(object, blobChunkStore(), sink, SLICE, serviceWorkerOpens, feed);
   await fed;
   const saved = new Uint8Array(await new Blob(written as Uint8Array<ArrayBuffer>[]).arrayBuffer());
   return { outcome, saved, aborted, heldWhenWritten, counting, workerOpens, serviceWorkerOpens };
@@ -216,18 +202,8 @@ describe('a download fed by the crypto worker', () => {
       if (event.data.type === 'failed') channel.port1.postMessage({ type: 'cancel' });
     };
     await feedVerifiedChunks({
-      job: {
-        fileKey: object.key,
-        size: object.size,
-        chunkSize: CHUNK,
-        downloadPath: '/f',
-        retryDelaysMs: [],
-      },
-      open: (offset) =>
-        Promise.resolve({
-          body: new Response(object.body.slice(offset)).body as ReadableStream<Uint8Array>,
-          offset,
-        }),
+      job: jobOf(object),
+      open: servedFrom(object.body),
       store: blobChunkStore(),
       port: channel.port2,
       streaming: true,
@@ -250,15 +226,8 @@ describe('a download fed by the crypto worker', () => {
     };
     channel.port2.postMessage({ type: 'opened' } satisfies FeedMessage);
     const cancel = new AbortController();
-    const job = {
-      fileKey: object.key,
-      size: object.size,
-      chunkSize: CHUNK,
-      downloadPath: '/f',
-      retryDelaysMs: [],
-    };
     const running = runDownloadPipeline({
-      job,
+      job: jobOf(object),
       open: () => Promise.reject(new Error('the feed fetches')),
       decrypt: () => Promise.reject(new Error('not this route')),
       inSlices: { sliceBytes: SLICE },
@@ -292,18 +261,8 @@ describe('a download fed by the crypto worker', () => {
     };
     const page = new AbortController();
     const fed = feedVerifiedChunks({
-      job: {
-        fileKey: object.key,
-        size: object.size,
-        chunkSize: CHUNK,
-        downloadPath: '/f',
-        retryDelaysMs: [],
-      },
-      open: (offset) =>
-        Promise.resolve({
-          body: new Response(object.body.slice(offset)).body as ReadableStream<Uint8Array>,
-          offset,
-        }),
+      job: jobOf(object),
+      open: servedFrom(object.body),
       store: blobChunkStore(),
       port: channel.port2,
       streaming: true,

@@ -1,5 +1,7 @@
 import { encryptChunk, encryptedSize, generateFileKey } from '@coffer/crypto';
 import type { ChunkStore } from '../download/chunk-store';
+import type { OpenedStream } from '../download/resumable-reader';
+import type { ChunkFeed, DownloadJob } from '../download/download-run';
 import { runDownloadPipeline } from '../download/download-run';
 import type { SaveSink } from '../save/save-sink';
 
@@ -43,20 +45,20 @@ export function downloadThroughStore(
   sink: SaveSink,
   sliceBytes: number,
   offsets: number[] = [],
+  /** Chunks from a crypto worker's feed instead (`download-feed.ts`); `offsets` then hears only what the service worker fetched itself. */
+  feed?: ChunkFeed,
 ): Promise<unknown> {
-  const { key, size, chunkSize, body } = object;
+  const { body } = object;
   return runDownloadPipeline({
-    job: { fileKey: key, size, chunkSize, downloadPath: '/f', retryDelaysMs: [] },
+    job: jobOf(object),
     open: (offset) => {
       offsets.push(offset);
-      return Promise.resolve({
-        body: new Response(body.slice(offset)).body as ReadableStream<Uint8Array>,
-        offset,
-      });
+      return servedFrom(body)(offset);
     },
     decrypt: () => Promise.reject(new Error('not this route')),
     inSlices: { sliceBytes },
     chunkStore: store,
+    ...(feed === undefined ? {} : { feed }),
     openSink: () => Promise.resolve(sink),
     progress: { text: () => undefined, fraction: () => undefined },
     signal: new AbortController().signal,
@@ -64,4 +66,16 @@ export function downloadThroughStore(
     () => null,
     (error: unknown) => error,
   );
+}
+
+/** The download job of `object` (no retries). Tests only. */
+export function jobOf(object: SmallObject): DownloadJob {
+  const { key, size, chunkSize } = object;
+  return { fileKey: key, size, chunkSize, downloadPath: '/f', retryDelaysMs: [] };
+}
+
+/** An `open` that answers `body` from the offset asked for, as the server's Range answers do. Tests only. */
+export function servedFrom(body: Uint8Array): (offset: number) => Promise<OpenedStream> {
+  return (offset) =>
+    Promise.resolve({ body: new Response(body.slice(offset)).body as ReadableStream<Uint8Array>, offset });
 }
