@@ -68,6 +68,41 @@ function options(
 }
 
 describe('download', () => {
+  it('fails, instead of waiting forever, when the crypto worker feeding the service worker dies', async () => {
+    const server = new FakeCofferServer();
+    const content = patternBytes(3000, 5);
+    const { item } = await storedFile(server, content);
+    const sink = new MemorySink();
+    const fed: MessagePort[] = [];
+    const cipher: ChunkCipher = {
+      ...createInProcessChunkCipher(),
+      streaming: () => Promise.resolve(true),
+      // The worker was terminated mid-download: its request fails on the page.
+      feedDownload: (_job, _host, feed) => {
+        fed.push(feed);
+        return Promise.reject(new Error('The encryption worker was stopped'));
+      },
+    };
+    // A service worker that waits for chunks from the feed until the download's signal ends it.
+    const serviceWorkerDownload: DownloadOptions['serviceWorkerDownload'] = (_job, host, _info, swOptions) =>
+      new Promise<void>((_resolve, reject) => {
+        expect(swOptions?.feed).toBeDefined();
+        host.signal.addEventListener('abort', () => {
+          reject(new TransferAbortedError(downloadMessages.aborted));
+        });
+      });
+    const outcome = await downloadFile(
+      options(server, item.fileId, content.length, sink, { cipher, serviceWorkerDownload }),
+    ).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(fed).toHaveLength(1);
+    expect(outcome).toBeInstanceOf(Error);
+    // The worker's failure, not a cancel the user never made.
+    expect(outcome).not.toBeInstanceOf(TransferAbortedError);
+  });
+
   it('streams, decrypts chunk by chunk and saves exactly the original bytes', async () => {
     const server = new FakeCofferServer();
     const content = patternBytes(5000, 11);
