@@ -3,12 +3,7 @@ import { CHUNK_OVERHEAD, chunkCount, encryptedSize, plainChunkLength } from '@co
 import type { ChunkStore, StoredChunk } from '../transfers/download/chunk-store';
 import type { ChunkFeed, DownloadJob } from '../transfers/download/download-run';
 import { ResumableReader, type OpenedStream } from '../transfers/download/resumable-reader';
-import {
-  OPEN_CALL_BYTES,
-  OPEN_SLICE_BYTES,
-  ReceivedChunkVerifier,
-  verifiedAsStored,
-} from '../transfers/download/verify';
+import { openSizes, receiveVerifiedChunk } from '../transfers/download/verify';
 import { progressGate } from '../transfers/progress';
 import { TransferAbortedError } from '../transfers/transfer-errors';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
@@ -99,8 +94,8 @@ export interface FeedChunksOptions {
  */
 export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<void> {
   const { job, port, store } = options;
-  const post = (message: FeedMessage, transfer: Transferable[] = []): void => {
-    port.postMessage(message, transfer);
+  const post = (message: FeedMessage): void => {
+    port.postMessage(message);
   };
   if (!options.streaming) {
     post({ type: 'declined' });
@@ -150,20 +145,18 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
       signal: stop.signal,
     });
     post({ type: 'opened' });
-    const sliceBytes = options.sliceBytes ?? OPEN_SLICE_BYTES;
-    const callBytes = Math.min(options.callBytes ?? OPEN_CALL_BYTES, sliceBytes);
+    const sizes = openSizes(options);
     const count = chunkCount(job.size, job.chunkSize);
     for (let index = 0; index < count; index++) {
       await taken(index - CHUNKS_AHEAD);
       const isLast = index === count - 1;
       const length = plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD;
-      const { chunk } = await input.readChunk(
-        length,
-        sliceBytes,
-        verifiedAsStored(
-          store,
-          () => new ReceivedChunkVerifier(job.fileKey, index, isLast, length, callBytes),
-        ),
+      const { chunk } = await receiveVerifiedChunk(
+        input,
+        store,
+        job.fileKey,
+        { index, isLast, length },
+        sizes,
       );
       chunks.set(index, chunk);
       // Bytes after the last chunk mean the object was extended: fail before the last chunk is handed on.

@@ -177,9 +177,8 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
       const info = { fileName: metadata.name, size: metadata.size, contentType: metadata.contentType };
       // Where the crypto worker computes in slices, it fetches and verifies, and the service worker
       // decrypts and saves: two threads, chunks kept in the worker's files (docs/transfers.md, "Two threads").
-      const feeding =
-        cipher.feedDownload !== undefined && (await cipher.streaming?.().catch(() => false)) === true;
-      if (feeding && cipher.feedDownload !== undefined) {
+      const { feedDownload } = cipher;
+      if (feedDownload !== undefined && (await cipher.streaming?.().catch(() => false)) === true) {
         const channel = new MessageChannel();
         // The crypto worker's side ends with the service worker's, whatever way (an old service worker
         // that ignored the feed included); a crypto worker that died fails the download.
@@ -188,7 +187,7 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
           feedEnd.abort();
         };
         internal.signal.addEventListener('abort', stopFeed, { once: true });
-        cipher.feedDownload(job, { ...host, signal: feedEnd.signal }, channel.port2).catch(internal.fail);
+        feedDownload(job, { ...host, signal: feedEnd.signal }, channel.port2).catch(internal.fail);
         try {
           await inServiceWorker(job, host, info, { feed: channel.port1 });
         } finally {

@@ -19,13 +19,7 @@ import { normalizeDownloadError, type ContentLocation } from './fetch';
 import { blobChunkStore, type ChunkStore, type StoredChunk } from './chunk-store';
 import { ResumableReader, type OpenedStream } from './resumable-reader';
 import { saveChunk } from './save';
-import {
-  OPEN_CALL_BYTES,
-  OPEN_SLICE_BYTES,
-  ReceivedChunkVerifier,
-  storedCiphertext,
-  verifiedAsStored,
-} from './verify';
+import { openSizes, receiveVerifiedChunk, storedCiphertext } from './verify';
 
 /**
  * The download pipeline proper, after the metadata and the file key, from top to bottom
@@ -128,7 +122,6 @@ export async function runDownloadPipeline(options: DownloadPipelineOptions): Pro
     if (sink === null && sinkOpening !== null) sink = await sinkOpening.catch(() => null);
     await sink?.abort(cause);
     await input?.cancel();
-    options.feed?.cancel();
     throw cause;
   } finally {
     internal.dispose();
@@ -257,9 +250,12 @@ async function openSource(options: DownloadPipelineOptions, signal: AbortSignal)
  * each read back from its file here and decrypted slice by slice; `taken` once its plaintext is saved.
  */
 function fedSource(options: DownloadPipelineOptions, feed: ChunkFeed): ChunkSource {
-  const { job, inSlices } = options;
-  const sliceBytes = inSlices?.sliceBytes ?? OPEN_SLICE_BYTES;
-  const callBytes = Math.min(inSlices?.callBytes ?? OPEN_CALL_BYTES, sliceBytes);
+  const { job } = options;
+  const { sliceBytes, callBytes } = openSizes(options.inSlices);
+  const stop = (): Promise<void> => {
+    feed.cancel();
+    return Promise.resolve();
+  };
   return {
     fetch: async (index, isLast, length) => {
       const data = await feed.chunk(index);
@@ -280,14 +276,8 @@ function fedSource(options: DownloadPipelineOptions, feed: ChunkFeed): ChunkSour
       return () => removedAfter(decryptStored(opener, storedCiphertext(data), sliceBytes, callBytes), chunk);
     },
     expectEnd: () => Promise.resolve(),
-    end: () => {
-      feed.cancel();
-      return Promise.resolve();
-    },
-    cancel: () => {
-      feed.cancel();
-      return Promise.resolve();
-    },
+    end: stop,
+    cancel: stop,
   };
 }
 
@@ -309,20 +299,20 @@ function chunkRoute(options: DownloadPipelineOptions, input: ResumableReader): C
     // Received into a file (or a Blob) a slice at a time (no chunk-sized buffer) and verified as it
     // arrives, then read back once to decrypt; the file is removed once the chunk is saved, and every
     // file when the download ends.
-    const sliceBytes = inSlices.sliceBytes ?? OPEN_SLICE_BYTES;
-    const callBytes = Math.min(inSlices.callBytes ?? OPEN_CALL_BYTES, sliceBytes);
+    const sizes = openSizes(inSlices);
     const store = options.chunkStore ?? blobChunkStore();
     return {
       fetch: async (index, isLast, length) => {
-        const newVerifier = (): ReceivedChunkVerifier =>
-          new ReceivedChunkVerifier(job.fileKey, index, isLast, length, callBytes);
-        const { chunk, opener } = await input.readChunk(
-          length,
-          sliceBytes,
-          verifiedAsStored(store, newVerifier),
+        const { chunk, opener } = await receiveVerifiedChunk(
+          input,
+          store,
+          job.fileKey,
+          { index, isLast, length },
+          sizes,
         );
         const ciphertext = storedCiphertext(chunk.data);
-        return () => removedAfter(decryptStored(opener, ciphertext, sliceBytes, callBytes), chunk);
+        return () =>
+          removedAfter(decryptStored(opener, ciphertext, sizes.sliceBytes, sizes.callBytes), chunk);
       },
       end: () => store.clear(),
     };

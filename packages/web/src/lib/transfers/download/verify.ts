@@ -185,3 +185,43 @@ export function verifiedAsStored(
     },
   };
 }
+
+/** The receive/read-back slice and the WebCrypto call sizes of a streaming download (defaults above). */
+export interface OpenSizes {
+  readonly sliceBytes: number;
+  readonly callBytes: number;
+}
+
+/** `sliceBytes` and `callBytes` as given (tests use small ones), else the defaults; a call never exceeds a slice. */
+export function openSizes(
+  given: { readonly sliceBytes?: number; readonly callBytes?: number } = {},
+): OpenSizes {
+  const sliceBytes = given.sliceBytes ?? OPEN_SLICE_BYTES;
+  return { sliceBytes, callBytes: Math.min(given.callBytes ?? OPEN_CALL_BYTES, sliceBytes) };
+}
+
+/** What receives a chunk into a store (`ResumableReader.readChunk`). */
+export interface ChunkReceiver {
+  readChunk<Stored>(length: number, sliceBytes: number, store: ChunkTarget<Stored>): Promise<Stored>;
+}
+
+/**
+ * The fetch and verify stages for one chunk: received from `input` into `store` a slice at a time
+ * while a new `ReceivedChunkVerifier` hashes the same pieces (again from the first byte after a
+ * break). Answers the stored chunk and its opener once the whole tag verified.
+ * @throws {IntegrityError} the chunk did not verify (its file or Blob is removed).
+ */
+export function receiveVerifiedChunk(
+  input: ChunkReceiver,
+  store: ChunkTarget,
+  key: CryptoKey,
+  chunk: { readonly index: number; readonly isLast: boolean; readonly length: number },
+  sizes: OpenSizes,
+): Promise<VerifiedStoredChunk> {
+  const { index, isLast, length } = chunk;
+  return input.readChunk(
+    length,
+    sizes.sliceBytes,
+    verifiedAsStored(store, () => new ReceivedChunkVerifier(key, index, isLast, length, sizes.callBytes)),
+  );
+}
