@@ -77,18 +77,23 @@ async function refuseUnordered(migrator: Migrator): Promise<void> {
 }
 
 /**
- * Kysely lists the tables of every schema to find its own (PostgreSQL); a schema that another client
- * drops during that list fails it with `invalid_schema_name` (3F000), though it is not ours. Seen when
- * test files on one server drop their schemas while another migrates.
+ * Kysely lists the tables of every schema to find its own (PostgreSQL). Another client dropping a schema
+ * during that list fails it with `invalid_schema_name` (3F000); dropping a table of another schema fails
+ * it with `undefined_table` (42P01) naming that schema's table (`relation "other.upload_parts" does not
+ * exist`, from the serial-sequence lookup). Neither is about our schema. Seen when test files on one
+ * server drop their schemas while another migrates. An unqualified missing relation (a migration's own
+ * mistake) is not retried.
  */
 export function isOtherSchemaGone(error: unknown, ownSchema: string | undefined): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  return (
-    code === '3F000' &&
-    typeof message === 'string' &&
-    (ownSchema === undefined || !message.includes(`"${ownSchema}"`))
-  );
+  if (typeof message !== 'string') return false;
+  if (code === '3F000') return ownSchema === undefined || !message.includes(`"${ownSchema}"`);
+  if (code === '42P01') {
+    const schema = /^relation "([^".]+)\.[^"]+" does not exist/.exec(message)?.[1];
+    return schema !== undefined && schema !== ownSchema;
+  }
+  return false;
 }
 
 /** Runs `step` again (at most twice more) when only another schema vanished under Kysely's table list. */

@@ -72,13 +72,16 @@ export function createRecordChecker(
           );
         }
       }
-      const states = new Map<string, RecordState>();
-      await Promise.all(
-        nodes.map(async (node) => {
+      // Awaited together, listed in the list's order (not in the order the checks happened to end).
+      const settled = await Promise.all(
+        nodes.map((node) => {
           const state = known.get(node.item);
           if (state === undefined) throw new Error('a node record was not checked');
-          states.set(recordId(node), await state);
+          return state;
         }),
+      );
+      const states = new Map<string, RecordState>(
+        nodes.map((node, index) => [recordId(node), settled[index] as RecordState]),
       );
       measureSince('records', started, { count: nodes.length });
       return states;

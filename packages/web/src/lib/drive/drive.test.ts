@@ -294,9 +294,22 @@ describe('lib/drive: the record checker of a growing list', () => {
     const checker = createRecordChecker(EMAIL, signingPublicKeyB64);
     const verify = vi.mocked(verifyNodeRecord);
     verify.mockClear();
+    // The first page's check ends last: the answer still lists the nodes in the list's order.
+    const through = verify.getMockImplementation();
+    if (through === undefined) throw new Error('verifyNodeRecord is not wrapped');
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    verify.mockImplementationOnce(async (...args) => {
+      await gate;
+      return through(...args);
+    });
     // Page one, then pages one and two while the first check still runs, then the whole list again.
     const early = checker.check(opened.files.slice(0, 1));
-    const grown = await checker.check(opened.files);
+    const growing = checker.check(opened.files);
+    await vi.waitFor(() => expect(verify).toHaveBeenCalledTimes(3));
+    await Promise.allSettled(verify.mock.results.slice(1).map((result) => result.value));
+    release();
+    const grown = await growing;
     await early;
     const again = await checker.check(opened.files);
     expect(verify).toHaveBeenCalledTimes(3);
