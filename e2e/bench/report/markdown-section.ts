@@ -49,7 +49,7 @@ export function markdownSection(
     `- Machine: ${machine}. Date: ${ranAt}. Sizes run: ${options.sizesGib.map((s) => `${s} GiB`).join(', ')}.`,
     "- AES-GCM in: how the engine computed each transfer, as it answers itself: the crypto worker's",
     "  `status` request (uploads) and the download service worker's `coffer-download:status` (downloads):",
-    '  **slices** (streaming self-test passed: uploads read 4 MiB and downloads 1 MiB at a time, WebCrypto calls of 512 KiB) or **whole chunks** (the fallback).',
+    '  **slices** (streaming self-test passed: uploads read 4 MiB and downloads 1 MiB at a time, WebCrypto calls of 256 KiB) or **whole chunks** (the fallback).',
     '- Times: upload from the Upload Files click to the success snackbar; download from the click to',
     '  the browser reporting the file complete on disk (size checked' +
       (results.some((r) => r.hashed) ? `; SHA-256 checked up to ${options.hashMaxGib} GiB).` : ').'),

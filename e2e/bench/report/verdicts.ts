@@ -63,8 +63,8 @@ function memoryVerdicts(results: SizeResult[]): string[] {
       } else if (direction === 'download') {
         design =
           `by construction (two threads): ~3 MiB of slices in the crypto worker (two 1 MiB receive ` +
-          `buffers, one 512 KiB GMAC call's copy), ~6 MiB in the service worker (a 1 MiB read-back buffer, ` +
-          `one 512 KiB call's copy and output, up to 4 MiB of plaintext queued for the browser), the two ` +
+          `buffers, one 256 KiB GMAC call's copy), ~6 MiB in the service worker (a 1 MiB read-back buffer, ` +
+          `one 256 KiB call's copy and output, up to 5 MiB of plaintext in 1 MiB slices it reuses), the two ` +
           `chunks in the crypto worker's files (page cache, not counted; where the service worker runs a ` +
           `download alone, entries of the Cache API) or 2 Blobs of ${f0(CHUNK_MIB)} MiB where neither can be ` +
           `used, + the service worker's own renderer process where the download started it (it stays once ` +
@@ -73,7 +73,7 @@ function memoryVerdicts(results: SizeResult[]): string[] {
       } else {
         design =
           `by construction: ~${3 * SLICE_MIB} MiB of slices in the crypto worker (two 4 MiB slices read, one ` +
-          `512 KiB call's copy and output, the hash's pieces), parts in files (page cache, ` +
+          `256 KiB call's copy and output, the hash's pieces), parts in files (page cache, ` +
           `not counted) or 1–2 Blobs of ${f0(CHUNK_MIB)} MiB where files cannot be used, + ${f0(plainOwn)} MiB ` +
           `the plain upload's own`;
       }

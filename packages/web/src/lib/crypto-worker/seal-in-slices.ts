@@ -10,14 +10,16 @@ import { readSliceFresh } from '../storage/read-slice';
 export const SEAL_SLICE_BYTES = 4 * 1024 * 1024;
 
 /**
- * Plaintext bytes per WebCrypto call (a multiple of 16, as every slice but the last must be).
- * WebCrypto copies each call's input and allocates its output afresh; Chromium's allocator recycles
- * allocations up to 1 MiB from call to call, while larger ones are mapped anew and every 4 KiB page
- * of them is faulted in (~2 × 4 MiB of fresh pages per 4 MiB call, about 0.5 M page faults per GiB
- * sealed, measured in the benchmark's page faults). 512 KiB calls stay recycled; the ~200 calls per
- * 95 MiB chunk cost a few BigInt multiplications each.
+ * Plaintext bytes per WebCrypto call (a multiple of 16, as every slice but the last must be, and of
+ * the resume hash's 256 KiB pieces). WebCrypto copies each call's input and allocates its output
+ * afresh; whether Chromium's allocator gives the next call the memory of the last one's (freed at
+ * once, `releaseBuffer`) depends on the size. Measured in session 20 (Chromium 156, a dedicated
+ * worker sealing 1 GiB, each output freed at once): 256 KiB calls 4 k page faults and 0.33
+ * CPU-seconds; 512 KiB calls (an output of 512 KiB + 16 bytes) 270 k faults, every page new, and
+ * 3.6–4.7 CPU-seconds; 128 KiB 7 k faults and 0.5 s. ~400 calls per 95 MiB chunk cost a few BigInt
+ * multiplications each.
  */
-export const SEAL_CALL_BYTES = 512 * 1024;
+export const SEAL_CALL_BYTES = 256 * 1024;
 
 /** Where a part's bytes go as they are sealed: a part file, or the pieces of a Blob. */
 export interface PartWriter {

@@ -80,9 +80,11 @@ export function createRecordChecker(
           return state;
         }),
       );
-      const states = new Map<string, RecordState>(
-        nodes.map((node, index) => [recordId(node), settled[index] as RecordState]),
-      );
+      const states = new Map<string, RecordState>();
+      nodes.forEach((node, index) => {
+        const state = settled[index];
+        if (state !== undefined) states.set(recordId(node), state);
+      });
       measureSince('records', started, { count: nodes.length });
       return states;
     },

@@ -298,7 +298,9 @@ describe('lib/drive: the record checker of a growing list', () => {
     const through = verify.getMockImplementation();
     if (through === undefined) throw new Error('verifyNodeRecord is not wrapped');
     let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     verify.mockImplementationOnce(async (...args) => {
       await gate;
       return through(...args);
@@ -306,8 +308,10 @@ describe('lib/drive: the record checker of a growing list', () => {
     // Page one, then pages one and two while the first check still runs, then the whole list again.
     const early = checker.check(opened.files.slice(0, 1));
     const growing = checker.check(opened.files);
-    await vi.waitFor(() => expect(verify).toHaveBeenCalledTimes(3));
-    await Promise.allSettled(verify.mock.results.slice(1).map((result) => result.value));
+    await vi.waitFor(() => {
+      expect(verify).toHaveBeenCalledTimes(3);
+    });
+    await Promise.allSettled(verify.mock.results.slice(1).map((result) => result.value as Promise<unknown>));
     release();
     const grown = await growing;
     await early;

@@ -78,7 +78,7 @@ export interface DownloadPipelineOptions {
    * (`ReceivedChunkVerifier`), then read back once and decrypted slice by slice (`decryptStored`),
    * instead of `decrypt`. Nothing of a chunk reaches the sink before its whole tag verified, and no
    * chunk-sized buffer exists. `sliceBytes`: the receive and read-back buffers (default 1 MiB);
-   * `callBytes`: bytes per WebCrypto call (default 512 KiB); tests use small ones.
+   * `callBytes`: bytes per WebCrypto call (default 256 KiB); tests use small ones.
    */
   readonly inSlices?: { readonly sliceBytes?: number; readonly callBytes?: number };
   /**

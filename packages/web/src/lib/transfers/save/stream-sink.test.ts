@@ -40,7 +40,7 @@ describe('stream sink (the download service worker writes the response body)', (
     await sink.write(new Uint8Array([1, 2, 3, 4]));
     // The first chunk is queued whole (the browser writes it while the next one decrypts)...
     let second = false;
-    const writing = sink.write(new Uint8Array([5])).then(() => {
+    const writing = sink.write(new Uint8Array([5, 6])).then(() => {
       second = true;
     });
     const reader = stream.getReader();
@@ -51,7 +51,7 @@ describe('stream sink (the download service worker writes the response body)', (
     expect((await reader.read()).value).toEqual(new Uint8Array([3, 4]));
     await writing;
     expect(second).toBe(true);
-    expect((await reader.read()).value).toEqual(new Uint8Array([5]));
+    expect((await reader.read()).value).toEqual(new Uint8Array([5, 6]));
   });
 
   it('frees a chunk as soon as the browser has taken it, not before, while the next one is still on its way', async () => {
@@ -71,51 +71,104 @@ describe('stream sink (the download service worker writes the response body)', (
       await vi.waitFor(() => {
         expect(first.byteLength).toBe(0);
       });
-      await sink.write(new Uint8Array([4]));
-      expect([...((await reader.read()).value ?? [])]).toEqual([4]);
+      await sink.write(new Uint8Array([4, 5]));
+      expect([...((await reader.read()).value ?? [])]).toEqual([4, 5]);
     } finally {
       restore();
     }
   });
 
-  it('queues a write of one slice as it is, and frees it once the browser has taken a later slice', async () => {
+  it('queues a write of one slice as a copy in its own memory, freeing the written buffer at once', async () => {
+    const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 4 });
+    const reader = stream.getReader();
+    const first = new Uint8Array([1, 2, 3, 4]);
+    await sink.write(first);
+    // WebCrypto's output is freed as soon as it is copied: its memory serves the next call.
+    expect(first.byteLength).toBe(0);
+    const taken = (await reader.read()).value;
+    expect([...(taken ?? [])]).toEqual([1, 2, 3, 4]);
+    expect(taken?.buffer).not.toBe(first.buffer);
+  });
+
+  it('packs smaller writes into whole slices, and queues what is left at close', async () => {
+    const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 4 });
+    const body = readAll(stream);
+    await sink.write(new Uint8Array([1, 2]));
+    await sink.write(new Uint8Array([3, 4, 5]));
+    await sink.write(new Uint8Array([6]));
+    // A whole chunk goes behind what was packed before it.
+    await sink.write(new Uint8Array([7, 8, 9, 10, 11]));
+    await sink.write(new Uint8Array([12]));
+    await sink.close();
+    expect(await body).toEqual([[1, 2, 3, 4], [5, 6], [7, 8, 9, 10], [11], [12]]);
+  });
+
+  it('reuses the memory of a slice once the browser has taken a later one, never before', async () => {
     const restore = withTransfer();
     try {
-      const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 4 });
+      const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 2 });
       const reader = stream.getReader();
-      const first = new Uint8Array([1, 2, 3]);
-      await sink.write(first);
-      const taken = (await reader.read()).value;
-      // The very bytes written (no copy), still whole while they are the last taken.
-      expect(taken?.buffer).toBe(first.buffer);
+      await sink.write(new Uint8Array([1, 2]));
+      const first = (await reader.read()).value;
       await Promise.resolve();
-      expect(first.byteLength).toBe(3);
-      const second = new Uint8Array([4, 5]);
-      await sink.write(second);
-      expect([...((await reader.read()).value ?? [])]).toEqual([4, 5]);
+      // The last slice taken may still be read by the browser: it stays whole.
+      expect([...(first ?? [])]).toEqual([1, 2]);
+      await sink.write(new Uint8Array([3, 4]));
+      const second = (await reader.read()).value;
+      // A later slice was taken: the first slice's memory went back to the pool, and the object the
+      // browser had is detached (empty), so it can never show bytes of another slice.
       await vi.waitFor(() => {
-        expect(first.byteLength).toBe(0);
+        expect(first?.byteLength).toBe(0);
       });
-      expect(second.byteLength).toBe(2);
+      expect([...(second ?? [])]).toEqual([3, 4]);
+      await sink.write(new Uint8Array([5, 6]));
+      // Written into the first slice's memory, taken whole.
+      expect([...((await reader.read()).value ?? [])]).toEqual([5, 6]);
     } finally {
       restore();
     }
   });
 
-  it('lets up to eight small writes wait together, then waits until the browser has taken them all', async () => {
-    const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 4 });
-    for (let i = 0; i < 8; i++) await sink.write(new Uint8Array([i]));
-    let ninth = false;
-    const writing = sink.write(new Uint8Array([8])).then(() => {
-      ninth = true;
+  it('without ArrayBuffer.prototype.transfer, gives each slice memory of its own and detaches nothing taken', async () => {
+    const proto = ArrayBuffer.prototype as { transfer?: unknown };
+    const original = proto.transfer;
+    delete proto.transfer;
+    try {
+      const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 2 });
+      const reader = stream.getReader();
+      const taken: Uint8Array[] = [];
+      for (const bytes of [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ]) {
+        await sink.write(new Uint8Array(bytes));
+        taken.push((await reader.read()).value ?? new Uint8Array());
+      }
+      expect(taken.map((value) => [...value])).toEqual([
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ]);
+    } finally {
+      if (original !== undefined) proto.transfer = original;
+    }
+  });
+
+  it('lets up to four packed slices wait together, then waits until the browser has taken them all', async () => {
+    const { stream, sink } = createStreamSink(() => undefined, { sliceBytes: 1 });
+    for (let i = 0; i < 4; i++) await sink.write(new Uint8Array([i]));
+    let fifth = false;
+    const writing = sink.write(new Uint8Array([4])).then(() => {
+      fifth = true;
     });
     await Promise.resolve();
-    expect(ninth).toBe(false);
+    expect(fifth).toBe(false);
     const reader = stream.getReader();
     const taken: number[] = [];
-    for (let i = 0; i < 9; i++) taken.push(...((await reader.read()).value ?? []));
+    for (let i = 0; i < 5; i++) taken.push(...((await reader.read()).value ?? []));
     await writing;
-    expect(taken).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(taken).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('counts the download complete only once the browser has taken the last slice', async () => {

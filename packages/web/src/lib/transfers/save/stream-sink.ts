@@ -4,16 +4,17 @@ import { TransferAbortedError } from '../transfer-errors';
 import type { SaveSink } from './save-sink';
 
 /**
- * Bytes per queued slice: the browser's download writer takes the body a slice at a time. The
- * slices are views of the chunk, not copies, except the last one (see `createStreamSink`).
+ * Bytes per queued slice: the browser's download writer takes the body a slice at a time. A whole
+ * chunk's slices are views of it, not copies, except the last one; smaller writes are packed into
+ * slices of this size (see `createStreamSink`).
  */
-export const STREAM_SLICE_BYTES = 512 * 1024;
+export const STREAM_SLICE_BYTES = 1024 * 1024;
 
 /**
- * Writes of one slice or less that may wait in the queue together: the decrypt stage writes each
- * 512 KiB call's plaintext, so up to 4 MiB wait for the browser's download writer.
+ * Packed slices that may wait in the queue together: up to 4 MiB wait for the browser's download
+ * writer, which is woken once per batch, not per slice.
  */
-const SMALL_WRITES_QUEUED = 8;
+const PACKED_SLICES_QUEUED = 4;
 
 export interface StreamSink {
   /** The response body the browser saves. */
@@ -35,14 +36,47 @@ export interface StreamSink {
  * memory. The last slice of each chunk is a copy of its own: once the browser has taken it, it has
  * finished with every view before it, and the chunk's buffer is freed at that moment (not when the
  * next chunk is written, nor at the next garbage collection), so a chunk the disk took while the
- * next one decrypts no longer counts in that chunk's peak. A write of one slice or less (the
- * streaming decrypt stage writes each 512 KiB call's output) is queued as it is, no copy, and freed
- * once the browser has taken a slice queued after it. `close` waits until the browser has
+ * next one decrypts no longer counts in that chunk's peak. Writes of one slice or less (the
+ * streaming decrypt stage writes each 256 KiB call's output) are copied, one after the other, into a
+ * slice of the sink's own, queued once full (or at `close`, or before a whole chunk), and the written
+ * bytes are freed at once (see {@link SlicePool}: why). `close` waits until the browser has
  * taken the last slice, then ends the stream (the browser completes the file); `abort` errors it
  * (the browser marks the download failed and deletes the partial file). `onCancel` runs when the
  * user cancels the download in the browser: a waiting `write` then fails with the spec's "Download
  * was aborted".
  */
+/**
+ * The buffers small writes are copied into, reused from write to write. Where WebCrypto's output went
+ * to the browser as it was and was freed once taken, every byte of a download was memory the renderer
+ * had never touched: Chromium's allocator gave the freed outputs' pages back in batches, and each
+ * 4 KiB page of the next outputs was faulted in anew (~260 k page faults per GiB in the service worker,
+ * ~5 CPU-seconds on the 2-core benchmark machine). Copied into one of these instead, each output is
+ * freed the moment it is copied (its memory is at once reused by the next call), and a buffer the
+ * browser has finished with (a later one was taken) comes back here: its memory is moved to a new
+ * `ArrayBuffer` (`transfer()`, no copy), so whatever still refers to the old object sees a detached,
+ * empty buffer, never new bytes (Chromium's and Firefox's readers take a chunk whole before asking for
+ * the next; a reader that did not would fail the download, not save other bytes).
+ * Without `ArrayBuffer.prototype.transfer` nothing comes back: each copy is a new buffer.
+ */
+interface SlicePool {
+  /** A buffer of `sliceBytes` to fill: one the browser has finished with, or a new one. */
+  take(): ArrayBuffer;
+  /** `buffer` (one `take` gave) is no longer read by anyone: it may be reused. */
+  reuse(buffer: ArrayBuffer): void;
+}
+
+function slicePool(sliceBytes: number): SlicePool {
+  const free: ArrayBuffer[] = [];
+  return {
+    take: () => free.pop() ?? new ArrayBuffer(sliceBytes),
+    reuse(buffer) {
+      const movable = buffer as ArrayBuffer & { transfer?: () => ArrayBuffer; detached?: boolean };
+      if (typeof movable.transfer !== 'function' || movable.detached === true) return;
+      free.push(movable.transfer());
+    },
+  };
+}
+
 export function createStreamSink(
   onCancel: () => void,
   options: { readonly sliceBytes?: number } = {},
@@ -50,13 +84,16 @@ export function createStreamSink(
   const sliceBytes = options.sliceBytes ?? STREAM_SLICE_BYTES;
   let controller: ReadableStreamDefaultController<Uint8Array<ArrayBuffer>> | null = null;
   let cancelled = false;
+  const pool = slicePool(sliceBytes);
   /**
-   * The buffers queued so far that are not freed yet; the last one holds the slice queued last.
-   * Once the browser has taken that slice, it has finished with every slice before it.
+   * The buffers queued so far that are not freed (or reused) yet; the last one holds the slice queued
+   * last. Once the browser has taken that slice, it has finished with every slice before it.
    */
-  let queued: ArrayBuffer[] = [];
-  /** Small writes queued since the browser last emptied the queue (the cap once a chunk was queued whole). */
-  let smallQueued = 0;
+  let queued: { readonly buffer: ArrayBuffer; readonly pooled: boolean }[] = [];
+  /** Packed slices queued since the browser last emptied the queue (the cap once a chunk was queued whole). */
+  let packedQueued = 0;
+  /** The packed slice being filled by small writes, not queued yet. */
+  let filling: { readonly buffer: ArrayBuffer; length: number } | null = null;
   /** Closed or errored by us: nothing more may be queued. */
   let ended = false;
   const waiters = new Set<() => void>();
@@ -72,9 +109,12 @@ export function createStreamSink(
       // the queued chunk, so its buffer is freed now, while the next chunk still decrypts.
       pull() {
         const last = queued.pop();
-        for (const buffer of queued) releaseBuffer(buffer);
+        for (const { buffer, pooled } of queued) {
+          if (pooled) pool.reuse(buffer);
+          else releaseBuffer(buffer);
+        }
         queued = last === undefined ? [] : [last];
-        smallQueued = 0;
+        packedQueued = 0;
         wakeAll();
       },
       cancel() {
@@ -98,41 +138,59 @@ export function createStreamSink(
       });
     }
   };
+  /** Queues the packed slice being filled, if any: with the batch, or once the queue is empty. */
+  const queueFilling = async (): Promise<void> => {
+    if (filling === null) return;
+    const joins = packedQueued > 0 && packedQueued < PACKED_SLICES_QUEUED && !cancelled && !ended;
+    const target = joins && controller !== null ? controller : await room();
+    const { buffer, length } = filling;
+    filling = null;
+    target.enqueue(new Uint8Array(buffer, 0, length));
+    queued.push({ buffer, pooled: true });
+    packedQueued++;
+  };
   const sink: SaveSink = {
     async write(bytes) {
-      const small = bytes.length <= sliceBytes;
-      // A small write joins the queue while fewer than SMALL_WRITES_QUEUED were queued since the
-      // browser last emptied it (the browser is then woken once per batch, not per slice); anything
-      // else waits until the queue is empty.
-      const joins = small && smallQueued > 0 && smallQueued < SMALL_WRITES_QUEUED && !cancelled && !ended;
-      const target = joins && controller !== null ? controller : await room();
-      if (small) {
-        // One slice (the decrypt stage's 512 KiB calls): queued as it is, freed once a later one is taken.
-        target.enqueue(bytes);
-        queued.push(bytes.buffer);
-        smallQueued++;
+      if (cancelled || ended) throw new TransferAbortedError(downloadMessages.aborted);
+      if (bytes.length <= sliceBytes) {
+        // Packed: copied into the slice being filled, which is queued once full; the written buffer
+        // is freed now (the sink owns it: SaveSink), the slice's reused once a later one is taken.
+        for (let at = 0; at < bytes.length;) {
+          filling ??= { buffer: pool.take(), length: 0 };
+          const count = Math.min(bytes.length - at, sliceBytes - filling.length);
+          new Uint8Array(filling.buffer, filling.length, count).set(bytes.subarray(at, at + count));
+          filling.length += count;
+          at += count;
+          if (filling.length === sliceBytes) await queueFilling();
+        }
+        releaseBuffer(bytes.buffer);
         return;
       }
-      // A chunk queued whole: the next write waits until the browser took all of it.
-      smallQueued = SMALL_WRITES_QUEUED;
+      // A chunk queued whole, behind what was packed before it; the next write waits until the
+      // browser took all of it.
+      await queueFilling();
+      const target = await room();
+      packedQueued = PACKED_SLICES_QUEUED;
       const slices = [...slicesOf(bytes, sliceBytes)];
       const last = slices.pop();
       for (const slice of slices) target.enqueue(slice);
-      queued.push(bytes.buffer);
+      queued.push({ buffer: bytes.buffer, pooled: false });
       if (last !== undefined) {
         const own = last.slice();
         target.enqueue(own);
-        queued.push(own.buffer);
+        queued.push({ buffer: own.buffer, pooled: false });
       }
     },
     async close() {
       // The browser has taken every slice before the download counts as complete (and before the
       // page stops keeping this worker alive): a cancel in the browser until then is still an abort.
+      await queueFilling();
       (await room()).close();
       ended = true;
       wakeAll();
     },
     abort(reason) {
+      filling = null;
       if (!ended && !cancelled) {
         try {
           controller?.error(reason instanceof Error ? reason : new Error('The download stopped'));
