@@ -140,11 +140,12 @@ export function createStreamSink(
   };
   /** Queues the packed slice being filled, if any: with the batch, or once the queue is empty. */
   const queueFilling = async (): Promise<void> => {
-    if (filling === null) return;
+    const slice = filling;
+    if (slice === null) return;
+    filling = null;
     const joins = packedQueued > 0 && packedQueued < PACKED_SLICES_QUEUED && !cancelled && !ended;
     const target = joins && controller !== null ? controller : await room();
-    const { buffer, length } = filling;
-    filling = null;
+    const { buffer, length } = slice;
     target.enqueue(new Uint8Array(buffer, 0, length));
     queued.push({ buffer, pooled: true });
     packedQueued++;
