@@ -32,8 +32,8 @@ export function markdownSection(
     'part at a time; download = an ordinary browser download of the stored object to disk),',
     '**bare AES-GCM** = `crypto.subtle` in the page over the same 95 MiB chunks (1 and 2 in flight),',
     'and the **floor** = the plain transfer and bare AES-GCM over the same chunks (in a worker, one at a',
-    'time) started together, timed to the end of the later: an encrypted transfer does at least both on',
-    'the same two cores, so "floor / plain" is the best ratio any design with WebCrypto can reach here.',
+    'time) started together, timed to the end of the later: what an encrypted transfer costs when each',
+    'chunk is one whole-chunk WebCrypto call (a streaming design can do better: "× floor" above 1).',
     options.persistent
       ? "Each size runs in a fresh browser on a profile on disk (`--persistent`, as a user's browser; the other person's and the plain download's contexts are off the record), signed in through the UI: the first encrypted upload"
       : 'Each size runs in a fresh browser context (off the record; signed in through the UI): the first encrypted upload',
