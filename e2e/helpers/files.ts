@@ -214,24 +214,43 @@ function isMissing(error: unknown): boolean {
 }
 
 /**
- * A file's bytes, or null when it went away after it was listed: another spec's finished multipart
- * upload removes its parts, so a listing of the shared blob folder can name files that are gone.
+ * Whether the file at `path` contains `needle`, read through `buffer` (reused: a whole 100 MB blob
+ * read into new memory took most of a loaded machine's 30 s poll); false when it went away after it
+ * was listed (another spec's finished multipart upload removes its parts).
  */
-async function readIfPresent(path: string): Promise<Buffer | null> {
+async function fileIncludes(path: string, needle: Buffer, buffer: Buffer): Promise<boolean> {
+  let handle;
   try {
-    return await readFile(path);
+    handle = await open(path, 'r');
   } catch (error) {
-    if (isMissing(error)) return null;
+    if (isMissing(error)) return false;
     throw error;
+  }
+  try {
+    // The last needle.length - 1 bytes of each read are kept in front of the next one, so a marker
+    // across two reads is found.
+    const keep = needle.length - 1;
+    let held = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, held, buffer.length - held, null);
+      if (bytesRead === 0) return false;
+      const filled = held + bytesRead;
+      if (buffer.subarray(0, filled).includes(needle)) return true;
+      held = Math.min(keep, filled);
+      buffer.copyWithin(0, filled - held, filled);
+    }
+  } finally {
+    await handle.close();
   }
 }
 
-/** Files under `dir` whose bytes contain `marker`; read one at a time. */
+/** Files under `dir` whose bytes contain `marker`; read one at a time, through one buffer. */
 export async function filesContaining(dir: string, marker: string): Promise<string[]> {
   const needle = Buffer.from(marker, 'utf8');
+  const buffer = Buffer.alloc(Math.max(1024 * 1024, needle.length * 2));
   const found: string[] = [];
   for (const path of await filesUnder(dir)) {
-    if ((await readIfPresent(path))?.includes(needle) === true) found.push(path);
+    if (await fileIncludes(path, needle, buffer)) found.push(path);
   }
   return found;
 }
