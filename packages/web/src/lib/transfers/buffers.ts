@@ -7,6 +7,20 @@
 /** Bytes handled per step: a few milliseconds of copying, never a long task. */
 export const SLICE_BYTES = 8 * 1024 * 1024;
 
+/** An `ArrayBuffer` with ES2024's `transfer` and `detached`, where the browser has them. */
+type Movable = ArrayBufferLike & { transfer?: (newLength?: number) => ArrayBuffer; detached?: boolean };
+
+/**
+ * `buffer`'s memory under a new `ArrayBuffer` (`transfer()`: no copy), `buffer` itself left detached
+ * (empty) for whoever still refers to it; null where the browser has no `transfer` or `buffer` is
+ * detached already.
+ */
+export function movedBuffer(buffer: ArrayBuffer): ArrayBuffer | null {
+  const movable = buffer as Movable;
+  if (typeof movable.transfer !== 'function' || movable.detached === true) return null;
+  return movable.transfer();
+}
+
 /**
  * Frees a buffer's memory now instead of at the next garbage collection. Only for buffers nothing
  * else reads any more (a Blob, a file or the browser's download has already taken the bytes).
@@ -21,10 +35,7 @@ export const SLICE_BYTES = 8 * 1024 * 1024;
  * buffer that cannot be transferred); where neither exists the buffer is left to the collector.
  */
 export function releaseBuffer(buffer: ArrayBufferLike): void {
-  const movable = buffer as ArrayBufferLike & {
-    transfer?: (newLength: number) => ArrayBuffer;
-    detached?: boolean;
-  };
+  const movable = buffer as Movable;
   if (movable.detached === true) return;
   if (typeof MessageChannel === 'function' && buffer instanceof ArrayBuffer) {
     const channel = new MessageChannel();

@@ -1,5 +1,5 @@
 import { downloadMessages } from '@coffer/contracts';
-import { releaseBuffer, slicesOf } from '../buffers';
+import { movedBuffer, releaseBuffer, slicesOf } from '../buffers';
 import { TransferAbortedError } from '../transfer-errors';
 import type { SaveSink } from './save-sink';
 
@@ -22,29 +22,6 @@ export interface StreamSink {
   readonly sink: SaveSink;
 }
 
-/**
- * A save sink that is a readable stream: the download service worker answers the download's
- * navigation with `stream`, and the pipeline running in the same worker writes verified plaintext
- * to `sink`.
- *
- * Each `write` queues the whole chunk at once (as slices that are views of it, nothing copied) and
- * returns, so chunk i + 1 is received while the browser takes chunk i from the queue (both on this
- * worker's thread; while WebCrypto decrypts, synchronously on that thread, only what the browser has
- * already taken drains).
- * The next `write` waits until the browser has taken every slice of the previous chunk, so at most
- * one verified chunk waits for the disk, and a slow disk slows the download instead of filling
- * memory. The last slice of each chunk is a copy of its own: once the browser has taken it, it has
- * finished with every view before it, and the chunk's buffer is freed at that moment (not when the
- * next chunk is written, nor at the next garbage collection), so a chunk the disk took while the
- * next one decrypts no longer counts in that chunk's peak. Writes of one slice or less (the
- * streaming decrypt stage writes each 256 KiB call's output) are copied, one after the other, into a
- * slice of the sink's own, queued once full (or at `close`, or before a whole chunk), and the written
- * bytes are freed at once (see {@link SlicePool}: why). `close` waits until the browser has
- * taken the last slice, then ends the stream (the browser completes the file); `abort` errors it
- * (the browser marks the download failed and deletes the partial file). `onCancel` runs when the
- * user cancels the download in the browser: a waiting `write` then fails with the spec's "Download
- * was aborted".
- */
 /**
  * The buffers small writes are copied into, reused from write to write. Where WebCrypto's output went
  * to the browser as it was and was freed once taken, every byte of a download was memory the renderer
@@ -70,13 +47,35 @@ function slicePool(sliceBytes: number): SlicePool {
   return {
     take: () => free.pop() ?? new ArrayBuffer(sliceBytes),
     reuse(buffer) {
-      const movable = buffer as ArrayBuffer & { transfer?: () => ArrayBuffer; detached?: boolean };
-      if (typeof movable.transfer !== 'function' || movable.detached === true) return;
-      free.push(movable.transfer());
+      const moved = movedBuffer(buffer);
+      if (moved !== null) free.push(moved);
     },
   };
 }
 
+/**
+ * A save sink that is a readable stream: the download service worker answers the download's
+ * navigation with `stream`, and the pipeline running in the same worker writes verified plaintext
+ * to `sink`.
+ *
+ * Each `write` queues the whole chunk at once (as slices that are views of it, nothing copied) and
+ * returns, so chunk i + 1 is received while the browser takes chunk i from the queue (both on this
+ * worker's thread; while WebCrypto decrypts, synchronously on that thread, only what the browser has
+ * already taken drains).
+ * The next `write` waits until the browser has taken every slice of the previous chunk, so at most
+ * one verified chunk waits for the disk, and a slow disk slows the download instead of filling
+ * memory. The last slice of each chunk is a copy of its own: once the browser has taken it, it has
+ * finished with every view before it, and the chunk's buffer is freed at that moment (not when the
+ * next chunk is written, nor at the next garbage collection), so a chunk the disk took while the
+ * next one decrypts no longer counts in that chunk's peak. Writes of one slice or less (the
+ * streaming decrypt stage writes each 256 KiB call's output) are copied, one after the other, into a
+ * slice of the sink's own, queued once full (or at `close`, or before a whole chunk), and the written
+ * bytes are freed at once (see {@link SlicePool}: why). `close` waits until the browser has
+ * taken the last slice, then ends the stream (the browser completes the file); `abort` errors it
+ * (the browser marks the download failed and deletes the partial file). `onCancel` runs when the
+ * user cancels the download in the browser: a waiting `write` then fails with the spec's "Download
+ * was aborted".
+ */
 export function createStreamSink(
   onCancel: () => void,
   options: { readonly sliceBytes?: number } = {},
