@@ -27,6 +27,11 @@ export default defineConfig({
   outputDir: '../test-results/firefox',
   // One journey whose tests follow each other.
   workers: 1,
+  // A ceiling per test, not its duration: each step of the journey is two people's key derivations
+  // (PBKDF2 600,000 rounds, twice each) or a 101 MiB transfer, in a browser sharing two cores with the
+  // rest of `npm test`. The base's 300 s was hit in CI (the sign-up and set-up test took 4.2 min of it
+  // in a full local run; quiet, it takes well under one).
+  timeout: 600_000,
   // The page objects are puppeteer's: Playwright's browser is never launched, so no trace or screenshot.
   use: { baseURL },
   // Named, so every reported line says which browser ran it.
