@@ -75,6 +75,24 @@ function peaksByKind(r: FirefoxSizeResult): string[] {
   });
 }
 
+/** The six threads that took most CPU in each transfer. */
+function busiestThreads(r: FirefoxSizeResult): string[] {
+  return (
+    [
+      ['encrypted upload', r.encUp],
+      ['encrypted download', r.encDown],
+      ['plain upload', r.plainUp],
+      ['plain download', r.plainDown],
+    ] as const
+  ).map(([what, m]) => {
+    const top = Object.entries(m.threads)
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 6)
+      .map(([name, seconds]) => `${name} ${seconds.toFixed(1)}`);
+    return `- ${r.gib} GiB ${what}: ${top.join('; ')}.`;
+  });
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const dir = await mkdtemp(join(tmpdir(), 'coffer-firefox-bench-'));
@@ -92,7 +110,7 @@ async function main(): Promise<void> {
       browser,
       base,
       dir,
-      memory: new FirefoxProcesses(),
+      memory: new FirefoxProcesses(browser.process()?.pid),
       trace: args.trace,
       window,
     };
@@ -113,6 +131,10 @@ async function main(): Promise<void> {
       'Memory by Firefox process kind at the highest sample (MiB; idle before):',
       '',
       ...results.flatMap(peaksByKind),
+      '',
+      'CPU seconds by Firefox thread, the six busiest of each transfer (threads of one name summed):',
+      '',
+      ...results.flatMap(busiestThreads),
       '',
       results.every((r) => r.hashed)
         ? 'Every encrypted download SHA-256 identical to the original.'

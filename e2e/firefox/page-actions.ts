@@ -1,25 +1,38 @@
 // Browser globals for the functions that run in the page (`waitForFunction`, `evaluate`).
 /// <reference lib="dom" />
 import type { ElementHandle, Locator, Page } from 'puppeteer-core';
+import { registerRoleQuery, roleSelector } from './role-query.js';
 
 /**
  * What the Firefox journey does in a page, with puppeteer-core: find by role and accessible name
- * (puppeteer's ARIA query, which WebDriver BiDi answers from Firefox's accessibility tree), by
- * label, by text. Every helper waits for its state up to the page's default timeout.
+ * (computed from the DOM, `role-query.ts`: puppeteer's ARIA query would start Firefox's
+ * accessibility engine), by label, by text. Every helper waits for its state up to the page's
+ * default timeout.
  */
 
-/** Quotes a value for puppeteer's `::-p-aria([name="…"])`. */
-function quoted(value: string): string {
-  return JSON.stringify(value);
-}
+registerRoleQuery();
 
-/** The element with this ARIA role and exact accessible name. */
+/**
+ * How often a page is checked for a state (text, a field, a path): a snackbar stays for seconds. Not
+ * on every change of the page (`polling: 'mutation'`): a transfer's progress changes it all the time,
+ * and each check lays the whole page out for `innerText`, work of the test's, not of the app's. Not
+ * on animation frames (puppeteer's default): a person's window that is not the front tab gets none,
+ * and its checks stopped.
+ */
+const POLL_MS = 100;
+
+/** The element with this role and exact accessible name. */
 export function byRole(page: Page, role: string, name: string): Locator<Element> {
-  return page.locator(`::-p-aria([name=${quoted(name)}][role=${quoted(role)}])`);
+  return page.locator(roleSelector(role, name));
 }
 
-/** Clicks the element with this role and name once it is there and enabled. */
+/**
+ * Clicks the element with this role and name once it is shown, enabled and still, in the tab in
+ * front: the two people's tabs share one window, and a tab behind gets no animation frames, which
+ * the locator waits on (its click waited out every timeout there).
+ */
 export async function clickRole(page: Page, role: string, name: string): Promise<void> {
+  await page.bringToFront();
   await byRole(page, role, name).click();
 }
 
@@ -43,7 +56,7 @@ export async function fieldByLabel(
       }
       return null;
     },
-    {},
+    { polling: POLL_MS },
     label,
     within,
   );
@@ -63,8 +76,7 @@ export async function fillLabel(page: Page, label: string, value: string, within
 export async function waitForText(page: Page, text: string, timeout?: number): Promise<void> {
   await page.waitForFunction(
     (wanted: string) => document.body.innerText.includes(wanted),
-    // On every change of the page: a snackbar is there for a few seconds only.
-    { polling: 'mutation', ...(timeout === undefined ? {} : { timeout }) },
+    { polling: POLL_MS, ...(timeout === undefined ? {} : { timeout }) },
     text,
   );
 }
@@ -73,14 +85,18 @@ export async function waitForText(page: Page, text: string, timeout?: number): P
 export async function waitForNoText(page: Page, text: string, timeout?: number): Promise<void> {
   await page.waitForFunction(
     (gone: string) => !document.body.innerText.includes(gone),
-    { polling: 'mutation', ...(timeout === undefined ? {} : { timeout }) },
+    { polling: POLL_MS, ...(timeout === undefined ? {} : { timeout }) },
     text,
   );
 }
 
 /** Waits until the page's path matches `path` (a regular expression's source, e.g. `/new$`). */
 export async function waitForPath(page: Page, path: RegExp): Promise<void> {
-  await page.waitForFunction((source: string) => new RegExp(source).test(location.pathname), {}, path.source);
+  await page.waitForFunction(
+    (source: string) => new RegExp(source).test(location.pathname),
+    { polling: POLL_MS },
+    path.source,
+  );
 }
 
 /** Clicks the app's navigation link `name` and waits for `path`. */

@@ -29,8 +29,9 @@ export default defineConfig({
   workers: 1,
   // A ceiling per test, not its duration: each step of the journey is two people's key derivations
   // (PBKDF2 600,000 rounds, twice each) or a 101 MiB transfer, in a browser sharing two cores with the
-  // rest of `npm test`. The base's 300 s was hit in CI (the sign-up and set-up test took 4.2 min of it
-  // in a full local run; quiet, it takes well under one).
+  // rest of `npm test`. The base's 300 s was hit in CI: the sign-up and set-up test took 4.2 min of it
+  // in a full local run, its first person's tab behind the second's (no animation frames, throttled
+  // timers). Since session 21 each step acts in the tab in front: quiet, the journey takes ~40 s.
   timeout: 600_000,
   // The page objects are puppeteer's: Playwright's browser is never launched, so no trace or screenshot.
   use: { baseURL },

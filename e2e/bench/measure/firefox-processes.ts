@@ -1,15 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { MB } from '../bench-units.js';
-import { CLOCK_TICKS, descendants, processTable, readKb, type ProcInfo } from './proc-table.js';
+import {
+  CLOCK_TICKS,
+  descendants,
+  processTable,
+  readKb,
+  threadsOf,
+  type ProcInfo,
+  type ThreadTicks,
+} from './proc-table.js';
 import type { MemorySnapshot } from './chromium-processes.js';
 
 /**
  * The firefox-esr process tree this benchmark started (the descendants of this process whose
  * command is Firefox), measured as the Chromium one is: the sum of PSS (`/proc/<pid>/smaps_rollup`,
  * proportional, so shared pages count once) every 200 ms, and of it the anonymous pages alone
- * (`Pss_Anon` + `Pss_Shmem`: without the files Firefox maps), by process kind (`main`, and each content
- * process by the type Firefox gives it: `tab`, `socket`, `rdd`, `utility`, …), and the CPU time of
- * the whole tree.
+ * (`Pss_Anon` + `Pss_Shmem`: without the files Firefox maps), by process kind (`main`, and each child
+ * process by the name Firefox gives it: `Web Content`, `Socket Process`, …), and the CPU time of the
+ * whole tree and of each of its threads by kind and name (`Web Content: DOM Worker`, …: where Firefox
+ * spends a transfer's CPU).
  */
 export class FirefoxProcesses {
   private timer: NodeJS.Timeout | null = null;
@@ -17,9 +26,19 @@ export class FirefoxProcesses {
   peak: MemorySnapshot = { total: 0, byKind: {} };
   /** The highest anonymous figure since {@link start} (its own peak: it need not come with the total's). */
   private peakAnonymous = 0;
+  /** Each thread's CPU ticks at {@link start}, by thread id. */
+  private threadStart = new Map<number, ThreadTicks>();
 
-  private static tree(): ProcInfo[] {
-    return descendants(process.pid, processTable()).filter((p) => kindOf(p.pid) !== null);
+  /**
+   * `root`: the pid of the Firefox whose processes are measured (it and its descendants); by
+   * default every Firefox this process started.
+   */
+  constructor(private readonly root: number = process.pid) {}
+
+  private tree(): ProcInfo[] {
+    const table = processTable();
+    const own = table.filter((p) => p.pid === this.root);
+    return [...own, ...descendants(this.root, table)].filter((p) => kindOf(p.pid) !== null);
   }
 
   /** Memory now. */
@@ -27,7 +46,7 @@ export class FirefoxProcesses {
     const byKind: Record<string, number> = {};
     let total = 0;
     let anonymous = 0;
-    for (const p of FirefoxProcesses.tree()) {
+    for (const p of this.tree()) {
       const rollup = `/proc/${p.pid}/smaps_rollup`;
       const pss = readKb(rollup, 'Pss') ?? readKb(`/proc/${p.pid}/status`, 'VmRSS') ?? 0;
       const kind = kindOf(p.pid) ?? 'other';
@@ -38,15 +57,21 @@ export class FirefoxProcesses {
     return { total, byKind, anonymous };
   }
 
+  /** Each thread of the tree with its CPU ticks so far, by thread id. */
+  private threads(): Map<number, ThreadTicks> {
+    return new Map(this.tree().flatMap((p) => threadsOf(p.pid)));
+  }
+
   /** CPU seconds of the tree so far (ended processes drop out). */
-  private static cpuTicks(): number {
-    return FirefoxProcesses.tree().reduce((sum, p) => sum + p.cpuTicks, 0);
+  private cpuTicks(): number {
+    return this.tree().reduce((sum, p) => sum + p.cpuTicks, 0);
   }
 
   start(trace: boolean): void {
     this.peak = this.snapshot();
     this.peakAnonymous = this.peak.anonymous ?? 0;
-    this.startTicks = FirefoxProcesses.cpuTicks();
+    this.startTicks = this.cpuTicks();
+    this.threadStart = this.threads();
     let ticks = 0;
     this.timer = setInterval(() => {
       const now = this.snapshot();
@@ -59,33 +84,49 @@ export class FirefoxProcesses {
     }, 200);
   }
 
-  /** The peak since {@link start} and the tree's CPU seconds meanwhile. */
-  stop(): { peak: MemorySnapshot; cpuSeconds: number } {
+  /**
+   * The peak since {@link start}, the tree's CPU seconds meanwhile, and those seconds by process kind
+   * and thread name (`Web Content: DOM Worker`, `main: Socket Thread`, …; threads of one kind and name
+   * summed, a trailing number dropped; a thread that ended meanwhile drops out).
+   */
+  stop(): { peak: MemorySnapshot; cpuSeconds: number; threads: Record<string, number> } {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
     const now = this.snapshot();
     if (now.total > this.peak.total) this.peak = now;
     this.peakAnonymous = Math.max(this.peakAnonymous, now.anonymous ?? 0);
+    const threads: Record<string, number> = {};
+    for (const [tid, thread] of this.threads()) {
+      const label = `${kindOf(thread.pid) ?? 'gone'}: ${thread.name.replace(/\s*#?\d+$/, '')}`;
+      const ticks = thread.ticks - (this.threadStart.get(tid)?.ticks ?? 0);
+      threads[label] = (threads[label] ?? 0) + ticks / CLOCK_TICKS;
+    }
     return {
       peak: { ...this.peak, anonymous: this.peakAnonymous },
-      cpuSeconds: (FirefoxProcesses.cpuTicks() - this.startTicks) / CLOCK_TICKS,
+      cpuSeconds: (this.cpuTicks() - this.startTicks) / CLOCK_TICKS,
+      threads,
     };
   }
 }
 
 /**
- * `main` for Firefox's parent process, the content process's type for a child (its command line
- * ends with it: `… -contentproc … tab`), null for anything that is not Firefox.
+ * `main` for Firefox's parent process; for a child, the name Firefox gives its process (`Web Content`,
+ * `Isolated Web Co`, `Socket Process`, `RDD Process`, `Utility Process`, `WebExtensions`, `forkserver`,
+ * from `/proc/<pid>/comm`); null for anything that is not Firefox. The children that Firefox's fork
+ * server starts carry their whole command line as ONE string (`… -contentproc … tab`), so the command
+ * line is split on spaces too; until session 21 that string was missed and every such process was
+ * counted as `main`.
  */
 function kindOf(pid: number): string | null {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-      .split('\0')
+      .split(/[\0 ]+/)
       .filter((a) => a !== '');
     const [binary = ''] = args;
     if (!binary.includes('firefox')) return null;
     if (!args.includes('-contentproc')) return 'main';
-    return args.at(-1) ?? 'content';
+    const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    return name === '' ? (args.at(-1) ?? 'content') : name;
   } catch {
     return null;
   }
