@@ -26,7 +26,7 @@ export async function launchFirefox(): Promise<Browser> {
     // No WebDriver BiDi network monitoring: nothing here listens to requests, and with it Firefox's
     // parent process reads every request and response body on its main thread (and keeps copies:
     // puppeteer asks for 20 MB "data collectors"). Measured on a scratch page (256 MiB): a plain
-    // download 114 -> 274 MB/s and 13.4 -> 5.7 CPU-s per GiB without it; the app's service-worker
+    // download 114 -> 274 MB/s and 13.4 -> 5.7 CPU-s per GiB without it; a service worker's streamed
     // download 40 -> 50 MB/s. A user's Firefox has no such monitoring, so tests and benchmarks drop it.
     networkEnabled: false,
     extraPrefsFirefox: {

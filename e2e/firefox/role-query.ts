@@ -11,11 +11,12 @@ import { Puppeteer } from 'puppeteer-core';
  * for assistive technology, so with it the journey and the benchmark measured a browser few people
  * have (the transfers' parent main thread busy for 20 s per GiB). Role and name are computed here
  * from the DOM instead, for what the journey asks: an explicit `role` or the element's implicit one,
- * the name from `aria-labelledby`, `aria-label`, a form control's label, or the content. Elements
+ * the name from `aria-labelledby`, `aria-label`, a form control's label, or the content (the roles
+ * the journey uses; another role is found only where an element names it in `role`). Elements
  * hidden from people (not rendered, `aria-hidden`, `inert`) are never found. The Chromium suite
  * checks the accessibility tree itself (Playwright's `getByRole`, `accessibility.spec.ts`).
  */
-export const ROLE_QUERY = 'cofferRole';
+const ROLE_QUERY = 'cofferRole';
 
 /** The selector of the element with `role` and the exact accessible `name`. */
 export function roleSelector(role: string, name: string): string {
@@ -36,7 +37,6 @@ function queryAllByRole(root: Node, selector: string): Element[] {
     listitem: 'ol > li, ul > li, menu > li',
     dialog: 'dialog',
     checkbox: 'input[type=checkbox]',
-    textbox: 'input:not([type]), input[type=text], input[type=email], input[type=password], textarea',
   };
   const squash = (text: string): string => text.replace(/\s+/g, ' ').trim();
   const hidden = (element: Element): boolean =>

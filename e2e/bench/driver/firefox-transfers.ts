@@ -184,19 +184,23 @@ async function plainUpload(page: Page, file: TestFile): Promise<{ fileId: string
 async function plainDownload(h: FirefoxHarness, fileId: string, expected: number): Promise<number> {
   const token = await h.window.page.evaluate(accessTokenInPage);
   const relay = await bearerRelay(`${h.base}/api/users/files/${encodeURIComponent(fileId)}/download`, token);
-  const other = await openWindow(h.browser, h.dir, 'plain');
   try {
-    await other.page.goto(`${h.base}/api/health`);
-    const start = process.hrtime.bigint();
-    await other.page.evaluate((target) => {
-      location.href = target;
-    }, relay.url);
-    // The server names the file; this context downloads nothing else.
-    await savedWhole(other.downloads, null, expected, transferTimeoutMs(expected));
-    return elapsed(start);
+    const other = await openWindow(h.browser, h.dir, 'plain');
+    try {
+      await other.page.goto(`${h.base}/api/health`);
+      const start = process.hrtime.bigint();
+      await other.page.evaluate((target) => {
+        location.href = target;
+      }, relay.url);
+      // The server names the file; this context downloads nothing else.
+      await savedWhole(other.downloads, null, expected, transferTimeoutMs(expected));
+      return elapsed(start);
+    } finally {
+      await other.context.close();
+      await rm(other.downloads, { recursive: true, force: true });
+    }
   } finally {
-    await other.context.close();
-    await rm(other.downloads, { recursive: true, force: true });
+    // Also when the window could not be opened: a relay left running would keep the run alive.
     relay.close();
   }
 }

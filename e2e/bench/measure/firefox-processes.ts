@@ -96,8 +96,12 @@ export class FirefoxProcesses {
     if (now.total > this.peak.total) this.peak = now;
     this.peakAnonymous = Math.max(this.peakAnonymous, now.anonymous ?? 0);
     const threads: Record<string, number> = {};
+    // Each process's kind read once, not once per thread (Firefox runs hundreds).
+    const kinds = new Map<number, string>();
     for (const [tid, thread] of this.threads()) {
-      const label = `${kindOf(thread.pid) ?? 'gone'}: ${thread.name.replace(/\s*#?\d+$/, '')}`;
+      const kind = kinds.get(thread.pid) ?? kindOf(thread.pid) ?? 'gone';
+      kinds.set(thread.pid, kind);
+      const label = `${kind}: ${thread.name.replace(/\s*#?\d+$/, '')}`;
       const ticks = thread.ticks - (this.threadStart.get(tid)?.ticks ?? 0);
       threads[label] = (threads[label] ?? 0) + ticks / CLOCK_TICKS;
     }
