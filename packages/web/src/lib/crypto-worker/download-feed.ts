@@ -148,6 +148,8 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
     const sizes = openSizes(options);
     const count = chunkCount(job.size, job.chunkSize);
     for (let index = 0; index < count; index++) {
+      // The service worker is behind: the connection goes until it caught up (`pause`).
+      if (takenUpTo < index - CHUNKS_AHEAD) await input.pause();
       await taken(index - CHUNKS_AHEAD);
       const isLast = index === count - 1;
       const length = plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD;

@@ -165,6 +165,7 @@ async function chunksInOrder(
   const count = chunkCount(job.size, job.chunkSize);
   const phase = createDownloadPhase(options.progress, count);
   let saving: Promise<void> | null = null;
+  let saved = true;
   for (let index = 0; index < count; index++) {
     const isLast = index === count - 1;
     phase.bytesMoving(true);
@@ -177,10 +178,15 @@ async function chunksInOrder(
     if (isLast) await route.expectEnd();
     phase.bytesMoving(false);
     // The previous chunk must be saved before this one is opened: order, and two chunks in flight.
+    // While it is, nothing reads the network: the connection goes (`ResumableReader.pause`).
+    if (!saved && !isLast) await route.pause();
     if (saving !== null) await guard(saving, signal);
     phase.waitingFor(index);
+    saved = false;
     saving = saveChunk(open(), sink, phase, signal);
-    saving.catch(fail);
+    saving.then(() => {
+      saved = true;
+    }, fail);
   }
   if (saving !== null) await guard(saving, signal);
 }
@@ -205,6 +211,8 @@ interface ChunkSource extends ChunkRoute {
   expectEnd(): Promise<void>;
   /** Stops reading. Never throws. */
   cancel(): Promise<void>;
+  /** Lets go of the network while the chunk before waits to be saved (no-op for the feed). Never throws. */
+  pause(): Promise<void>;
 }
 
 /** The feed where there is one and the crypto worker took the download, else the network from here. */
@@ -242,6 +250,7 @@ async function openSource(options: DownloadPipelineOptions, signal: AbortSignal)
     ...chunkRoute(options, input),
     expectEnd: () => input.expectEnd(),
     cancel: () => input.cancel(),
+    pause: () => input.pause(),
   };
 }
 
@@ -278,6 +287,8 @@ function fedSource(options: DownloadPipelineOptions, feed: ChunkFeed): ChunkSour
     expectEnd: () => Promise.resolve(),
     end: stop,
     cancel: stop,
+    // The crypto worker lets go of its own connection when it waits (`download-feed.ts`).
+    pause: () => Promise.resolve(),
   };
 }
 
