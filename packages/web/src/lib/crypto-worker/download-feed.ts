@@ -2,7 +2,11 @@ import { downloadMessages } from '@coffer/contracts';
 import { CHUNK_OVERHEAD, chunkCount, encryptedSize, plainChunkLength } from '@coffer/crypto';
 import type { ChunkStore, StoredChunk } from '../transfers/download/chunk-store';
 import type { ChunkFeed, DownloadJob } from '../transfers/download/download-run';
-import { ResumableReader, type OpenedStream } from '../transfers/download/resumable-reader';
+import {
+  DOWNLOAD_WINDOW_BYTES,
+  ResumableReader,
+  type OpenedStream,
+} from '../transfers/download/resumable-reader';
 import { openSizes, receiveVerifiedChunk } from '../transfers/download/verify';
 import { progressGate } from '../transfers/progress';
 import { TransferAbortedError } from '../transfers/transfer-errors';
@@ -72,8 +76,8 @@ function stoppedOrAfter(signal: AbortSignal, ms: number): Promise<void> {
 
 export interface FeedChunksOptions {
   readonly job: DownloadJob;
-  /** Requests the object from `offset` on (fresh auth headers each time). */
-  readonly open: (offset: number, signal: AbortSignal) => Promise<OpenedStream>;
+  /** Requests the object from `offset` on, up to byte `end` where given (fresh auth headers each time). */
+  readonly open: (offset: number, signal: AbortSignal, end?: number) => Promise<OpenedStream>;
   /** Where the chunks wait (the crypto worker's chunk files). */
   readonly store: ChunkStore;
   /** This end of the feed. Closed when the feed ends. */
@@ -84,6 +88,8 @@ export interface FeedChunksOptions {
   readonly signal: AbortSignal;
   readonly sliceBytes?: number;
   readonly callBytes?: number;
+  /** The window each chunk is asked for in (`ResumableReaderOptions.windows`); tests use small ones. */
+  readonly windowBytes?: number;
 }
 
 /**
@@ -137,7 +143,8 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
     const total = encryptedSize(job.size, job.chunkSize);
     const posts = progressGate();
     input = await ResumableReader.open({
-      open: (offset) => options.open(offset, stop.signal),
+      open: (offset, end) => options.open(offset, stop.signal, end),
+      windows: { bytes: options.windowBytes ?? DOWNLOAD_WINDOW_BYTES, objectSize: total },
       onReceived: (done) => {
         if (posts(done, total)) post({ type: 'received', done, total });
       },
@@ -148,8 +155,6 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
     const sizes = openSizes(options);
     const count = chunkCount(job.size, job.chunkSize);
     for (let index = 0; index < count; index++) {
-      // The service worker is behind: the connection goes until it caught up (`pause`).
-      if (takenUpTo < index - CHUNKS_AHEAD) await input.pause();
       await taken(index - CHUNKS_AHEAD);
       const isLast = index === count - 1;
       const length = plainChunkLength(job.size, index, job.chunkSize) + CHUNK_OVERHEAD;

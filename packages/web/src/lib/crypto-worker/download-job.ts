@@ -60,14 +60,15 @@ export async function runFeedJob(job: DownloadJob, port: MessagePort, feed: Mess
 function openWithFreshHeaders(
   job: DownloadJob,
   page: PagePort,
-): (offset: number, signal: AbortSignal) => Promise<OpenedStream> {
-  return async (offset, signal) =>
+): (offset: number, signal: AbortSignal, end?: number) => Promise<OpenedStream> {
+  return async (offset, signal, end) =>
     openDownloadStream(
       (input, init) => fetch(input, init),
       job,
       (await page.call({ method: 'headers' })) as Record<string, string>,
       offset,
       signal,
+      end,
     );
 }
 

@@ -204,8 +204,8 @@ export async function downloadFile(options: DownloadOptions): Promise<void> {
       const doFetch = options.fetchImpl ?? ((input: string, init?: RequestInit) => fetch(input, init));
       await runDownloadPipeline({
         job,
-        open: async (offset, openSignal) =>
-          openDownloadStream(doFetch as typeof fetch, job, await host.headers(), offset, openSignal),
+        open: async (offset, openSignal, end) =>
+          openDownloadStream(doFetch as typeof fetch, job, await host.headers(), offset, openSignal, end),
         decrypt: (key, index, isLast, encrypted) => cipher.decrypt(key, index, isLast, encrypted),
         openSink: () => host.openSink(),
         progress: reporter,

@@ -138,8 +138,8 @@ async function runOne(
   const doFetch = options.fetchImpl ?? ((input: string, init?: RequestInit) => fetch(input, init));
   await runDownloadPipeline({
     job,
-    open: async (offset, signal) =>
-      openDownloadStream(doFetch as typeof fetch, job, await host.headers(), offset, signal),
+    open: async (offset, signal, end) =>
+      openDownloadStream(doFetch as typeof fetch, job, await host.headers(), offset, signal, end),
     decrypt: (key, index, isLast, encrypted) => options.cipher.decrypt(key, index, isLast, encrypted),
     openSink: () => host.openSink(),
     progress,

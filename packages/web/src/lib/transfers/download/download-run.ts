@@ -17,7 +17,7 @@ import { TransferAbortedError } from '../transfer-errors';
 import { decryptedWhole, decryptStored } from './decrypt';
 import { normalizeDownloadError, type ContentLocation } from './fetch';
 import { blobChunkStore, type ChunkStore, type StoredChunk } from './chunk-store';
-import { ResumableReader, type OpenedStream } from './resumable-reader';
+import { DOWNLOAD_WINDOW_BYTES, ResumableReader, type OpenedStream } from './resumable-reader';
 import { saveChunk } from './save';
 import { openSizes, receiveVerifiedChunk, storedCiphertext } from './verify';
 
@@ -58,8 +58,11 @@ export interface DownloadHost {
 
 export interface DownloadPipelineOptions {
   readonly job: DownloadJob;
-  /** Requests the object from `offset` on; throws a {@link TransferError} for a non-ok answer. */
-  readonly open: (offset: number, signal: AbortSignal) => Promise<OpenedStream>;
+  /**
+   * Requests the object from `offset` on, up to byte `end` where given; throws a
+   * {@link TransferError} for a non-ok answer.
+   */
+  readonly open: (offset: number, signal: AbortSignal, end?: number) => Promise<OpenedStream>;
   /** Decrypts one chunk; the buffer is the caller's again as soon as this returns (copied or moved). */
   readonly decrypt: (
     key: CryptoKey,
@@ -80,7 +83,12 @@ export interface DownloadPipelineOptions {
    * chunk-sized buffer exists. `sliceBytes`: the receive and read-back buffers (default 1 MiB);
    * `callBytes`: bytes per WebCrypto call (default 256 KiB); tests use small ones.
    */
-  readonly inSlices?: { readonly sliceBytes?: number; readonly callBytes?: number };
+  readonly inSlices?: {
+    readonly sliceBytes?: number;
+    readonly callBytes?: number;
+    /** The window each chunk is asked for in (`ResumableReaderOptions.windows`; default 16 MiB). */
+    readonly windowBytes?: number;
+  };
   /**
    * Where a chunk is kept between its verify and decrypt passes (`inSlices` only): files of the
    * origin private file system (`createChunkFiles`), or Blobs (the default, `blobChunkStore`).
@@ -165,7 +173,6 @@ async function chunksInOrder(
   const count = chunkCount(job.size, job.chunkSize);
   const phase = createDownloadPhase(options.progress, count);
   let saving: Promise<void> | null = null;
-  let saved = true;
   for (let index = 0; index < count; index++) {
     const isLast = index === count - 1;
     phase.bytesMoving(true);
@@ -178,15 +185,10 @@ async function chunksInOrder(
     if (isLast) await route.expectEnd();
     phase.bytesMoving(false);
     // The previous chunk must be saved before this one is opened: order, and two chunks in flight.
-    // While it is, nothing reads the network: the connection goes (`ResumableReader.pause`).
-    if (!saved && !isLast) await route.pause();
     if (saving !== null) await guard(saving, signal);
     phase.waitingFor(index);
-    saved = false;
     saving = saveChunk(open(), sink, phase, signal);
-    saving.then(() => {
-      saved = true;
-    }, fail);
+    saving.catch(fail);
   }
   if (saving !== null) await guard(saving, signal);
 }
@@ -211,8 +213,6 @@ interface ChunkSource extends ChunkRoute {
   expectEnd(): Promise<void>;
   /** Stops reading. Never throws. */
   cancel(): Promise<void>;
-  /** Lets go of the network while the chunk before waits to be saved (no-op for the feed). Never throws. */
-  pause(): Promise<void>;
 }
 
 /** The feed where there is one and the crypto worker took the download, else the network from here. */
@@ -239,7 +239,11 @@ async function openSource(options: DownloadPipelineOptions, signal: AbortSignal)
     if (fed) return fedSource(options, feed);
   }
   const input = await ResumableReader.open({
-    open: (offset) => options.open(offset, signal),
+    open: (offset, end) => options.open(offset, signal, end),
+    // Chunks received in slices are asked for in windows (`ResumableReader`); a whole chunk at once.
+    ...(options.inSlices === undefined
+      ? {}
+      : { windows: { bytes: options.inSlices.windowBytes ?? DOWNLOAD_WINDOW_BYTES, objectSize: total } }),
     onReceived: (received) => {
       progress.fraction(received, total);
     },
@@ -250,7 +254,6 @@ async function openSource(options: DownloadPipelineOptions, signal: AbortSignal)
     ...chunkRoute(options, input),
     expectEnd: () => input.expectEnd(),
     cancel: () => input.cancel(),
-    pause: () => input.pause(),
   };
 }
 
@@ -287,8 +290,6 @@ function fedSource(options: DownloadPipelineOptions, feed: ChunkFeed): ChunkSour
     expectEnd: () => Promise.resolve(),
     end: stop,
     cancel: stop,
-    // The crypto worker lets go of its own connection when it waits (`download-feed.ts`).
-    pause: () => Promise.resolve(),
   };
 }
 

@@ -18,8 +18,11 @@ describe('a link download resumed with its token (issue 30)', () => {
     const signal = new AbortController().signal;
     await openDownloadStream(fetchImpl, job, { 'X-Link-Auth': 'a' }, 0, signal);
     const resumed = await openDownloadStream(fetchImpl, job, { 'X-Link-Auth': 'a' }, 5, signal);
+    // A window (ResumableReader's `windows`) asks for its bytes only, with the same token.
+    await openDownloadStream(fetchImpl, job, { 'X-Link-Auth': 'a' }, 5, signal, 9);
     expect(sent[0]).toEqual({ 'X-Link-Auth': 'a' });
     expect(sent[1]).toEqual({ 'X-Link-Auth': 'a', Range: 'bytes=5-', 'x-link-download': 'tok-1' });
+    expect(sent[2]).toEqual({ 'X-Link-Auth': 'a', Range: 'bytes=5-9', 'x-link-download': 'tok-1' });
     expect(resumed.offset).toBe(5);
   });
 

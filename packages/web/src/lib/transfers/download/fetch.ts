@@ -27,7 +27,8 @@ const resumeTokens = new WeakMap<object, string>();
 
 /**
  * GET the content with the given headers, from `offset` on (a `Range` request, answered 206) when
- * resuming; a non-ok answer becomes the spec's text (its status kept: 401 signs the user out).
+ * resuming or reading a window, up to and including byte `end` where given; a non-ok answer becomes
+ * the spec's text (its status kept: 401 signs the user out).
  */
 export async function openDownloadStream(
   fetchImpl: typeof fetch,
@@ -35,9 +36,10 @@ export async function openDownloadStream(
   authHeaders: Record<string, string>,
   offset: number,
   signal: AbortSignal,
+  end?: number,
 ): Promise<OpenedStream> {
   const headers: Record<string, string> = { ...authHeaders };
-  if (offset > 0) headers.Range = `bytes=${offset}-`;
+  if (offset > 0) headers.Range = `bytes=${offset}-${end ?? ''}`;
   const tokenHeader = job.resumeTokenHeader;
   const token = resumeTokens.get(job);
   if (tokenHeader !== undefined && offset > 0 && token !== undefined) headers[tokenHeader] = token;

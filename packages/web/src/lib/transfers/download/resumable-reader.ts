@@ -10,12 +10,31 @@ export interface OpenedStream {
   readonly offset: number;
 }
 
+/**
+ * The window a chunk received in slices is asked for in (`ResumableReaderOptions.windows`): at most
+ * what a browser receives ahead of the reader. 16 MiB: six requests per 95 MiB chunk, each a few
+ * milliseconds of the server's time.
+ */
+export const DOWNLOAD_WINDOW_BYTES = 16 * 1024 * 1024;
+
 export interface ResumableReaderOptions {
   /**
-   * Requests the object from `offset` on (a `Range` request when `offset > 0`). Throws a
-   * {@link TransferError} for an answer that is not the object (e.g. 404, 500).
+   * Requests the object from `offset` on (a `Range` request when `offset > 0`), up to and including
+   * byte `end` where given. Throws a {@link TransferError} for an answer that is not the object
+   * (e.g. 404, 500).
    */
-  readonly open: (offset: number) => Promise<OpenedStream>;
+  readonly open: (offset: number, end?: number) => Promise<OpenedStream>;
+  /**
+   * Where given, {@link ResumableReader.readChunk} reads a chunk in windows of about `bytes` (whole
+   * slices), each from an answer of its own: a `Range` request with an end, so no browser receives
+   * more than a window ahead of what is read. Not every browser holds the network back for a reader
+   * that waits: Firefox's parent process goes on receiving an answer nobody reads and keeps every
+   * byte (a 1 GiB download saved more slowly than it arrived: +750 MiB there; docs/transfers.md,
+   * "A download asks for what it can take"). The request from byte 0 (the one the server counts) is
+   * open-ended and dropped after its first window, where the chunk is larger; the object's last
+   * window (`objectSize`) is open-ended too, so `expectEnd` still sees bytes that follow it.
+   */
+  readonly windows?: { readonly bytes: number; readonly objectSize: number };
   /** Called with the object bytes received so far (counting from 0 across reconnections). */
   readonly onReceived: (received: number) => void;
   /** The waits before each new attempt after a broken connection; their count is the retry budget. */
@@ -77,15 +96,27 @@ export class ResumableReader {
    * then on), without counting as a retry.
    */
   async readChunk<Stored>(length: number, sliceBytes: number, store: ChunkTarget<Stored>): Promise<Stored> {
+    // In windows only where the chunk is larger than one; otherwise as before: one answer goes on.
+    const { windows } = this.#options;
+    const windowed = windows !== undefined && this.#windowSpan(length, sliceBytes) < length;
     const chunk = await this.#withRetries(async () => {
       for (;;) {
-        const reader = await this.#ensureOpen();
+        await this.#ensureOpen(this.#position, windowed ? this.#windowSpan(length, sliceBytes) : undefined);
         const writer = await store.begin().catch(async (error: unknown) => {
           if (error instanceof ChunkStoreFailedError) return store.begin();
           throw error;
         });
         try {
-          await reader.readSlices(length, sliceBytes, (slice) => writer.append(slice));
+          for (let done = 0; done < length;) {
+            const at = this.#position + done;
+            const span = windowed ? this.#windowSpan(length - done, sliceBytes) : length;
+            const reader = await this.#ensureOpen(at, windowed ? span : undefined);
+            await reader.readSlices(span, sliceBytes, (slice) => writer.append(slice));
+            done += span;
+            // A window's answer goes once read (an open-ended one from byte 0 too), but the object's
+            // last, which `expectEnd` reads on.
+            if (windowed && at + span < windows.objectSize) await this.cancel();
+          }
           return await writer.finish();
         } catch (error) {
           await writer.abandon();
@@ -102,18 +133,6 @@ export class ResumableReader {
   /** @throws {IntegrityError} bytes follow the last chunk (the object was extended). */
   async expectEnd(): Promise<void> {
     await (await this.#ensureOpen()).expectEnd();
-  }
-
-  /**
-   * Lets go of the connection while the reader's consumer is busy (it waits for the previous chunk
-   * to be saved); the next read asks for the rest from the next chunk's first byte (`Range`), so no
-   * byte is lost or counted twice. Nobody reads an answer while it waits, and not every browser holds
-   * the network back for that: Firefox's parent process went on receiving and kept every byte in
-   * memory (a 1 GiB download saved slower than it arrived: +750 MiB there; docs/transfers.md,
-   * "A paused download holds no connection"). Never throws.
-   */
-  async pause(): Promise<void> {
-    await this.cancel();
   }
 
   /** Stops reading. Never throws. */
@@ -136,10 +155,28 @@ export class ResumableReader {
     }
   }
 
-  async #ensureOpen(): Promise<ExactReader> {
+  /**
+   * The bytes of a chunk's `rest` to read from one answer: all of it, or a window of whole slices
+   * where windows are asked for and more than one window is left.
+   */
+  #windowSpan(rest: number, sliceBytes: number): number {
+    const { windows } = this.#options;
+    if (windows === undefined) return rest;
+    const window = Math.max(1, Math.floor(windows.bytes / sliceBytes)) * sliceBytes;
+    return Math.min(rest, window);
+  }
+
+  /**
+   * The open answer, or a new one from `position` (by default the next chunk's first byte). With
+   * `span` (a window of a chunk read in windows), a new answer from a later byte than 0 is asked for
+   * those bytes only, unless they are the object's last.
+   */
+  async #ensureOpen(position = this.#position, span?: number): Promise<ExactReader> {
     if (this.#reader !== null) return this.#reader;
-    const position = this.#position;
-    const opened = await this.#options.open(position);
+    const { windows } = this.#options;
+    const bounded =
+      windows !== undefined && span !== undefined && position > 0 && position + span < windows.objectSize;
+    const opened = await this.#options.open(position, bounded ? position + span - 1 : undefined);
     if (opened.offset !== position) {
       await opened.body.cancel().catch(() => undefined);
       // The server ignored the range: resuming is not possible, and this is not a break to retry.

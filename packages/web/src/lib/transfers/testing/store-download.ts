@@ -47,6 +47,8 @@ export function downloadThroughStore(
   offsets: number[] = [],
   /** Chunks from a crypto worker's feed instead (`download-feed.ts`); `offsets` then hears only what the service worker fetched itself. */
   feed?: ChunkFeed,
+  /** Each chunk asked for in windows of this size (`ResumableReaderOptions.windows`). */
+  windowBytes?: number,
 ): Promise<unknown> {
   const { body } = object;
   return runDownloadPipeline({
@@ -56,7 +58,7 @@ export function downloadThroughStore(
       return servedFrom(body)(offset);
     },
     decrypt: () => Promise.reject(new Error('not this route')),
-    inSlices: { sliceBytes },
+    inSlices: { sliceBytes, ...(windowBytes === undefined ? {} : { windowBytes }) },
     chunkStore: store,
     ...(feed === undefined ? {} : { feed }),
     openSink: () => Promise.resolve(sink),
