@@ -3,8 +3,9 @@ import { CHUNK_OVERHEAD, chunkCount, encryptedSize, plainChunkLength } from '@co
 import type { ChunkStore, StoredChunk } from '../transfers/download/chunk-store';
 import type { ChunkFeed, DownloadJob } from '../transfers/download/download-run';
 import {
-  DOWNLOAD_WINDOW_BYTES,
   ResumableReader,
+  downloadWindowBytes,
+  windowsFor,
   type OpenedStream,
 } from '../transfers/download/resumable-reader';
 import { openSizes, receiveVerifiedChunk } from '../transfers/download/verify';
@@ -144,7 +145,7 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
     const posts = progressGate();
     input = await ResumableReader.open({
       open: (offset, end) => options.open(offset, stop.signal, end),
-      windows: { bytes: options.windowBytes ?? DOWNLOAD_WINDOW_BYTES, objectSize: total },
+      ...windowsFor(options.windowBytes ?? downloadWindowBytes(), total),
       onReceived: (done) => {
         if (posts(done, total)) post({ type: 'received', done, total });
       },

@@ -17,7 +17,7 @@ import { TransferAbortedError } from '../transfer-errors';
 import { decryptedWhole, decryptStored } from './decrypt';
 import { normalizeDownloadError, type ContentLocation } from './fetch';
 import { blobChunkStore, type ChunkStore, type StoredChunk } from './chunk-store';
-import { DOWNLOAD_WINDOW_BYTES, ResumableReader, type OpenedStream } from './resumable-reader';
+import { ResumableReader, downloadWindowBytes, windowsFor, type OpenedStream } from './resumable-reader';
 import { saveChunk } from './save';
 import { openSizes, receiveVerifiedChunk, storedCiphertext } from './verify';
 
@@ -240,10 +240,10 @@ async function openSource(options: DownloadPipelineOptions, signal: AbortSignal)
   }
   const input = await ResumableReader.open({
     open: (offset, end) => options.open(offset, signal, end),
-    // Chunks received in slices are asked for in windows (`ResumableReader`); a whole chunk at once.
+    // Chunks received in slices are asked for in windows where the browser needs them (`ResumableReader`).
     ...(options.inSlices === undefined
       ? {}
-      : { windows: { bytes: options.inSlices.windowBytes ?? DOWNLOAD_WINDOW_BYTES, objectSize: total } }),
+      : windowsFor(options.inSlices.windowBytes ?? downloadWindowBytes(), total)),
     onReceived: (received) => {
       progress.fraction(received, total);
     },

@@ -1,7 +1,12 @@
 import { IntegrityError } from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
 import { blobChunkStore } from './chunk-store';
-import { ResumableReader, type OpenedStream } from './resumable-reader';
+import {
+  DOWNLOAD_WINDOW_BYTES,
+  ResumableReader,
+  downloadWindowBytes,
+  type OpenedStream,
+} from './resumable-reader';
 
 const CHUNK = 1024 + 28;
 const SLICE = 256;
@@ -91,5 +96,19 @@ describe('ResumableReader in windows', () => {
     expect(await readAll(open)).toEqual(object);
     const afterCut = served.findIndex((request) => request.offset === CHUNK + WINDOW) + 1;
     expect(served[afterCut]).toEqual({ offset: CHUNK, end: CHUNK + WINDOW - 1 });
+  });
+});
+
+describe('downloadWindowBytes', () => {
+  it('asks for windows in Firefox only, where an unread answer is kept in memory', () => {
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0';
+    const chromium =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+    const safari =
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15';
+    expect(downloadWindowBytes(firefox)).toBe(DOWNLOAD_WINDOW_BYTES);
+    expect(downloadWindowBytes(chromium)).toBeUndefined();
+    expect(downloadWindowBytes(safari)).toBeUndefined();
+    expect(downloadWindowBytes(undefined)).toBeUndefined();
   });
 });
