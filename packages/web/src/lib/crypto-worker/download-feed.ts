@@ -89,7 +89,7 @@ export interface FeedChunksOptions {
   readonly signal: AbortSignal;
   readonly sliceBytes?: number;
   readonly callBytes?: number;
-  /** The window each chunk is asked for in (`ResumableReaderOptions.windows`); tests use small ones. */
+  /** The window each chunk is asked for in (`ResumableReaderOptions.windows`; default `downloadWindowBytes()`: 16 MiB in Firefox, none elsewhere); tests use small ones. */
   readonly windowBytes?: number;
 }
 

@@ -86,7 +86,7 @@ export interface DownloadPipelineOptions {
   readonly inSlices?: {
     readonly sliceBytes?: number;
     readonly callBytes?: number;
-    /** The window each chunk is asked for in (`ResumableReaderOptions.windows`; default 16 MiB). */
+    /** The window each chunk is asked for in (`ResumableReaderOptions.windows`; default `downloadWindowBytes()`: 16 MiB in Firefox, none elsewhere). */
     readonly windowBytes?: number;
   };
   /**
