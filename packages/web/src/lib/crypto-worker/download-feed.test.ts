@@ -141,7 +141,7 @@ async function feedDownload(
     sink,
     SLICE,
     serviceWorkerOpens,
-    options.streaming === false ? undefined : feed,
+    feed,
     options.windowBytes,
   );
   await fed;

@@ -122,10 +122,12 @@ export class ResumableReader {
   async readChunk<Stored>(length: number, sliceBytes: number, store: ChunkTarget<Stored>): Promise<Stored> {
     // In windows only where the chunk is larger than one; otherwise as before: one answer goes on.
     const { windows } = this.#options;
-    const windowed = windows !== undefined && this.#windowSpan(length, sliceBytes) < length;
+    const window =
+      windows === undefined ? length : Math.max(1, Math.floor(windows.bytes / sliceBytes)) * sliceBytes;
+    const windowed = windows !== undefined && window < length;
     const chunk = await this.#withRetries(async () => {
       for (;;) {
-        await this.#ensureOpen(this.#position, windowed ? this.#windowSpan(length, sliceBytes) : undefined);
+        await this.#ensureOpen(this.#position, windowed ? window : undefined);
         const writer = await store.begin().catch(async (error: unknown) => {
           if (error instanceof ChunkStoreFailedError) return store.begin();
           throw error;
@@ -133,7 +135,7 @@ export class ResumableReader {
         try {
           for (let done = 0; done < length;) {
             const at = this.#position + done;
-            const span = windowed ? this.#windowSpan(length - done, sliceBytes) : length;
+            const span = Math.min(length - done, window);
             const reader = await this.#ensureOpen(at, windowed ? span : undefined);
             await reader.readSlices(span, sliceBytes, (slice) => writer.append(slice));
             done += span;
@@ -177,17 +179,6 @@ export class ResumableReader {
         await waitBeforeRetry(delay, signal, downloadMessages.aborted);
       }
     }
-  }
-
-  /**
-   * The bytes of a chunk's `rest` to read from one answer: all of it, or a window of whole slices
-   * where windows are asked for and more than one window is left.
-   */
-  #windowSpan(rest: number, sliceBytes: number): number {
-    const { windows } = this.#options;
-    if (windows === undefined) return rest;
-    const window = Math.max(1, Math.floor(windows.bytes / sliceBytes)) * sliceBytes;
-    return Math.min(rest, window);
   }
 
   /**
