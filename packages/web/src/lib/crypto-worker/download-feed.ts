@@ -10,6 +10,7 @@ import {
 } from '../transfers/download/resumable-reader';
 import { openSizes, receiveVerifiedChunk } from '../transfers/download/verify';
 import { progressGate } from '../transfers/progress';
+import { askForCollection } from '../transfers/buffers';
 import { TransferAbortedError } from '../transfers/transfer-errors';
 import { describeFailure, errorFromFailure } from './chunk-cipher';
 import type { CryptoFailure } from './protocol';
@@ -171,6 +172,8 @@ export async function feedVerifiedChunks(options: FeedChunksOptions): Promise<vo
       if (isLast) await input.expectEnd();
       if (stop.signal.aborted) throw aborted();
       post({ type: 'chunk', index, data: chunk.data });
+      // The chunk's reads and GMAC calls left their browser objects behind.
+      askForCollection();
     }
     // The files stay until the service worker has read them.
     await taken(count - 1);

@@ -1,5 +1,5 @@
 import { HASH_PIECE_BYTES, IV_LENGTH, chunkAad, createChunkSealer, sha256 } from '@coffer/crypto';
-import { releaseBuffer } from '../transfers/buffers';
+import { askForCollection, releaseBuffer } from '../transfers/buffers';
 import { readSliceFresh } from '../storage/read-slice';
 
 /**
@@ -117,6 +117,8 @@ export async function sealInSlices(
     const pending = reading === null ? null : await reading.catch(() => null);
     if (pending !== null) releaseBuffer(pending.buffer);
   }
+  // The chunk's ~760 WebCrypto calls left their browser objects behind: see askForCollection.
+  askForCollection();
   const hash = hashing ? await sha256(joined(pieceDigests)) : undefined;
   return hash === undefined ? {} : { hash };
 }

@@ -34,6 +34,25 @@ describe('releaseBuffer', () => {
     }).not.toThrow();
   });
 
+  it('posts every buffer through one channel, not a channel each (each is browser memory until a collection)', () => {
+    const original = globalThis.MessageChannel;
+    let made = 0;
+    globalThis.MessageChannel = class extends original {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      const buffers = Array.from({ length: 100 }, () => new Uint8Array(64).buffer);
+      for (const buffer of buffers) releaseBuffer(buffer);
+      expect(buffers.every((buffer) => buffer.byteLength === 0)).toBe(true);
+      expect(made).toBeLessThanOrEqual(1);
+    } finally {
+      globalThis.MessageChannel = original;
+    }
+  });
+
   it('falls back to transfer(0) where messages cannot carry the buffer, and leaves it alone without either', () => {
     const withTransfer = new Uint8Array(16).buffer;
     const withNeither = new Uint8Array(16).buffer;

@@ -9,7 +9,7 @@ import {
   encryptedSize,
   plainChunkLength,
 } from '@coffer/crypto';
-import { releaseBuffer } from '../buffers';
+import { askForCollection, releaseBuffer } from '../buffers';
 import { createChunkPhase, type ChunkPhase } from '../chunk-phase';
 import { downloadFailure } from '../download-failure';
 import type { SaveSink } from '../save/save-sink';
@@ -187,6 +187,8 @@ async function chunksInOrder(
     // The previous chunk must be saved before this one is opened: order, and two chunks in flight.
     if (saving !== null) await guard(saving, signal);
     phase.waitingFor(index);
+    // The last chunk's ~1,500 WebCrypto calls and reads left their browser objects behind.
+    askForCollection();
     saving = saveChunk(open(), sink, phase, signal);
     saving.catch(fail);
   }
