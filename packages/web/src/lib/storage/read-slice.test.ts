@@ -105,6 +105,21 @@ describe.each([
     expect(streams).toBe(1);
   });
 
+  it('with two buffers, reads the next slice into the other one while the last is still used', async () => {
+    const slices = readSlicesInto(streamedBlob(pieces(), type), [
+      new ArrayBuffer(3072),
+      new ArrayBuffer(3072),
+    ]);
+    const first = (await slices.next()).value as Uint8Array<ArrayBuffer>;
+    const second = (await slices.next()).value as Uint8Array<ArrayBuffer>;
+    // The first slice's bytes are still there: the second went into the other memory.
+    expect(first).toEqual(bytes.subarray(0, 3072));
+    expect(second).toEqual(bytes.subarray(3072, 6144));
+    const third = (await slices.next()).value as Uint8Array<ArrayBuffer>;
+    expect(third).toEqual(bytes.subarray(6144, 9216));
+    await slices.return(undefined);
+  });
+
   it('fails when the file ended early', async () => {
     const shrunk = streamedBlob(pieces().slice(0, 5), type);
     Object.defineProperty(shrunk, 'size', { value: 10_000 });
@@ -117,6 +132,11 @@ describe.each([
 });
 
 describe('readSlicesInto', () => {
+  it('refuses buffers of different sizes', async () => {
+    const slices = readSlicesInto(new Blob([bytes]), [new ArrayBuffer(1024), new ArrayBuffer(512)]);
+    await expect(slices.next()).rejects.toThrow(RangeError);
+  });
+
   it('reads an empty Blob as one empty slice', async () => {
     const sizes: number[] = [];
     for await (const slice of readSlicesInto(new Blob([]), new ArrayBuffer(0))) sizes.push(slice.length);

@@ -35,23 +35,6 @@ export async function readSliceInto(
 }
 
 /**
- * Reads `slice` into memory of its own (`Blob.arrayBuffer()`), for a caller that frees it with
- * `releaseBuffer` once done (uploads: once the slice is sealed and hashed).
- *
- * Why not a reused buffer (`readSliceInto`) for a long file read slice by slice: each Blob stream
- * leaves garbage that only a garbage collection frees, and a worker whose other buffers are freed at
- * once collects rarely. Measured (Chromium 156, a dedicated worker reading a 4 GiB file in 4 MiB
- * slices, the page process's growth above idle): a BYOB stream per slice +90 MiB and 14.5–16.7 s; one
- * stream per 95 MiB chunk +60–85 MiB and 6.4–9.2 s (+16 MiB with a collection forced after each
- * chunk); `arrayBuffer()` per slice, each freed at once, +14 MiB and 13.2 s.
- */
-export async function readSliceFresh(slice: Blob): Promise<Uint8Array<ArrayBuffer>> {
-  const bytes = new Uint8Array(await slice.arrayBuffer());
-  if (bytes.byteLength !== slice.size) throw new Error('The file shrank while it was read');
-  return bytes;
-}
-
-/**
  * The Blob streams being read, held from the global scope until their read ends. Chromium (seen in
  * 156) does not keep a Blob's byte stream alive while a BYOB read of it is pending: if nothing else
  * references the stream, a garbage collection during the read takes the stream, its reader and
@@ -130,16 +113,24 @@ async function copyPieces(
 }
 
 /**
- * `blob`'s bytes in slices of `buffer.byteLength` (the last one shorter; an empty Blob is one empty
- * slice), all read through ONE stream of the Blob into the same memory (a BYOB reader where the
- * stream is a byte stream, else its pieces copied in). Each slice is a view valid until the next one
- * is asked for. One stream per Blob, not per slice: each stream costs the browser a reader of its own.
+ * `blob`'s bytes in slices of `buffers[0].byteLength` (the last one shorter; an empty Blob is one
+ * empty slice), all read through ONE stream of the Blob (a BYOB reader where the stream is a byte
+ * stream, else its pieces copied in), into the given buffers in turn: with one buffer each slice is
+ * valid until the next is asked for; with two, the next slice can be read (ask for it) while the
+ * last one is still used. One stream per Blob, not per slice: each stream costs the browser a reader
+ * of its own. A BYOB read moves a buffer's memory to a new `ArrayBuffer` object: a slice's `buffer`
+ * is the one to free or reuse once reading ended.
  */
 export async function* readSlicesInto(
   blob: Blob,
-  buffer: ArrayBuffer,
-): AsyncGenerator<Uint8Array<ArrayBuffer>> {
-  const sliceBytes = buffer.byteLength;
+  buffers: ArrayBuffer | readonly ArrayBuffer[],
+): AsyncGenerator<Uint8Array<ArrayBuffer>, void> {
+  const memories = Array.isArray(buffers)
+    ? [...(buffers as readonly ArrayBuffer[])]
+    : [buffers as ArrayBuffer];
+  const sliceBytes = memories[0]?.byteLength ?? 0;
+  if (memories.some((memory) => memory.byteLength !== sliceBytes))
+    throw new RangeError('The read buffers differ in size');
   if (sliceBytes <= 0 && blob.size > 0) throw new RangeError('The read buffer is empty');
   if (typeof blob.stream !== 'function') {
     let offset = 0;
@@ -155,12 +146,16 @@ export async function* readSlicesInto(
   const byob = byobReaderOf(stream);
   const reader = byob ?? stream.getReader();
   try {
-    let memory = buffer;
     /** A piece of a default stream that passed the end of the buffer, and where its rest starts. */
     let rest: Uint8Array | null = null;
     let remaining = blob.size;
+    let turn = 0;
     do {
       const want = Math.min(sliceBytes, remaining);
+      const slot = turn++ % memories.length;
+      const given = memories[slot];
+      if (given === undefined) throw new RangeError('No read buffer was given');
+      let memory: ArrayBuffer = given;
       let filled = 0;
       while (filled < want) {
         if (byob !== null) {
@@ -180,6 +175,7 @@ export async function* readSlicesInto(
         filled += taken;
         rest = taken === rest.length ? null : rest.subarray(taken);
       }
+      memories[slot] = memory;
       if (filled !== want) throw new Error('The stored file ended early');
       remaining -= want;
       yield new Uint8Array(memory, 0, want);
