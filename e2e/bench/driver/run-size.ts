@@ -36,6 +36,9 @@ export interface SizeResult {
   footprint: CipherFootprint;
   plainUp: Measured;
   plainDown: Measured;
+  /** The same plain transfers again, after the encrypted ones (the plain figure is the mean of both). */
+  plainUpAgain: Measured;
+  plainDownAgain: Measured;
   /** The plain upload and bare encryption at once (`plainWithBareCipher`): the upload's floor. */
   floorUp: Measured;
   /** The plain download and bare decryption at once: the download's floor. */
@@ -84,21 +87,24 @@ export async function runSize(
     log("WebCrypto's memory per chunk-sized call");
     const footprint = await cipherFootprint(h);
 
-    log('plain upload');
     let plainId = '';
-    const plainUp = await measure(
-      h,
-      async () => {
-        const result = await plainUpload(h, file);
-        plainId = result.fileId;
-        return result.ms / 1000;
-      },
-      { blocking: true },
-    );
+    /** The plain upload (its object's id kept for the plain download), measured. */
+    const measurePlainUpload = (): Promise<Measured> =>
+      measure(
+        h,
+        async () => {
+          const result = await plainUpload(h, file);
+          plainId = result.fileId;
+          return result.ms / 1000;
+        },
+        { blocking: true },
+      );
+    const measurePlainDownload = (): Promise<Measured> =>
+      measure(h, () => plainDownload(h, plainId, encryptedSizeFor(size)), { blocking: false });
+    log('plain upload');
+    const plainUp = await measurePlainUpload();
     log('plain download');
-    const plainDown = await measure(h, () => plainDownload(h, plainId, encryptedSizeFor(size)), {
-      blocking: false,
-    });
+    const plainDown = await measurePlainDownload();
     log('plain download with bare decryption at the same time (the floor)');
     const decrypting = await bareCipherInWorker(h.page, size, 'decrypt');
     const floorDown = await measure(
@@ -148,6 +154,13 @@ export async function runSize(
     controlledBefore[1] = await isControlled(h.page);
     const encUpControlled = await measure(h, () => encryptedUpload(h, file), { blocking: true });
     if (encUpControlled.failure !== null) log(`encrypted upload FAILED: ${encUpControlled.failure}`);
+    // The plain transfers once more, after the encrypted ones: the plain figure is their mean, so a
+    // machine that sped up or slowed down during the run does not move the ratios alone.
+    log('plain upload again');
+    const plainUpAgain = await measurePlainUpload();
+    log('plain download again');
+    const plainDownAgain = await measurePlainDownload();
+    await apiCall(h.page, 'DELETE', `/users/files/${plainId}`);
     const exchanges: Exchange[] = [];
     for (let run = 1; gib === exchangeGib && encUpControlled.failure === null && run <= exchangeRuns; run++) {
       log(`sharing with a second person, who downloads it (${run} of ${exchangeRuns})`);
@@ -165,6 +178,8 @@ export async function runSize(
       footprint,
       plainUp,
       plainDown,
+      plainUpAgain,
+      plainDownAgain,
       floorUp,
       floorDown,
       encUp,

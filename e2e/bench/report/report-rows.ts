@@ -58,19 +58,28 @@ export function allRows(r: SizeResult): [string, Measured][] {
     ...encryptedRows(r).map((row): [string, Measured] => [labelled(row), row.m]),
     ['plain upload', r.plainUp],
     ['plain download', r.plainDown],
+    ['plain upload again, after the encrypted transfers', r.plainUpAgain],
+    ['plain download again, after the encrypted transfers', r.plainDownAgain],
     ['plain upload with bare encryption at once (floor)', r.floorUp],
     ['plain download with bare decryption at once (floor)', r.floorDown],
   ];
 }
 
-/** The plain transfer of the same bytes in the same direction. */
+/** The plain transfer of the same bytes in the same direction (the first of its two runs). */
 export const plainOf = (r: SizeResult, direction: Direction): Measured =>
   direction === 'upload' ? r.plainUp : r.plainDown;
+
+/** The plain transfer's two runs, before and after the encrypted transfers. */
+export const plainRunsOf = (r: SizeResult, direction: Direction): [Measured, Measured] =>
+  direction === 'upload' ? [r.plainUp, r.plainUpAgain] : [r.plainDown, r.plainDownAgain];
 
 /** An encrypted transfer's rate (MB/s) beside its limits', and the ratios the report judges. */
 export interface Throughput {
   encRate: number;
+  /** Over the mean time of the plain transfer's two runs (before and after the encrypted ones). */
   plainRate: number;
+  /** Each plain run's own rate: how far the machine moved during the run. */
+  plainRates: [number, number];
   floorRate: number;
   /** Bare AES-GCM, one and two chunks in flight. */
   bare1Rate: number;
@@ -83,12 +92,14 @@ export interface Throughput {
 export function throughputOf(r: SizeResult, { direction, m }: EncryptedRow): Throughput {
   const bareMs = (bare: SizeResult['bare1']): number =>
     direction === 'upload' ? bare.encryptMs : bare.decryptMs;
-  const plainRate = rate(r.size, plainOf(r, direction).seconds);
+  const [before, after] = plainRunsOf(r, direction);
+  const plainRate = rate(r.size, (before.seconds + after.seconds) / 2);
   const floorRate = rate(r.size, (direction === 'upload' ? r.floorUp : r.floorDown).seconds);
   const encRate = rate(r.size, m.seconds);
   return {
     encRate,
     plainRate,
+    plainRates: [rate(r.size, before.seconds), rate(r.size, after.seconds)],
     floorRate,
     bare1Rate: rate(r.size, bareMs(r.bare1) / 1000),
     bare2Rate: rate(r.size, bareMs(r.bare2) / 1000),

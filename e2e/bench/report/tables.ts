@@ -6,7 +6,7 @@ import { allRows, encryptedRows, labelled, mb, rate, throughputOf } from './repo
 /** Each encrypted transfer's rate beside the plain transfer's, bare AES-GCM's and the floor's. */
 export function throughputTable(results: SizeResult[]): string[] {
   const out = [
-    '| size | encrypted transfer | AES-GCM in | encrypted MB/s | plain MB/s | bare AES-GCM MB/s (1 / 2 in flight) | floor MB/s | floor / plain | encrypted / plain | encrypted / floor | load |',
+    '| size | encrypted transfer | AES-GCM in | encrypted MB/s | plain MB/s (before / after) | bare AES-GCM MB/s (1 / 2 in flight) | floor MB/s | floor / plain | encrypted / plain | encrypted / floor | load |',
     '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of results) {
@@ -16,7 +16,7 @@ export function throughputTable(results: SizeResult[]): string[] {
       const failed = m.failure !== null;
       const encCell = failed ? `**failed** after ${m.seconds.toFixed(0)} s` : f0(t.encRate);
       out.push(
-        `| ${r.gib} GiB | ${name} | ${computedAs(row.streaming)} | ${encCell} | ${f0(t.plainRate)} | ${f0(t.bare1Rate)} / ${f0(t.bare2Rate)} | ${f0(t.floorRate)} | ` +
+        `| ${r.gib} GiB | ${name} | ${computedAs(row.streaming)} | ${encCell} | ${f0(t.plainRate)} (${f0(t.plainRates[0])} / ${f0(t.plainRates[1])}) | ${f0(t.bare1Rate)} / ${f0(t.bare2Rate)} | ${f0(t.floorRate)} | ` +
           `${t.floorOfPlain.toFixed(2)} | ${failed ? '—' : t.ofPlain.toFixed(2)} | ${failed ? '—' : t.ofFloor.toFixed(2)} | ${m.load.toFixed(1)} |`,
       );
     }
