@@ -22,7 +22,7 @@ import { profiled } from '../measure/cpu-profile.js';
 import { cryptoWorkerPath } from './bench-stack.js';
 import { encryptedDownload, encryptedUpload } from './encrypted-transfers.js';
 import { shareAndReceive, type Exchange } from './exchange.js';
-import { measure, type Measured } from './measured-run.js';
+import { measure, TransferFailed, type Measured } from './measured-run.js';
 import { plainDownload, plainUpload } from './plain-transfers.js';
 import { deleteAllFiles, isControlled, openSession, type Harness } from './session.js';
 
@@ -93,14 +93,23 @@ export async function runSize(
       measure(
         h,
         async () => {
+          plainId = '';
           const result = await plainUpload(h, file);
           plainId = result.fileId;
           return result.ms / 1000;
         },
         { blocking: true },
       );
+    /** The plain download of what the last plain upload stored (failed at once where that failed). */
     const measurePlainDownload = (): Promise<Measured> =>
-      measure(h, () => plainDownload(h, plainId, encryptedSizeFor(size)), { blocking: false });
+      measure(
+        h,
+        () =>
+          plainId === ''
+            ? Promise.reject(new TransferFailed('the plain upload before it failed', 0))
+            : plainDownload(h, plainId, encryptedSizeFor(size)),
+        { blocking: false },
+      );
     log('plain upload');
     const plainUp = await measurePlainUpload();
     log('plain download');
@@ -160,7 +169,7 @@ export async function runSize(
     const plainUpAgain = await measurePlainUpload();
     log('plain download again');
     const plainDownAgain = await measurePlainDownload();
-    await apiCall(h.page, 'DELETE', `/users/files/${plainId}`);
+    if (plainId !== '') await apiCall(h.page, 'DELETE', `/users/files/${plainId}`);
     const exchanges: Exchange[] = [];
     for (let run = 1; gib === exchangeGib && encUpControlled.failure === null && run <= exchangeRuns; run++) {
       log(`sharing with a second person, who downloads it (${run} of ${exchangeRuns})`);

@@ -65,7 +65,7 @@ export function allRows(r: SizeResult): [string, Measured][] {
   ];
 }
 
-/** The plain transfer of the same bytes in the same direction (the first of its two runs). */
+/** The plain transfer of the same bytes in the same direction (the first of its two runs: its memory is the one reported). */
 export const plainOf = (r: SizeResult, direction: Direction): Measured =>
   direction === 'upload' ? r.plainUp : r.plainDown;
 
@@ -93,7 +93,11 @@ export function throughputOf(r: SizeResult, { direction, m }: EncryptedRow): Thr
   const bareMs = (bare: SizeResult['bare1']): number =>
     direction === 'upload' ? bare.encryptMs : bare.decryptMs;
   const [before, after] = plainRunsOf(r, direction);
-  const plainRate = rate(r.size, (before.seconds + after.seconds) / 2);
+  // A run that failed has no time to average: the other one alone.
+  const timed = [before, after].filter((run) => run.failure === null);
+  const plainSeconds =
+    timed.length === 0 ? before.seconds : timed.reduce((sum, run) => sum + run.seconds, 0) / timed.length;
+  const plainRate = rate(r.size, plainSeconds);
   const floorRate = rate(r.size, (direction === 'upload' ? r.floorUp : r.floorDown).seconds);
   const encRate = rate(r.size, m.seconds);
   return {

@@ -40,6 +40,50 @@ async function seal(
   return { key, part, appended, reads, sealed };
 }
 
+/**
+ * A Blob whose stream is a byte stream over `plain`, as Chromium's and Firefox's Blob streams are: each
+ * BYOB read is filled with the next bytes (`read <offset>` in `events`). Reading it per slice fails.
+ */
+function byteSource(plain: Uint8Array, events: string[]) {
+  const readInto = new Set<number>();
+  let streams = 0;
+  let cancelled = false;
+  let at = 0;
+  const source = {
+    size: plain.length,
+    stream: () => {
+      streams++;
+      return new ReadableStream({
+        type: 'bytes',
+        pull(controller) {
+          const request = controller.byobRequest;
+          if (request?.view === null || request === null) throw new Error('expected a BYOB read');
+          if (at === plain.length) {
+            controller.close();
+            request.respond(0);
+            return;
+          }
+          events.push(`read ${String(at)}`);
+          readInto.add(request.view.buffer.byteLength);
+          const view = new Uint8Array(request.view.buffer, request.view.byteOffset, request.view.byteLength);
+          const length = Math.min(view.length, plain.length - at);
+          view.set(plain.subarray(at, at + length));
+          at += length;
+          request.respond(length);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+    },
+    slice: () => {
+      throw new Error('read through one stream, not per slice');
+    },
+    arrayBuffer: () => Promise.reject(new Error('read through one stream')),
+  } as unknown as Blob;
+  return { source, readInto, streams: () => streams, cancelled: () => cancelled };
+}
+
 describe('sealInSlices', () => {
   it('writes the IV, then each slice sealed: the part one-shot AES-GCM would make, opened whole', async () => {
     const plain = pattern(1000);
@@ -90,43 +134,7 @@ describe('sealInSlices', () => {
   it('reads the chunk through one stream into two slices of memory, the next while one is sealed', async () => {
     const plain = pattern(1000);
     const events: string[] = [];
-    const readInto = new Set<number>();
-    let streams = 0;
-    let at = 0;
-    const source = {
-      size: plain.length,
-      stream: () => {
-        streams++;
-        // A byte stream, as Chromium's and Firefox's Blob streams are: each read fills the memory given.
-        return new ReadableStream({
-          type: 'bytes',
-          pull(controller) {
-            const request = controller.byobRequest;
-            if (request?.view === null || request === null) throw new Error('expected a BYOB read');
-            if (at === plain.length) {
-              controller.close();
-              request.respond(0);
-              return;
-            }
-            events.push(`read ${String(at)}`);
-            readInto.add(request.view.buffer.byteLength);
-            const view = new Uint8Array(
-              request.view.buffer,
-              request.view.byteOffset,
-              request.view.byteLength,
-            );
-            const length = Math.min(view.length, plain.length - at);
-            view.set(plain.subarray(at, at + length));
-            at += length;
-            request.respond(length);
-          },
-        });
-      },
-      slice: () => {
-        throw new Error('read through one stream, not per slice');
-      },
-      arrayBuffer: () => Promise.reject(new Error('read through one stream')),
-    } as unknown as Blob;
+    const { source, readInto, streams } = byteSource(plain, events);
     const appended: Uint8Array<ArrayBuffer>[] = [];
     const key = await generateFileKey();
     await sealInSlices(
@@ -144,11 +152,29 @@ describe('sealInSlices', () => {
         plain,
       ),
     ).toBe(true);
-    expect(streams).toBe(1);
+    expect(streams()).toBe(1);
     // Each read filled a slice's memory (256 bytes), never a buffer of the chunk's size.
     expect([...readInto]).toEqual([256]);
     // The second slice was asked for before the first one's seal calls came out.
     expect(events.slice(0, 3)).toEqual(['sealed', 'read 0', 'read 256']);
+  });
+
+  it('a chunk that fails half-way stops reading: its stream is cancelled and the failure thrown', async () => {
+    const plain = pattern(4096);
+    const { source, cancelled } = byteSource(plain, []);
+    let appends = 0;
+    const key = await generateFileKey();
+    const sealing = sealInSlices(
+      { key, index: 0, isLast: true, source, sliceBytes: 256, callBytes: 128 },
+      {
+        append: () => {
+          // The IV, then the second seal call's output: the disk is full.
+          if (++appends === 3) throw new Error('no space');
+        },
+      },
+    );
+    await expect(sealing).rejects.toThrow('no space');
+    expect(cancelled()).toBe(true);
   });
 
   it('refuses calls that do not fill a slice, or split a hash piece', async () => {

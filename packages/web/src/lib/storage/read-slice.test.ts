@@ -127,7 +127,7 @@ describe.each([
       for await (const slice of readSlicesInto(shrunk, new ArrayBuffer(4096)))
         expect(slice.length).toBeGreaterThan(0);
     })();
-    await expect(reading).rejects.toThrow('The stored file ended early');
+    await expect(reading).rejects.toThrow('The file ended early while it was read');
   });
 });
 

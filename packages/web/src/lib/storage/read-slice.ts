@@ -176,7 +176,7 @@ export async function* readSlicesInto(
         rest = taken === rest.length ? null : rest.subarray(taken);
       }
       memories[slot] = memory;
-      if (filled !== want) throw new Error('The stored file ended early');
+      if (filled !== want) throw new Error('The file ended early while it was read');
       remaining -= want;
       yield new Uint8Array(memory, 0, want);
     } while (remaining > 0);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { blobPartsOf, releaseBuffer, SLICE_BYTES } from './buffers';
+import {
+  askForCollection,
+  blobPartsOf,
+  collectionHint,
+  COLLECTION_HINT_BYTES,
+  releaseBuffer,
+  SLICE_BYTES,
+} from './buffers';
 
 describe('blobPartsOf', () => {
   it('copies the bytes into Blobs of at most SLICE_BYTES, in order', async () => {
@@ -70,6 +77,35 @@ describe('releaseBuffer', () => {
     } finally {
       globalThis.MessageChannel = channel;
       if (transfer !== undefined) Object.defineProperty(ArrayBuffer.prototype, 'transfer', transfer);
+    }
+  });
+});
+
+describe('askForCollection', () => {
+  it('keeps one untouched buffer of COLLECTION_HINT_BYTES until the next call', () => {
+    askForCollection();
+    const first = collectionHint.buffer;
+    expect(first?.byteLength).toBe(COLLECTION_HINT_BYTES);
+    askForCollection();
+    expect(collectionHint.buffer).not.toBe(first);
+    expect(collectionHint.buffer?.byteLength).toBe(COLLECTION_HINT_BYTES);
+  });
+
+  it('is a hint only: where the buffer cannot be had, the transfer goes on', () => {
+    const original = globalThis.ArrayBuffer;
+    try {
+      globalThis.ArrayBuffer = class extends original {
+        constructor(length: number) {
+          if (length === COLLECTION_HINT_BYTES) throw new RangeError('Array buffer allocation failed');
+          super(length);
+        }
+      } as ArrayBufferConstructor;
+      expect(() => {
+        askForCollection();
+      }).not.toThrow();
+      expect(collectionHint.buffer).toBeNull();
+    } finally {
+      globalThis.ArrayBuffer = original;
     }
   });
 });
