@@ -117,6 +117,8 @@ export interface TransferEventsTable {
   kind: TransferKind;
   bytes: number;
   created_at: IsoTimestamp;
+  /** The file a counted download was of (null for uploads, and downloads counted before 0013). */
+  file_id: Generated<string | null>;
 }
 
 export interface FilesTable {

@@ -187,6 +187,7 @@ describe.each(dialectsUnderTest)('tables on $name ($backend)', ({ open }) => {
       kind: 'upload',
       bytes: FIVE_GIB,
       created_at: nowIso(),
+      file_id: null,
     };
     await t.db.insertInto('transfer_events').values(event).execute();
     const monthly = await t.db

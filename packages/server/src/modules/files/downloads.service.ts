@@ -34,6 +34,12 @@ export class RangeNotSatisfiableError extends ApiError {
   }
 }
 
+/**
+ * How long after a counted download of a file a request for the rest of it (a range that does not
+ * start at byte 0) is its resume, and not counted again: a day, for a laptop closed mid-download.
+ */
+export const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 export const fileNotFound = (): NotFoundError =>
   new NotFoundError('The file does not exist or is not shared with you', ErrorCode.FILE_NOT_FOUND);
 
@@ -45,7 +51,9 @@ export interface DownloadsService {
   /**
    * Opens `file` for `user` (its owner or a recipient, already authorized by the caller). A request that
    * starts at byte 0 is a download: it is checked against the monthly limit and counted; a request that
-   * resumes further on is neither, so a resumed download counts once. `stillVisible` re-checks access
+   * starts further on is the resume of one, neither checked nor counted, where `user`'s download of
+   * this file was counted within {@link RESUME_WINDOW_MS}, and a download otherwise. So a resumed
+   * download counts once, and no range takes a file uncounted. `stillVisible` re-checks access
    * when the blob is missing, to tell a file deleted meanwhile (404) from lost data (500).
    */
   open(
@@ -69,8 +77,17 @@ export function createDownloadsService(deps: DownloadsServiceDeps): DownloadsSer
     async open(user, file, rangeHeader, stillVisible) {
       const range = resolveRangeHeader(rangeHeader, file.stored_size);
       if (range.kind === 'unsatisfiable') throw new RangeNotSatisfiableError(file.stored_size);
-      const counts = range.kind === 'whole' || range.start === 0;
       const now = deps.now();
+      // From byte 0: a download. Further on: the resume of one only where this person's download of
+      // this file was counted recently; otherwise `Range: bytes=1-` would take the file for free.
+      const counts =
+        range.kind === 'whole' ||
+        range.start === 0 ||
+        !(await deps.files.downloadCountedSince(
+          user.id,
+          file.id,
+          nowIso(new Date(now.getTime() - RESUME_WINDOW_MS)),
+        ));
       let reservation: string | null = null;
       if (counts) {
         // Counted before the blob is opened, in one step with the check, so concurrent downloads cannot
@@ -80,8 +97,7 @@ export function createDownloadsService(deps: DownloadsServiceDeps): DownloadsSer
         reservation = await deps.files.reserveDownload(
           user.id,
           { since: nowIso(periodStart(user.row, now)), limit: limits.monthlyDownloadLimit },
-          bytes,
-          nowIso(now),
+          { fileId: file.id, bytes, at: nowIso(now) },
         );
         if (reservation === null) {
           throw new ApiError(403, ErrorCode.DOWNLOAD_FAILED, MONTHLY_DOWNLOAD_LIMIT_MESSAGE);

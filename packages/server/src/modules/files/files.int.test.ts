@@ -202,6 +202,35 @@ describe.each(dialectsUnderTest)('files ($name)', ({ open }) => {
       expect(resumed.statusCode).toBe(206);
       expect((await statsOf(limited, 'gil')).transfers.downloads.count).toBe(2);
     });
+
+    it('counts a range that skips byte 0 of a file not downloaded lately: no range takes a file for free', async () => {
+      const keyId = await createKey(limited, 'hal');
+      const { file } = await uploadDirect(limited, 'hal', { keyId, size: 100 });
+      const url = `/api/users/files/${file.fileId}/download`;
+      // Everything but the first byte, with no download of the file before it: a download.
+      const skipping = await limited.as('hal', { method: 'GET', url, headers: { range: 'bytes=1-' } });
+      expect(skipping.statusCode).toBe(206);
+      expect((await statsOf(limited, 'hal')).transfers.downloads.count).toBe(1);
+      // Asked again within the day: the resume of that download, not counted again.
+      expect(
+        (await limited.as('hal', { method: 'GET', url, headers: { range: 'bytes=50-' } })).statusCode,
+      ).toBe(206);
+      expect((await statsOf(limited, 'hal')).transfers.downloads.count).toBe(1);
+      // `bytes=0-0` then the rest: one download.
+      expect(
+        (await limited.as('hal', { method: 'GET', url, headers: { range: 'bytes=0-0' } })).statusCode,
+      ).toBe(206);
+      expect((await statsOf(limited, 'hal')).transfers.downloads.count).toBe(2);
+      // The month's two are used: a range that skips byte 0 of another file is refused too.
+      const { file: other } = await uploadDirect(limited, 'hal', { keyId, size: 100 });
+      const refused = await limited.as('hal', {
+        method: 'GET',
+        url: `/api/users/files/${other.fileId}/download`,
+        headers: { range: 'bytes=1-' },
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ code: 'DOWNLOAD_FAILED', message: 'Monthly download limit reached' });
+    });
   });
 
   describe('over real HTTP', () => {

@@ -92,9 +92,10 @@ export interface FilesRepo {
   reserveDownload(
     userId: string,
     window: { since: string; limit: number },
-    bytes: number,
-    at: string,
+    download: { fileId: string; bytes: number; at: string },
   ): Promise<string | null>;
+  /** Whether `userId` had a download of `fileId` counted at or after `since`. */
+  downloadCountedSince(userId: string, fileId: string, since: string): Promise<boolean>;
   /** Takes back a download counted by {@link reserveDownload} that never started. */
   releaseDownload(userId: string, reservationId: string): Promise<void>;
 }
@@ -285,7 +286,7 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
       });
     },
 
-    reserveDownload(userId, window, bytes, at) {
+    reserveDownload(userId, window, { fileId, bytes, at }) {
       return withUserLock(db, userId, async (own, trx) => {
         const counted = await own
           .selectFrom('transfer_events')
@@ -297,10 +298,22 @@ export function createFilesRepo(db: Kysely<DB>): FilesRepo {
         const id = newId();
         await trx
           .insertInto('transfer_events')
-          .values({ id, user_id: userId, kind: 'download', bytes, created_at: at })
+          .values({ id, user_id: userId, kind: 'download', bytes, created_at: at, file_id: fileId })
           .execute();
         return id;
       });
+    },
+
+    async downloadCountedSince(userId, fileId, since) {
+      const row = await scopedTo(db, userId)
+        .selectFrom('transfer_events')
+        .select('id')
+        .where('kind', '=', 'download')
+        .where('file_id', '=', fileId)
+        .where('created_at', '>=', since)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async releaseDownload(userId, reservationId) {

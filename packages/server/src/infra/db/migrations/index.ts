@@ -11,6 +11,7 @@ import { m0009EncryptedDrive } from './0009-encrypted-drive.js';
 import { m0010LinksRequests } from './0010-links-requests.js';
 import { m0011DriveKeyRecords } from './0011-drive-key-records.js';
 import { m0012RequestUploaders } from './0012-request-uploaders.js';
+import { m0013DownloadFiles } from './0013-download-files.js';
 
 /**
  * Every migration, by name. Kysely applies them in name order and records each name once applied, so
@@ -31,4 +32,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0010_links_requests': m0010LinksRequests,
   '0011_drive_key_records': m0011DriveKeyRecords,
   '0012_request_uploaders': m0012RequestUploaders,
+  '0013_download_files': m0013DownloadFiles,
 };
