@@ -13,7 +13,12 @@ import { nowIso } from '../../infra/db/values.js';
 import type { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import type { BlobStore } from '../../infra/storage/blob-store.js';
 import { BlobNotFoundError, BlobRangeNotSatisfiableError } from '../../infra/storage/blob-store.js';
-import { openStoredRange, RangeNotSatisfiableError, type Download } from '../files/downloads.service.js';
+import {
+  openStoredRange,
+  RangeNotSatisfiableError,
+  RESUME_WINDOW_MS,
+  type Download,
+} from '../files/downloads.service.js';
 import { resolveRangeHeader } from '../files/http-range.js';
 import type { CurrentUser } from '../users/users.service.js';
 import { checkLinkAuth, linkUnavailable, tokenHash } from './link-access.js';
@@ -21,8 +26,11 @@ import type { LinkRow, LinksRepo } from './links.repo.js';
 
 /** Links one person may hold at once. */
 export const MAX_LINKS_PER_USER = 1000;
-/** How long a download session lasts: its files start and resume without counting again. */
-export const DOWNLOAD_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a download session lasts: its files start and resume without counting again. The same
+ * day a signed-in download's resume is free (`RESUME_WINDOW_MS`).
+ */
+export const DOWNLOAD_TOKEN_TTL_MS = RESUME_WINDOW_MS;
 /** A session token as the page sends it: 32 bytes, base64url. */
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const SWEEP_BATCH = 500;

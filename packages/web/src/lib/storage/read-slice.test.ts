@@ -94,7 +94,7 @@ describe.each([
     const sizes: number[] = [];
     const copies: Uint8Array<ArrayBuffer>[] = [];
     const memory = new Set<number>();
-    for await (const slice of readSlicesInto(blob, new ArrayBuffer(3072))) {
+    for await (const slice of readSlicesInto(blob, [new ArrayBuffer(3072)])) {
       sizes.push(slice.length);
       copies.push(slice.slice());
       memory.add(slice.buffer.byteLength);
@@ -124,7 +124,7 @@ describe.each([
     const shrunk = streamedBlob(pieces().slice(0, 5), type);
     Object.defineProperty(shrunk, 'size', { value: 10_000 });
     const reading = (async () => {
-      for await (const slice of readSlicesInto(shrunk, new ArrayBuffer(4096)))
+      for await (const slice of readSlicesInto(shrunk, [new ArrayBuffer(4096)]))
         expect(slice.length).toBeGreaterThan(0);
     })();
     await expect(reading).rejects.toThrow('The file ended early while it was read');
@@ -139,7 +139,7 @@ describe('readSlicesInto', () => {
 
   it('reads an empty Blob as one empty slice', async () => {
     const sizes: number[] = [];
-    for await (const slice of readSlicesInto(new Blob([]), new ArrayBuffer(0))) sizes.push(slice.length);
+    for await (const slice of readSlicesInto(new Blob([]), [new ArrayBuffer(0)])) sizes.push(slice.length);
     expect(sizes).toEqual([0]);
   });
 });

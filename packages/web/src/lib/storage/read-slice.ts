@@ -123,11 +123,9 @@ async function copyPieces(
  */
 export async function* readSlicesInto(
   blob: Blob,
-  buffers: ArrayBuffer | readonly ArrayBuffer[],
+  buffers: readonly ArrayBuffer[],
 ): AsyncGenerator<Uint8Array<ArrayBuffer>, void> {
-  const memories = Array.isArray(buffers)
-    ? [...(buffers as readonly ArrayBuffer[])]
-    : [buffers as ArrayBuffer];
+  const memories = [...buffers];
   const sliceBytes = memories[0]?.byteLength ?? 0;
   if (memories.some((memory) => memory.byteLength !== sliceBytes))
     throw new RangeError('The read buffers differ in size');

@@ -38,7 +38,7 @@ export async function* decryptStored(
  * new memory per slice), valid until the next slice is asked for.
  */
 export function readBack(blob: Blob, sliceBytes: number): AsyncGenerator<Uint8Array> {
-  return readSlicesInto(blob, new ArrayBuffer(Math.min(sliceBytes, blob.size)));
+  return readSlicesInto(blob, [new ArrayBuffer(Math.min(sliceBytes, blob.size))]);
 }
 
 /** The plaintext of a whole-chunk decryption already started (it verified the tag), as one slice. */
