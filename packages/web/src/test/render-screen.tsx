@@ -36,6 +36,8 @@ export interface RenderScreenOptions {
   route?: string;
   /** The URL to start at; defaults to `route`. */
   path?: string;
+  /** The query cache; defaults to one without retries or stale times. */
+  queryClient?: QueryClient;
 }
 
 export interface RenderedScreen extends RenderResult {
@@ -47,9 +49,11 @@ export interface RenderedScreen extends RenderResult {
 export function renderScreen(ui: ReactElement, options: RenderScreenOptions): RenderedScreen {
   notifications.clean();
   const route = options.route ?? '/';
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false, retryDelay: 0 }, mutations: { retry: false } },
-  });
+  const queryClient =
+    options.queryClient ??
+    new QueryClient({
+      defaultOptions: { queries: { retry: false, retryDelay: 0 }, mutations: { retry: false } },
+    });
   const router = createMemoryRouter(
     [
       { path: route, element: ui },

@@ -36,8 +36,10 @@ export function useMyFolders(): MyFolders {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: [...folderQueryKey, driveKey === undefined ? 'locked' : 'open'],
-    queryFn: async () => {
-      const items = await driveApi.folders(api).catch((error: unknown) => {
+    // The signal is read so that a load left running with no screen is cancelled, not kept as fresh
+    // after a later refresh (see myFileViewsQueryFn).
+    queryFn: async ({ signal }) => {
+      const items = await driveApi.folders(api, signal).catch((error: unknown) => {
         if ((error as { status?: unknown } | null)?.status === 404) return [];
         throw error;
       });

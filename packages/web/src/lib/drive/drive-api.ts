@@ -16,8 +16,9 @@ export const driveApi = {
   /** GET /users/files a page at a time, newest first (the next page asked for while one is used). */
   filePages: (api: ApiClient): AsyncGenerator<FileListItem[]> => filesApi.listPages(api),
   /** GET /users/folders: every folder of mine, oldest first. */
-  folders: async (api: ApiClient): Promise<Folder[]> =>
-    (await api.request<FoldersResponse>('GET', '/users/folders')).folders,
+  folders: async (api: ApiClient, signal?: AbortSignal): Promise<Folder[]> =>
+    (await api.request<FoldersResponse>('GET', '/users/folders', signal === undefined ? {} : { signal }))
+      .folders,
   /** PUT /users/files/{id}/node: one file's place, wrap, metadata and record. */
   putFileNode: (api: ApiClient, fileId: string, body: FileNodeChange) =>
     api.request<unknown>('PUT', `/users/files/${seg(fileId)}/node`, { body }),
