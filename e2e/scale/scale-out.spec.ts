@@ -34,7 +34,7 @@ let dir: string;
 
 test.beforeAll(async () => {
   // A ceiling: two builds' start, migrations and nginx on a busy two-core machine.
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   dir = await mkdtemp(join(tmpdir(), 'coffer-e2e-scale-files-'));
   const dataDir = process.env.COFFER_E2E_SCALE_DATA_DIR ?? '';
   stack = await startScaleStack(Number(process.env.E2E_SCALE_PORT), dataDir, {

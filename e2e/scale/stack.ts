@@ -85,17 +85,33 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`)
 `;
 }
 
-/** Waits for `url` to answer 200, with a ceiling; fails at once if `child` exits. */
+/**
+ * Waits for `url` to answer 200; fails at once if `child` exits. The ceiling is for a hung start only:
+ * `npm test` starts this part beside four others on two cores, where two instances loading and
+ * migrating one schema took over a minute (CI, session 24: load 12).
+ */
 async function answers(url: string, child: ChildProcess, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 240_000;
+  let last = 'no answer';
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
     const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
+      (r) => {
+        last = `HTTP ${r.status}`;
+        return r.ok;
+      },
+      (error: unknown) => {
+        last =
+          error instanceof Error
+            ? error.cause instanceof Error
+              ? error.cause.message
+              : error.message
+            : 'error';
+        return false;
+      },
     );
     if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not answer ${url}`);
+    if (Date.now() > deadline) throw new Error(`${what} did not answer ${url} in 240 s (last: ${last})`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

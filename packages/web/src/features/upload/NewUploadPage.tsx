@@ -40,7 +40,7 @@ export function NewUploadPage(): ReactElement {
         <UploadDropzone onFiles={list.add} busy={list.busy} full={full && !list.busy} />
       </FolderUpload>
 
-      {list.ready && <UnfinishedUploads busy={list.busy} onResume={list.resume} />}
+      {list.ready && <UnfinishedUploads busy={list.underWay} onResume={list.resume} />}
 
       {list.entries.length > 0 && (
         <Stack gap="sm">

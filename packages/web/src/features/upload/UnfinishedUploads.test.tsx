@@ -1,4 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import type { UploadItem } from '@coffer/contracts';
@@ -12,6 +13,7 @@ import {
   renderScreen,
 } from '../../test/render-screen';
 import { filesApi } from '../../lib/api/files';
+import { fileQueryKeys } from '../../lib/files/query-keys';
 import { NewUploadPage } from './NewUploadPage';
 import { ageText, unfinishedUploads } from './use-unfinished-uploads';
 
@@ -152,5 +154,61 @@ describe('file lists', () => {
     });
     const list = await filesApi.list(api);
     expect(list).toEqual({ files: [file('a'), file('b'), file('c')], count: 3 });
+  });
+});
+
+describe('an upload of this page, cancelled', () => {
+  // CI (session 24): the manager marks a cancelled upload aborted at once and settles it once the
+  // server-side abort has ended. In between the page was no longer busy, so the unfinished uploads
+  // showed the list of uploads (loaded again while the batch ran), where the upload was still
+  // pending, and offered it as one to resume or cancel; nothing loaded that list after the abort.
+  it('is not offered as unfinished while its server-side abort runs', async () => {
+    let uploads: UploadItem[] = [];
+    const api = createFakeApi({
+      'GET /users/stats': () => ({ subscription: { limits: { maxConcurrentUploads: 1 } } }),
+      'GET /users/uploads?limit=20': () => ({ uploads, count: uploads.length }),
+    });
+    const manager = createFakeTransferManager();
+    // As the app's (app/query-client.ts): a list is fresh for 30 s.
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
+    const { container } = renderScreen(<NewUploadPage />, { api, session, manager, queryClient });
+    await waitFor(() => {
+      expect(api.callsTo('GET /users/uploads?limit=20').length).toBeGreaterThan(0);
+    });
+    const input = container.querySelector<HTMLInputElement>('input[type="file"]');
+    if (input === null) throw new Error('no file input');
+    const user = userEvent.setup({ delay: null, applyAccept: false });
+    await user.upload(input, [new File([new Uint8Array(5)], 'holiday.mp4', { type: 'video/mp4' })]);
+    await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+    const [running] = manager.getSnapshot().uploads;
+    if (running === undefined) throw new Error('upload not started');
+    // The server has it as a pending multipart upload while it runs; the page's list of uploads grows
+    // old meanwhile (here: marked for a new load, as after 30 s).
+    uploads = [item({ createdAt: new Date().toISOString() })];
+    await act(() => queryClient.invalidateQueries({ queryKey: fileQueryKeys.uploads }));
+
+    // Cancelled: aborted at once, the server-side abort still running.
+    act(() => {
+      manager.update(running.id, { status: 'aborted' });
+    });
+    await waitFor(() => {
+      expect(queryClient.isFetching()).toBe(0);
+    });
+    expect(screen.queryByRole('region', { name: 'Unfinished uploads' })).toBeNull();
+
+    // The abort ends: the server no longer lists it as pending, and the list loads again.
+    uploads = [item({ createdAt: new Date().toISOString(), status: 'aborted' })];
+    const loadsBefore = api.callsTo('GET /users/uploads?limit=20').length;
+    act(() => {
+      manager.finish(running.id, 'aborted');
+    });
+    await waitFor(() => {
+      expect(api.callsTo('GET /users/uploads?limit=20').length).toBeGreaterThan(loadsBefore);
+    });
+    await waitFor(() => {
+      expect(queryClient.isFetching()).toBe(0);
+    });
+    expect(screen.queryByRole('region', { name: 'Unfinished uploads' })).toBeNull();
+    expect(screen.queryAllByRole('listitem', { name: /holiday\.mp4/ })).toHaveLength(0);
   });
 });

@@ -36,6 +36,11 @@ export interface UploadList {
   transferOf: (entry: UploadEntry) => TransferItem | undefined;
   /** An upload runs: the drop zone is disabled and nothing can be added. */
   readonly busy: boolean;
+  /**
+   * An upload of this page has not ended yet: running, or cancelled while its server-side abort
+   * still runs (the server lists it as unfinished until then, but it is not one to offer).
+   */
+  readonly underWay: boolean;
   /** Encryption is unlocked: uploads can start. */
   readonly ready: boolean;
   /** The folder uploaded into is open (always, at the top); until then Upload Files waits. */
@@ -90,6 +95,8 @@ export function useUploadList(target: string | null = null): UploadList {
     [uploads],
   );
   const busy = uploads.some((item) => item.status === 'queued' || item.status === 'processing');
+  // An entry keeps its transfer until the transfer settles (then it leaves, or keeps its error).
+  const underWay = entries.some((entry) => entry.transferId !== null);
 
   const add = useCallback(
     (files: readonly File[]) => {
@@ -179,8 +186,11 @@ export function useUploadList(target: string | null = null): UploadList {
           case 'aborted':
           case 'queued':
           case 'processing':
-            // Cancelled (the cancel action or the navigation guard says so).
+            // Cancelled (the cancel action or the navigation guard says so). Its server-side abort
+            // has ended: a list of uploads loaded while it ran (Recent uploads loads during a batch)
+            // still has it pending, and must not offer it as unfinished.
             patch(key, null);
+            void queryClient.invalidateQueries({ queryKey: fileQueryKeys.uploads });
             break;
         }
         return item.status;
@@ -250,6 +260,7 @@ export function useUploadList(target: string | null = null): UploadList {
     entries,
     transferOf,
     busy,
+    underWay,
     ready: encryption.status === 'unlocked',
     placeOpen: target === null || drive.parentFor(target) !== null,
     add,
