@@ -1,9 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import type { FileListItem } from '@coffer/contracts';
 import { generateFileKey } from '@coffer/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileNodeFor } from '../../lib/drive';
+import { fileQueryKeys } from '../../lib/files/query-keys';
 import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import { MyFilesPage } from './MyFilesPage';
 import { TAMPERED_NODE_TEXT, UNREADABLE_NAME_TEXT } from './DriveNodeWarning';
@@ -93,4 +95,59 @@ describe('My Files with encrypted names (issue 31)', () => {
     expect(perCard()).toEqual(['/users/files/n-0/shares']);
     expect(screen.getAllByText('Only you')).toHaveLength(screen.getAllByRole('article').length - 1);
   }, 60_000);
+});
+
+describe('My Files after an upload that ends while the list was still loading', () => {
+  // CI (session 24): the list refetched as its owner went to New Upload; the upload's refresh came
+  // while that load was still running with no screen, and the load, ending after it, marked the old
+  // list fresh: back on My Files the new file stayed missing (the app keeps a list for 30 s).
+  it('lists the new file when My Files opens again', async () => {
+    const before = await sealedItem('f-before', 'before.txt');
+    const after = await sealedItem('f-after', 'after.txt');
+    let listed: FileListItem[] = [before];
+    let hold: Promise<void> | null = null;
+    const api = createFakeApi({
+      'GET /users/files?limit=500': async () => {
+        const answer = { files: listed, count: listed.length };
+        if (hold !== null) await hold;
+        return answer;
+      },
+      'GET /users/folders': () => ({ folders: [] }),
+    });
+    // As the app's (app/query-client.ts): a list is fresh for 30 s.
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
+    const { router } = renderScreen(<MyFilesPage />, { api, session, queryClient });
+    await waitFor(() => {
+      expect(titles()).toEqual(['before.txt']);
+    });
+
+    // A refetch starts (the list is older than 30 s) and is slow; its owner leaves for New Upload.
+    let release = (): void => undefined;
+    hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const calls = () => api.callsTo('GET /users/files?limit=500').length;
+    const callsBefore = calls();
+    void queryClient.invalidateQueries({ queryKey: fileQueryKeys.list });
+    await waitFor(() => {
+      expect(calls()).toBe(callsBefore + 1);
+    });
+    await router.navigate('/new');
+    expect(await screen.findByText('Another page')).toBeTruthy();
+
+    // The upload ends: the server lists the new file and the upload refreshes every file list.
+    listed = [after, before];
+    hold = null;
+    await queryClient.invalidateQueries({ queryKey: fileQueryKeys.all });
+    // Then the slow load, which asked before the upload ended, answers.
+    release();
+    await waitFor(() => {
+      expect(queryClient.isFetching({ queryKey: fileQueryKeys.list })).toBe(0);
+    });
+
+    await router.navigate('/');
+    await waitFor(() => {
+      expect(titles()).toEqual(['after.txt', 'before.txt']);
+    });
+  });
 });
