@@ -1,0 +1,186 @@
+/**
+ * The encrypted download as a user's browser runs it: with no DevTools client attached.
+ *
+ * Playwright keeps DevTools' network instrumentation on for every worker it sees, and the crypto
+ * worker's fetch then costs the page's main thread ~1.5 CPU-seconds per GiB that a user's browser
+ * does not spend (docs/benchmarks.md, session 24). This script starts Chromium itself (a profile on
+ * disk, as `--persistent`), drives the set-up over `connectOverCDP` (sign-up, one encrypted upload,
+ * the plain download, one observed encrypted download), then schedules the Download click in the
+ * page, disconnects, and times the download by the file in the profile's download folder, with
+ * Chromium's CPU from `/proc`. Prints its rows; does not write the docs.
+ *
+ * `npx tsx bench/unobserved-download-bench.ts --size-gib=1 --runs=2` from e2e/, after `npm run build`.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { newPerson, signUpReady } from '../helpers/auth.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
+import { fileCard, forceServiceWorkerSave, writeTestFile, type TestFile } from '../helpers/files.js';
+import { CHUNK_OVERHEAD_BYTES, CHUNK_SIZE } from '@coffer/contracts';
+import { elapsed, GIB } from './bench-units.js';
+import { startServer } from './driver/bench-stack.js';
+import { encryptedUpload, downloadFromCard } from './driver/encrypted-transfers.js';
+import { plainDownload } from './driver/plain-transfers.js';
+import type { Harness } from './driver/session.js';
+import { NAME_SHIM } from './driver/session.js';
+
+function arg(name: string, fallback: number): number {
+  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return found === undefined ? fallback : Number(found.slice(name.length + 3));
+}
+
+/** CPU seconds (user + system) of every process named chromium, from /proc. */
+function chromiumCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'chromium') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks / 100;
+}
+
+/** Chromium with a DevTools port, on a fresh profile whose downloads go to `downloads`. */
+async function launchOwnChromium(dir: string, downloads: string): Promise<{ ws: string; kill: () => void }> {
+  const profile = await mkdtemp(join(dir, 'profile-'));
+  await mkdir(join(profile, 'Default'), { recursive: true });
+  await writeFile(
+    join(profile, 'Default', 'Preferences'),
+    JSON.stringify({ download: { default_directory: downloads, prompt_for_download: false } }),
+  );
+  const child = spawn(
+    CHROMIUM_PATH,
+    [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const ws = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stderr.on('data', (data: Buffer) => {
+      text += data.toString();
+      const found = /DevTools listening on (ws:\S+)/.exec(text);
+      if (found?.[1] !== undefined) resolve(found[1]);
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`chromium exited with ${code}`));
+    });
+  });
+  return {
+    ws,
+    kill: () => {
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+/** A page whose `goto` takes paths of `base`, as a context with `baseURL` would. */
+function withBase(page: Page, base: string): Page {
+  return new Proxy(page, {
+    get(target, key) {
+      if (key === 'goto')
+        return (url: string, options?: object) => target.goto(new URL(url, base).href, options);
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** Waits for `name` in `dir` at `size` bytes (Chromium renames it from `.crdownload` when complete). */
+async function fileComplete(dir: string, name: string, size: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    if (names.includes(name) && (await stat(join(dir, name))).size === size) return;
+    if (Date.now() > deadline) throw new Error(`${name} did not arrive whole in ${dir}: ${names.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function main(): Promise<void> {
+  const size = Math.round(arg('size-gib', 1) * GIB);
+  const runs = arg('runs', 2);
+  const dir = await mkdtemp(join(tmpdir(), 'coffer-unobserved-'));
+  const downloads = join(dir, 'downloads');
+  await mkdir(downloads);
+  const server = await startServer(join(dir, 'data'));
+  let own: { ws: string; kill: () => void } | undefined;
+  try {
+    const file: TestFile = await writeTestFile(dir, `unobserved-${size}.bin`, size, 'UNOBSERVED');
+    const rows: string[] = [];
+    for (let run = 1; run <= runs; run += 1) {
+      own = await launchOwnChromium(dir, downloads);
+      const browser: Browser = await chromium.connectOverCDP(own.ws, { isLocal: true });
+      const context = browser.contexts()[0];
+      if (context === undefined) throw new Error('no default context');
+      const page = withBase(await context.newPage(), server.base);
+      // As the benchmark's contexts (Playwright's default viewport): a desktop layout.
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.addInitScript(NAME_SHIM);
+      await forceServiceWorkerSave(page);
+      const person = newPerson('unobserved');
+      await signUpReady(page, person);
+      const h = { page, browser, base: server.base, dir } as unknown as Harness;
+      const upload = await encryptedUpload(h, file);
+      await page.getByRole('link', { name: 'My Files' }).first().click();
+      await fileCard(page, file.name).waitFor();
+      const id = await fileCard(page, file.name).evaluate((card) => card.getAttribute('data-file-id') ?? '');
+      // The stored object, as an ordinary browser download: the same bytes and the chunks' IV and tag.
+      const stored = size + Math.ceil(size / CHUNK_SIZE) * CHUNK_OVERHEAD_BYTES;
+      const plain = await plainDownload(h, id, stored);
+      const observed = await downloadFromCard(page, file, false, 'observed download', downloads);
+      await rm(join(downloads, file.name), { force: true });
+
+      // The unobserved download: the click scheduled in the page, then Playwright lets go.
+      const delayMs = 3000;
+      await page.evaluate(
+        ({ name, delay }) => {
+          setTimeout(() => {
+            document.querySelector<HTMLButtonElement>(`button[aria-label="Download ${name}"]`)?.click();
+          }, delay);
+        },
+        { name: file.name, delay: delayMs },
+      );
+      const scheduledAt = process.hrtime.bigint();
+      await browser.close();
+      await new Promise((resolve) => setTimeout(resolve, delayMs - 500));
+      const cpuBefore = chromiumCpuSeconds();
+      await fileComplete(downloads, file.name, size, 30 * 60_000);
+      const unobserved = elapsed(scheduledAt) - delayMs / 1000;
+      const cpu = chromiumCpuSeconds() - cpuBefore;
+      own.kill();
+      own = undefined;
+      const mbps = (seconds: number): string => (size / 1e6 / seconds).toFixed(0);
+      rows.push(
+        `| ${run} | ${mbps(upload)} | ${mbps(plain)} | ${mbps(observed)} (${(plain / observed).toFixed(2)} ×) | ` +
+          `${mbps(unobserved)} (${(plain / unobserved).toFixed(2)} ×) | ${cpu.toFixed(1)} |`,
+      );
+      console.log(rows.at(-1));
+      await rm(join(downloads, file.name), { force: true });
+    }
+    console.log(
+      `\n${(size / GIB).toFixed(2)} GiB, ${new Date().toISOString()}\n\n` +
+        '| run | encrypted upload MB/s | plain download MB/s | encrypted download, observed MB/s (× plain) | ' +
+        'encrypted download, no DevTools client MB/s (× plain) | Chromium CPU s, unobserved |\n' +
+        '| --- | ---: | ---: | ---: | ---: | ---: |\n' +
+        rows.join('\n'),
+    );
+  } finally {
+    own?.kill();
+    server.child.kill('SIGTERM');
+    // Chromium may still be writing its profile as it dies.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 }).catch((error: unknown) => {
+      console.warn('could not remove', dir, error);
+    });
+  }
+}
+
+await main();
