@@ -150,4 +150,37 @@ describe('My Files after an upload that ends while the list was still loading', 
       expect(titles()).toEqual(['after.txt', 'before.txt']);
     });
   });
+
+  it('loads the whole list again when My Files is left during its first load', async () => {
+    const first = await sealedItem('f-new', 'newest.txt');
+    const second = await sealedItem('f-old', 'older.txt');
+    let release = (): void => undefined;
+    const hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = true;
+    const api = createFakeApi({
+      'GET /users/files?limit=500': () => ({ files: [first], count: 2, nextCursor: 'c1' }),
+      'GET /users/files?limit=500&cursor=c1': async () => {
+        if (holding) await hold;
+        return { files: [second], count: 2 };
+      },
+      'GET /users/folders': () => ({ folders: [] }),
+    });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
+    const { router } = renderScreen(<MyFilesPage />, { api, session, queryClient });
+    // The first page shows while the second is still on its way; then its owner leaves.
+    await waitFor(() => {
+      expect(titles()).toEqual(['newest.txt']);
+    });
+    await router.navigate('/new');
+    expect(await screen.findByText('Another page')).toBeTruthy();
+    holding = false;
+    release();
+
+    await router.navigate('/');
+    await waitFor(() => {
+      expect(titles()).toEqual(['newest.txt', 'older.txt']);
+    });
+  });
 });

@@ -56,11 +56,15 @@ export function myFileViewsQueryFn(
   keys: UnlockedKeys | null,
 ): QueryFunction<readonly DriveFileView[]> {
   return streamedQuery<DriveFileView[], DriveFileView[]>({
-    // The signal is read so that leaving My Files cancels a load still running and puts the list
-    // back as it was: otherwise the load goes on with no screen, and when it ends after an upload's
-    // refresh it marks the list from before that upload fresh (TanStack Query clears the refresh
-    // mark on every answer), and the new file stays missing for the list's 30 s.
-    streamFn: async function* ({ signal }) {
+    // The signal is read so that leaving My Files drops a load still running (TanStack Query then
+    // puts the list back as it was) instead of letting it end unseen: ending after an upload's
+    // refresh, it would mark the list from before that upload fresh (every answer clears the refresh
+    // mark), and the new file would stay missing for the list's 30 s. A dropped load also marks the
+    // list for a new one: what TanStack puts back may be the first pages of a first load only.
+    streamFn: async function* ({ signal, client, queryKey }) {
+      signal.addEventListener('abort', () => {
+        client.getQueryCache().find({ queryKey, exact: true })?.invalidate();
+      });
       const drive = loadDrivePages(api, keys?.driveKey === undefined ? {} : { driveKey: keys.driveKey });
       // The first page at once (the first screen), the rest together: each addition re-renders the
       // whole list, and 19 of them cost far more than the pages (bench: 66 s against 4 s at load 18).

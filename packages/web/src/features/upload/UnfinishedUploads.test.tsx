@@ -195,6 +195,12 @@ describe('an upload of this page, cancelled', () => {
       expect(queryClient.isFetching()).toBe(0);
     });
     expect(screen.queryByRole('region', { name: 'Unfinished uploads' })).toBeNull();
+    // Its row removed meanwhile: the abort still runs, so it is still not offered.
+    await user.click(screen.getByRole('button', { name: 'Remove holiday.mp4' }));
+    await waitFor(() => {
+      expect(queryClient.isFetching()).toBe(0);
+    });
+    expect(screen.queryByRole('region', { name: 'Unfinished uploads' })).toBeNull();
 
     // The abort ends: the server no longer lists it as pending, and the list loads again.
     uploads = [item({ createdAt: new Date().toISOString(), status: 'aborted' })];

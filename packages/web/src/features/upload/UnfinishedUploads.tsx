@@ -32,7 +32,8 @@ interface UnfinishedUploadsProps {
 
 /**
  * The account's unfinished large uploads, each with its age, Resume (where this browser recorded it)
- * and Cancel. Hidden while this page is uploading: its own uploads are not unfinished, just under way.
+ * and Cancel. Hidden while an upload of this tab has not ended (running, or its cancel still aborting it on
+ * the server): those are not unfinished, just under way.
  */
 export function UnfinishedUploads({ busy, onResume }: UnfinishedUploadsProps): ReactElement | null {
   const { uploads, listed, cancel, cancelling } = useUnfinishedUploads(!busy);

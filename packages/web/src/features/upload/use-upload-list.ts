@@ -37,8 +37,9 @@ export interface UploadList {
   /** An upload runs: the drop zone is disabled and nothing can be added. */
   readonly busy: boolean;
   /**
-   * An upload of this page has not ended yet: running, or cancelled while its server-side abort
-   * still runs (the server lists it as unfinished until then, but it is not one to offer).
+   * An upload has not ended yet (this list's, a folder's or a resumed one): running, or cancelled
+   * while its server-side abort still runs (the server lists it as unfinished until then, but it is
+   * not one to offer).
    */
   readonly underWay: boolean;
   /** Encryption is unlocked: uploads can start. */
@@ -95,8 +96,9 @@ export function useUploadList(target: string | null = null): UploadList {
     [uploads],
   );
   const busy = uploads.some((item) => item.status === 'queued' || item.status === 'processing');
-  // An entry keeps its transfer until the transfer settles (then it leaves, or keeps its error).
-  const underWay = entries.some((entry) => entry.transferId !== null);
+  // Every caller dismisses a transfer once it settles: an aborted one still listed is an abort still
+  // running on the server (even when its row was removed, or the page left and opened again).
+  const underWay = uploads.some((item) => item.status !== 'complete' && item.status !== 'failed');
 
   const add = useCallback(
     (files: readonly File[]) => {
@@ -181,6 +183,8 @@ export function useUploadList(target: string | null = null): UploadList {
             const message = item.error ?? uploadMessages.defaultError;
             patch(key, { transferId: null, error: message });
             snackbar.danger(message);
+            // A failed large upload may stay pending on the server, to be resumed: list it now.
+            void queryClient.invalidateQueries({ queryKey: fileQueryKeys.uploads });
             break;
           }
           case 'aborted':
