@@ -12,7 +12,6 @@
  * `npx tsx bench/unobserved-download-bench.ts --size-gib=1 --runs=2` from e2e/, after `npm run build`.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,30 +26,25 @@ import { encryptedUpload, downloadFromCard } from './driver/encrypted-transfers.
 import { plainDownload } from './driver/plain-transfers.js';
 import type { Harness } from './driver/session.js';
 import { NAME_SHIM } from './driver/session.js';
+import { CLOCK_TICKS, descendants, processTable } from './measure/proc-table.js';
 
 function arg(name: string, fallback: number): number {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   return found === undefined ? fallback : Number(found.slice(name.length + 3));
 }
 
-/** CPU seconds (user + system) of every process named chromium, from /proc. */
-function chromiumCpuSeconds(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'chromium') continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks / 100;
+/** CPU seconds (user + system) of the Chromium started as `root` and every process below it. */
+function chromiumCpuSeconds(root: number): number {
+  const table = processTable();
+  const tree = [...table.filter((p) => p.pid === root), ...descendants(root, table)];
+  return tree.reduce((sum, p) => sum + p.cpuTicks, 0) / CLOCK_TICKS;
 }
 
 /** Chromium with a DevTools port, on a fresh profile whose downloads go to `downloads`. */
-async function launchOwnChromium(dir: string, downloads: string): Promise<{ ws: string; kill: () => void }> {
+async function launchOwnChromium(
+  dir: string,
+  downloads: string,
+): Promise<{ ws: string; pid: number; kill: () => void }> {
   const profile = await mkdtemp(join(dir, 'profile-'));
   await mkdir(join(profile, 'Default'), { recursive: true });
   await writeFile(
@@ -75,6 +69,7 @@ async function launchOwnChromium(dir: string, downloads: string): Promise<{ ws: 
   });
   return {
     ws,
+    pid: child.pid ?? 0,
     kill: () => {
       child.kill('SIGKILL');
     },
@@ -111,7 +106,7 @@ async function main(): Promise<void> {
   const downloads = join(dir, 'downloads');
   await mkdir(downloads);
   const server = await startServer(join(dir, 'data'));
-  let own: { ws: string; kill: () => void } | undefined;
+  let own: { ws: string; pid: number; kill: () => void } | undefined;
   try {
     const file: TestFile = await writeTestFile(dir, `unobserved-${size}.bin`, size, 'UNOBSERVED');
     const rows: string[] = [];
@@ -151,10 +146,10 @@ async function main(): Promise<void> {
       const scheduledAt = process.hrtime.bigint();
       await browser.close();
       await new Promise((resolve) => setTimeout(resolve, delayMs - 500));
-      const cpuBefore = chromiumCpuSeconds();
+      const cpuBefore = chromiumCpuSeconds(own.pid);
       await fileComplete(downloads, file.name, size, 30 * 60_000);
       const unobserved = elapsed(scheduledAt) - delayMs / 1000;
-      const cpu = chromiumCpuSeconds() - cpuBefore;
+      const cpu = chromiumCpuSeconds(own.pid) - cpuBefore;
       own.kill();
       own = undefined;
       const mbps = (seconds: number): string => (size / 1e6 / seconds).toFixed(0);

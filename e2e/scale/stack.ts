@@ -101,12 +101,9 @@ async function answers(url: string, child: ChildProcess, what: string, deadline:
         return r.ok;
       },
       (error: unknown) => {
-        last =
-          error instanceof Error
-            ? error.cause instanceof Error
-              ? error.cause.message
-              : error.message
-            : 'error';
+        // fetch's own message is "fetch failed"; what failed is its cause (ECONNREFUSED, a timeout).
+        const cause: unknown = error instanceof Error ? (error.cause ?? error) : error;
+        last = cause instanceof Error ? cause.message : 'no answer';
         return false;
       },
     );

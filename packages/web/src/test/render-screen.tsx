@@ -12,6 +12,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { AppSession } from '../session/app-session';
 import { CurrentUserContext, type SessionUser } from '../session/current-user';
 import { AppSessionContext } from '../session/session-context';
+import { createQueryClient } from '../app/query-client';
 import { theme } from '../app/theme';
 import { TransferManagerContext } from '../features/files/use-transfers';
 import { ApiClientContext } from '../lib/api/context';
@@ -36,13 +37,19 @@ export interface RenderScreenOptions {
   route?: string;
   /** The URL to start at; defaults to `route`. */
   path?: string;
-  /** The query cache; defaults to one without retries or stale times. */
+  /** The query cache; defaults to one without retries or stale times (see {@link appQueryClient}). */
   queryClient?: QueryClient;
 }
 
 export interface RenderedScreen extends RenderResult {
   router: ReturnType<typeof createMemoryRouter>;
   queryClient: QueryClient;
+}
+
+/** A query cache with the app's defaults (a list is fresh for 30 s), without retries. */
+export function appQueryClient(): QueryClient {
+  const queries = createQueryClient().getDefaultOptions().queries;
+  return new QueryClient({ defaultOptions: { queries: { ...queries, retry: false } } });
 }
 
 /** Renders `ui` with Mantine (test mode: no transitions or portals), snackbars, queries and a router. */

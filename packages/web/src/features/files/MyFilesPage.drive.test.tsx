@@ -1,5 +1,4 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { QueryClient } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import type { FileListItem } from '@coffer/contracts';
 import { generateFileKey } from '@coffer/crypto';
@@ -9,7 +8,7 @@ import { fileQueryKeys } from '../../lib/files/query-keys';
 import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import { MyFilesPage } from './MyFilesPage';
 import { TAMPERED_NODE_TEXT, UNREADABLE_NAME_TEXT } from './DriveNodeWarning';
-import { createFakeApi, fileItem, renderScreen, testUser } from '../../test/render-screen';
+import { appQueryClient, createFakeApi, fileItem, renderScreen, testUser } from '../../test/render-screen';
 
 let session: TestAppSession;
 beforeAll(async () => {
@@ -114,8 +113,7 @@ describe('My Files after an upload that ends while the list was still loading', 
       },
       'GET /users/folders': () => ({ folders: [] }),
     });
-    // As the app's (app/query-client.ts): a list is fresh for 30 s.
-    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
+    const queryClient = appQueryClient();
     const { router } = renderScreen(<MyFilesPage />, { api, session, queryClient });
     await waitFor(() => {
       expect(titles()).toEqual(['before.txt']);
@@ -167,7 +165,7 @@ describe('My Files after an upload that ends while the list was still loading', 
       },
       'GET /users/folders': () => ({ folders: [] }),
     });
-    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
+    const queryClient = appQueryClient();
     const { router } = renderScreen(<MyFilesPage />, { api, session, queryClient });
     // The first page shows while the second is still on its way; then its owner leaves.
     await waitFor(() => {

@@ -1,5 +1,4 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import type { UploadItem } from '@coffer/contracts';
@@ -7,6 +6,7 @@ import { generateFileKey, sealMetadata, wrapFileKey } from '@coffer/crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAppSession, type TestAppSession } from '../../session/testing/test-session';
 import {
+  appQueryClient,
   createFakeApi,
   createFakeTransferManager,
   findSnackbar,
@@ -169,8 +169,7 @@ describe('an upload of this page, cancelled', () => {
       'GET /users/uploads?limit=20': () => ({ uploads, count: uploads.length }),
     });
     const manager = createFakeTransferManager();
-    // As the app's (app/query-client.ts): a list is fresh for 30 s.
-    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
+    const queryClient = appQueryClient();
     const { container } = renderScreen(<NewUploadPage />, { api, session, manager, queryClient });
     await waitFor(() => {
       expect(api.callsTo('GET /users/uploads?limit=20').length).toBeGreaterThan(0);
