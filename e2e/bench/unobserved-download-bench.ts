@@ -7,11 +7,13 @@
  * disk, as `--persistent`), drives the set-up over `connectOverCDP` (sign-up, one encrypted upload,
  * the plain download, one observed encrypted download), then schedules the Download click in the
  * page, disconnects, and times the download by the file in the profile's download folder, with
- * Chromium's CPU from `/proc`. Prints its rows; does not write the docs.
+ * Chromium's CPU by thread (the benchmark's `ChromiumProcesses`), the server's, and how busy the machine was.
+ * Prints its rows; does not write the docs.
  *
  * `npx tsx bench/unobserved-download-bench.ts --size-gib=1 --runs=2` from e2e/, after `npm run build`.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,18 +28,22 @@ import { encryptedUpload, downloadFromCard } from './driver/encrypted-transfers.
 import { plainDownload } from './driver/plain-transfers.js';
 import type { Harness } from './driver/session.js';
 import { NAME_SHIM } from './driver/session.js';
-import { CLOCK_TICKS, descendants, processTable } from './measure/proc-table.js';
+import { ChromiumProcesses } from './measure/chromium-processes.js';
 
 function arg(name: string, fallback: number): number {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   return found === undefined ? fallback : Number(found.slice(name.length + 3));
 }
 
-/** CPU seconds (user + system) of the Chromium started as `root` and every process below it. */
-function chromiumCpuSeconds(root: number): number {
-  const table = processTable();
-  const tree = [...table.filter((p) => p.pid === root), ...descendants(root, table)];
-  return tree.reduce((sum, p) => sum + p.cpuTicks, 0) / CLOCK_TICKS;
+/** The machine's busy and total CPU ticks so far (the first line of /proc/stat: every core). */
+function machineTicks(): { busy: number; total: number } {
+  const values = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const total = values.reduce((a, b) => a + b, 0);
+  return { busy: total - (values[3] ?? 0) - (values[4] ?? 0), total };
 }
 
 /** Chromium with a DevTools port, on a fresh profile whose downloads go to `downloads`. */
@@ -110,6 +116,8 @@ async function main(): Promise<void> {
   try {
     const file: TestFile = await writeTestFile(dir, `unobserved-${size}.bin`, size, 'UNOBSERVED');
     const rows: string[] = [];
+    /** Where the unobserved download's CPU went, per run. */
+    const notes: string[] = [];
     for (let run = 1; run <= runs; run += 1) {
       own = await launchOwnChromium(dir, downloads);
       const browser: Browser = await chromium.connectOverCDP(own.ws, { isLocal: true });
@@ -146,10 +154,25 @@ async function main(): Promise<void> {
       const scheduledAt = process.hrtime.bigint();
       await browser.close();
       await new Promise((resolve) => setTimeout(resolve, delayMs - 500));
-      const cpuBefore = chromiumCpuSeconds(own.pid);
+      // Chromium (started here) and the server are this script's children: the benchmark's own reader.
+      const processes = new ChromiumProcesses(server.child.pid ?? -1);
+      const machineBefore = machineTicks();
+      processes.identifyPage();
+      processes.start();
       await fileComplete(downloads, file.name, size, 30 * 60_000);
       const unobserved = elapsed(scheduledAt) - delayMs / 1000;
-      const cpu = chromiumCpuSeconds(own.pid) - cpuBefore;
+      const { cpu: use } = processes.stop();
+      const machineAfter = machineTicks();
+      const cpu = Object.values(use.chromium).reduce((a, b) => a + b, 0);
+      const busiest = Object.entries(use.threads)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([label, seconds]) => `${label} ${seconds.toFixed(1)}`);
+      const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
+      notes.push(
+        `run ${run}: the machine ${(100 * busy).toFixed(0)} % busy, the server ${use.server.toFixed(1)} CPU-s; ` +
+          `the busiest Chromium threads (CPU-s): ${busiest.join('; ')}.`,
+      );
       own.kill();
       own = undefined;
       const mbps = (seconds: number): string => (size / 1e6 / seconds).toFixed(0);
@@ -165,7 +188,9 @@ async function main(): Promise<void> {
         '| run | encrypted upload MB/s | plain download MB/s | encrypted download, observed MB/s (× plain) | ' +
         'encrypted download, no DevTools client MB/s (× plain) | Chromium CPU s, unobserved |\n' +
         '| --- | ---: | ---: | ---: | ---: | ---: |\n' +
-        rows.join('\n'),
+        rows.join('\n') +
+        '\n\n' +
+        notes.join('\n'),
     );
   } finally {
     own?.kill();
