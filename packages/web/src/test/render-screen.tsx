@@ -48,8 +48,7 @@ export interface RenderedScreen extends RenderResult {
 
 /** A query cache with the app's defaults (a list is fresh for 30 s), without retries. */
 export function appQueryClient(): QueryClient {
-  const queries = createQueryClient().getDefaultOptions().queries;
-  return new QueryClient({ defaultOptions: { queries: { ...queries, retry: false } } });
+  return createQueryClient({ retry: false });
 }
 
 /** Renders `ui` with Mantine (test mode: no transitions or portals), snackbars, queries and a router. */
