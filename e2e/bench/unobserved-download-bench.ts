@@ -171,7 +171,11 @@ async function main(): Promise<void> {
       const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
       notes.push(
         `run ${run}: the machine ${(100 * busy).toFixed(0)} % busy, the server ${use.server.toFixed(1)} CPU-s; ` +
-          `the busiest Chromium threads (CPU-s): ${busiest.join('; ')}.`,
+          `the busiest Chromium threads (CPU-s): ${busiest.join('; ')}; ` +
+          `minor page faults (thousands): ${Object.entries(use.faults)
+            .filter(([, faults]) => faults >= 500)
+            .map(([role, faults]) => `${role} ${(faults / 1000).toFixed(1)}`)
+            .join('; ')}.`,
       );
       own.kill();
       own = undefined;
