@@ -35,15 +35,25 @@ function arg(name: string, fallback: number): number {
   return found === undefined ? fallback : Number(found.slice(name.length + 3));
 }
 
-/** The machine's busy and total CPU ticks so far (the first line of /proc/stat: every core). */
-function machineTicks(): { busy: number; total: number } {
-  const values = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+/** The machine's CPU ticks so far (the first line of /proc/stat: every core): in user space, in the kernel, in all. */
+function machineTicks(): { user: number; kernel: number; total: number } {
+  const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
     .trim()
     .split(/\s+/)
     .slice(1)
     .map(Number);
-  const total = values.reduce((a, b) => a + b, 0);
-  return { busy: total - (values[3] ?? 0) - (values[4] ?? 0), total };
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = ticks;
+  return { user: user + nice, kernel: system + irq + softirq, total: ticks.reduce((a, b) => a + b, 0) };
+}
+
+/** How busy the machine was while `work` ran: "80 % busy, 35 % in the kernel". */
+async function machineDuring<T>(work: () => Promise<T>): Promise<{ value: T; busy: string }> {
+  const before = machineTicks();
+  const value = await work();
+  const after = machineTicks();
+  const share = (key: 'user' | 'kernel'): number => (after[key] - before[key]) / (after.total - before.total);
+  const busy = `${(100 * (share('user') + share('kernel'))).toFixed(0)} % busy, ${(100 * share('kernel')).toFixed(0)} % in the kernel`;
+  return { value, busy };
 }
 
 /** Chromium with a DevTools port, on a fresh profile whose downloads go to `downloads`. */
@@ -137,8 +147,10 @@ async function main(): Promise<void> {
       const id = await fileCard(page, file.name).evaluate((card) => card.getAttribute('data-file-id') ?? '');
       // The stored object, as an ordinary browser download: the same bytes and the chunks' IV and tag.
       const stored = size + Math.ceil(size / CHUNK_SIZE) * CHUNK_OVERHEAD_BYTES;
-      const plain = await plainDownload(h, id, stored);
-      const observed = await downloadFromCard(page, file, false, 'observed download', downloads);
+      const { value: plain, busy: plainBusy } = await machineDuring(() => plainDownload(h, id, stored));
+      const { value: observed, busy: observedBusy } = await machineDuring(() =>
+        downloadFromCard(page, file, false, 'observed download', downloads),
+      );
       await rm(join(downloads, file.name), { force: true });
 
       // The unobserved download: the click scheduled in the page, then Playwright lets go.
@@ -156,21 +168,19 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, delayMs - 500));
       // Chromium (started here) and the server are this script's children: the benchmark's own reader.
       const processes = new ChromiumProcesses(server.child.pid ?? -1);
-      const machineBefore = machineTicks();
       processes.identifyPage();
       processes.start();
-      await fileComplete(downloads, file.name, size, 30 * 60_000);
+      const { busy } = await machineDuring(() => fileComplete(downloads, file.name, size, 30 * 60_000));
       const unobserved = elapsed(scheduledAt) - delayMs / 1000;
       const { cpu: use } = processes.stop();
-      const machineAfter = machineTicks();
       const cpu = Object.values(use.chromium).reduce((a, b) => a + b, 0);
       const busiest = Object.entries(use.threads)
         .sort((a, b) => b[1] - a[1])
         .slice(0, 8)
         .map(([label, seconds]) => `${label} ${seconds.toFixed(1)}`);
-      const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
       notes.push(
-        `run ${run}: the machine ${(100 * busy).toFixed(0)} % busy, the server ${use.server.toFixed(1)} CPU-s; ` +
+        `run ${run}: the machine (of both cores) during the plain download ${plainBusy}, the observed ` +
+          `${observedBusy}, the unobserved ${busy}; the server ${use.server.toFixed(1)} CPU-s; ` +
           `the busiest Chromium threads (CPU-s): ${busiest.join('; ')}; ` +
           `minor page faults (thousands): ${Object.entries(use.faults)
             .filter(([, faults]) => faults >= 500)
