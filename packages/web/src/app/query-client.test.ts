@@ -53,6 +53,39 @@ describe("the app's query cache", () => {
     again.stop();
   });
 
+  it('lets a load someone awaits finish with its answer, and loads again for the next screen', async () => {
+    const client = createQueryClient({ retry: false });
+    const queryKey = ['awaited'];
+    let onServer = 'before';
+    let release = (): void => undefined;
+    const hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = true;
+    const queryFn = async (): Promise<string> => {
+      const answer = onServer;
+      if (held) await hold;
+      return answer;
+    };
+    // As the shared ZIP does: a fetch no screen watches, awaited by its caller.
+    const awaited = client.query({ queryKey, queryFn });
+    await vi.waitFor(() => {
+      expect(client.isFetching({ queryKey })).toBe(1);
+    });
+    onServer = 'after';
+    held = false;
+    await client.invalidateQueries({ queryKey });
+    release();
+    expect(await awaited).toBe('before');
+
+    const observer = new QueryObserver(client, { queryKey, queryFn });
+    const stop = observer.subscribe(() => undefined);
+    await vi.waitFor(() => {
+      expect(observer.getCurrentResult().data).toBe('after');
+    });
+    stop();
+  });
+
   it('leaves a watched load to the refresh, which loads it again', async () => {
     const client = createQueryClient({ retry: false });
     const queryKey = ['watched'];
