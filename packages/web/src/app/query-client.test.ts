@@ -1,105 +1,189 @@
-import { QueryObserver } from '@tanstack/react-query';
+import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from './query-client';
 
-describe("the app's query cache", () => {
+/**
+ * A list on a fake server: `queryFn` reads what the server holds when called, then waits while the
+ * server is held (a slow answer), so a test can change the data between the read and the answer.
+ */
+function slowServer(first: string) {
+  let onServer = first;
+  let hold: Promise<void> | null = null;
+  let release = (): void => undefined;
+  const queryFn = vi.fn(async (): Promise<string> => {
+    const answer = onServer;
+    if (hold !== null) await hold;
+    return answer;
+  });
+  return {
+    queryFn,
+    /** The next loads answer only once {@link let} is called. */
+    holdAnswers() {
+      hold = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    },
+    /** The data changes on the server; loads asked from now on answer at once. */
+    change(next: string) {
+      onServer = next;
+      hold = null;
+    },
+    /** The held loads answer (with what they read). */
+    let() {
+      release();
+    },
+  };
+}
+
+/** A screen watching `queryKey`: its observer and what closes it. */
+function screen(client: QueryClient, queryKey: string[], queryFn: () => Promise<string>) {
+  const observer = new QueryObserver(client, { queryKey, queryFn });
+  const close = observer.subscribe(() => undefined);
+  return { observer, close, data: () => observer.getCurrentResult().data };
+}
+
+const loadsEnded = async (client: QueryClient, queryKey: string[]): Promise<void> => {
+  await vi.waitFor(() => {
+    expect(client.isFetching({ queryKey })).toBe(0);
+  });
+};
+const loading = async (client: QueryClient, queryKey: string[]): Promise<void> => {
+  await vi.waitFor(() => {
+    expect(client.isFetching({ queryKey })).toBe(1);
+  });
+};
+
+describe("the app's query cache: a refresh is not lost to a load already running", () => {
   // Session 24 found it in My Files; any list whose load ignores its abort signal could hit it
   // (Shared With Me, Links, the usage figures): a load left running with no screen answers after a
   // refresh, and its old answer counted as fresh.
   it('loads again a list refreshed while an unwatched load of it was still running', async () => {
     const client = createQueryClient({ retry: false });
-    const queryKey = ['a-list'];
-    let onServer = 'before';
-    let hold: Promise<void> | null = null;
-    const queryFn = async (): Promise<string> => {
-      const answer = onServer;
-      if (hold !== null) await hold;
-      return answer;
-    };
-    const watch = () => {
-      const observer = new QueryObserver(client, { queryKey, queryFn });
-      return { observer, stop: observer.subscribe(() => undefined) };
-    };
-    const first = watch();
+    const key = ['a-list'];
+    const server = slowServer('before');
+    const first = screen(client, key, server.queryFn);
     await vi.waitFor(() => {
-      expect(first.observer.getCurrentResult().data).toBe('before');
+      expect(first.data()).toBe('before');
     });
-
     // A load starts and is slow; its screen closes meanwhile.
-    let release = (): void => undefined;
-    hold = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    server.holdAnswers();
     void first.observer.refetch();
-    await vi.waitFor(() => {
-      expect(client.isFetching({ queryKey })).toBe(1);
-    });
-    first.stop();
+    await loading(client, key);
+    first.close();
+    // The data changes and the app refreshes the list; then the slow load answers.
+    server.change('after');
+    await client.invalidateQueries({ queryKey: key });
+    server.let();
+    await loadsEnded(client, key);
 
-    // The data changes on the server and the app marks the list for a new load; then the slow
-    // load answers with what it read before.
-    onServer = 'after';
-    hold = null;
-    await client.invalidateQueries({ queryKey });
-    release();
+    const again = screen(client, key, server.queryFn);
     await vi.waitFor(() => {
-      expect(client.isFetching({ queryKey })).toBe(0);
+      expect(again.data()).toBe('after');
     });
+    again.close();
+  });
 
-    const again = watch();
+  it('also when that load started on a list already marked for a new load', async () => {
+    const client = createQueryClient({ retry: false });
+    const key = ['marked'];
+    const server = slowServer('v1');
+    await client.query({ queryKey: key, queryFn: server.queryFn });
+    // Marked while no screen shows it; a screen opens (its load reads v2) and closes again at once.
+    await client.invalidateQueries({ queryKey: key });
+    server.change('v2');
+    server.holdAnswers();
+    const opened = screen(client, key, server.queryFn);
+    await loading(client, key);
+    opened.close();
+    server.change('v3');
+    await client.invalidateQueries({ queryKey: key });
+    server.let();
+    await loadsEnded(client, key);
+
+    const again = screen(client, key, server.queryFn);
     await vi.waitFor(() => {
-      expect(again.observer.getCurrentResult().data).toBe('after');
+      expect(again.data()).toBe('v3');
     });
-    again.stop();
+    again.close();
+  });
+
+  it("also when a screen's first load was running (a refresh joins it rather than restarting it)", async () => {
+    const client = createQueryClient({ retry: false });
+    const key = ['first-load'];
+    const server = slowServer('v1');
+    server.holdAnswers();
+    const watching = screen(client, key, server.queryFn);
+    await loading(client, key);
+    server.change('v2');
+    const refreshing = client.invalidateQueries({ queryKey: key });
+    server.let();
+    await refreshing;
+    await vi.waitFor(() => {
+      expect(watching.data()).toBe('v2');
+    });
+    watching.close();
+  });
+
+  it('also when the screen is still there but no longer asks (a disabled query)', async () => {
+    const client = createQueryClient({ retry: false });
+    const key = ['disabled'];
+    const server = slowServer('v1');
+    const dialog = screen(client, key, server.queryFn);
+    await vi.waitFor(() => {
+      expect(dialog.data()).toBe('v1');
+    });
+    server.holdAnswers();
+    void dialog.observer.refetch();
+    await loading(client, key);
+    dialog.observer.setOptions({ queryKey: key, queryFn: server.queryFn, enabled: false });
+    server.change('v2');
+    await client.invalidateQueries({ queryKey: key });
+    server.let();
+    await loadsEnded(client, key);
+    expect(client.getQueryState(key)?.isInvalidated).toBe(true);
+    dialog.close();
   });
 
   it('lets a load someone awaits finish with its answer, and loads again for the next screen', async () => {
     const client = createQueryClient({ retry: false });
-    const queryKey = ['awaited'];
-    let onServer = 'before';
-    let release = (): void => undefined;
-    const hold = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let held = true;
-    const queryFn = async (): Promise<string> => {
-      const answer = onServer;
-      if (held) await hold;
-      return answer;
-    };
+    const key = ['awaited'];
+    const server = slowServer('before');
+    server.holdAnswers();
     // As the shared ZIP does: a fetch no screen watches, awaited by its caller.
-    const awaited = client.query({ queryKey, queryFn });
-    await vi.waitFor(() => {
-      expect(client.isFetching({ queryKey })).toBe(1);
-    });
-    onServer = 'after';
-    held = false;
-    await client.invalidateQueries({ queryKey });
-    release();
+    const awaited = client.query({ queryKey: key, queryFn: server.queryFn });
+    await loading(client, key);
+    server.change('after');
+    await client.invalidateQueries({ queryKey: key });
+    server.let();
     expect(await awaited).toBe('before');
 
-    const observer = new QueryObserver(client, { queryKey, queryFn });
-    const stop = observer.subscribe(() => undefined);
+    const next = screen(client, key, server.queryFn);
     await vi.waitFor(() => {
-      expect(observer.getCurrentResult().data).toBe('after');
+      expect(next.data()).toBe('after');
     });
-    stop();
+    next.close();
   });
 
-  it('leaves a watched load to the refresh, which loads it again', async () => {
+  it('loads no more than once again when a newer load replaced the one the refresh came during', async () => {
     const client = createQueryClient({ retry: false });
-    const queryKey = ['watched'];
-    let onServer = 'before';
-    const queryFn = vi.fn(() => Promise.resolve(onServer));
-    const observer = new QueryObserver(client, { queryKey, queryFn });
-    const stop = observer.subscribe(() => undefined);
-    await vi.waitFor(() => {
-      expect(observer.getCurrentResult().data).toBe('before');
-    });
-    onServer = 'after';
-    await client.invalidateQueries({ queryKey });
-    expect(observer.getCurrentResult().data).toBe('after');
-    expect(queryFn).toHaveBeenCalledTimes(2);
-    stop();
+    const key = ['replaced'];
+    const server = slowServer('v1');
+    await client.query({ queryKey: key, queryFn: server.queryFn });
+    // An unwatched load (reads v1) is slow; the data changes and the list is refreshed.
+    server.holdAnswers();
+    void client.query({ queryKey: key, queryFn: server.queryFn, staleTime: 0 });
+    await loading(client, key);
+    server.change('v2');
+    await client.invalidateQueries({ queryKey: key });
+    // A screen opens and loads anew itself, replacing that load (it reads v2).
+    const opened = screen(client, key, server.queryFn);
+    await opened.observer.refetch();
+    await loadsEnded(client, key);
+    server.let();
+    await loadsEnded(client, key);
+    expect(opened.data()).toBe('v2');
+    // The first load, the unwatched one and the screen's: no fourth.
+    expect(server.queryFn).toHaveBeenCalledTimes(3);
+    opened.close();
   });
 });
