@@ -29,19 +29,24 @@ class FakeFile {
     return buffer.byteLength;
   }
 
+  /** As Chromium's: written into a new file that takes this one's place on close (nothing kept of before). */
   createWritable() {
     this.folder.writables++;
+    const staged = new FakeFile(this.folder);
     let at = 0;
     return Promise.resolve({
       write: (buffer: Uint8Array) => {
         try {
-          at += this.#append(buffer, at);
+          at += staged.#append(buffer, at);
           return Promise.resolve();
         } catch (error) {
           return Promise.reject(error instanceof Error ? error : new Error(String(error)));
         }
       },
-      close: () => Promise.resolve(),
+      close: () => {
+        this.bytes = staged.bytes;
+        return Promise.resolve();
+      },
     });
   }
 
@@ -49,6 +54,9 @@ class FakeFile {
     this.folder.syncHandles++;
     return Promise.resolve({
       write: (buffer: Uint8Array, { at }: { at: number }) => this.#append(buffer, at),
+      truncate: (size: number) => {
+        this.bytes = this.bytes.slice(0, size);
+      },
       close: () => undefined,
     });
   }
@@ -126,7 +134,7 @@ async function ownFolder(root: FakeFolder): Promise<FakeFolder> {
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('chunk files', () => {
-  it('writes a chunk slice by slice to a file (createWritable), answers its File, removes it when asked', async () => {
+  it('writes a chunk slice by slice to a file (createWritable), answers its File, keeps the file for the next chunk', async () => {
     const root = new FakeFolder();
     const store = createChunkFiles(environment(root)).forDownload();
     const writer = await store.begin();
@@ -142,6 +150,35 @@ describe('chunk files', () => {
     chunk.remove();
     chunk.remove();
     await settled();
+    // Taken: the download's next chunk is written over it; the file goes when the download ends.
+    expect(await ownFiles(root)).toEqual(['chunk-0']);
+    await store.clear();
+    expect(await ownFiles(root)).toEqual([]);
+  });
+
+  it('writes the next chunk over a taken one, cut to its own length, never over one still waiting', async () => {
+    const root = new FakeFolder();
+    const store = createChunkFiles(environment(root, { sync: true })).forDownload();
+    const chunkOf = async (bytes: number[]) => {
+      const writer = await store.begin();
+      await writer.append(new Uint8Array(bytes));
+      return writer.finish();
+    };
+    const first = await chunkOf([1, 2, 3]);
+    const second = await chunkOf([4, 5]);
+    expect(await ownFiles(root)).toEqual(['chunk-0', 'chunk-1']);
+    first.remove();
+    const third = await chunkOf([6]);
+    expect(await ownFiles(root)).toEqual(['chunk-0', 'chunk-1']);
+    expect([...new Uint8Array(await third.data.arrayBuffer())]).toEqual([6]);
+    // A second call for a chunk taken earlier frees nothing: the third chunk is in that file now.
+    first.remove();
+    const fourth = await chunkOf([7]);
+    expect(await ownFiles(root)).toEqual(['chunk-0', 'chunk-1', 'chunk-2']);
+    expect([...new Uint8Array(await second.data.arrayBuffer())]).toEqual([4, 5]);
+    expect([...new Uint8Array(await third.data.arrayBuffer())]).toEqual([6]);
+    expect([...new Uint8Array(await fourth.data.arrayBuffer())]).toEqual([7]);
+    await store.clear();
     expect(await ownFiles(root)).toEqual([]);
   });
 
@@ -156,7 +193,7 @@ describe('chunk files', () => {
     expect([own.syncHandles, own.writables]).toEqual([1, 0]);
   });
 
-  it('removes an abandoned chunk, and every chunk of a download when it ends, but not those of another download', async () => {
+  it('writes over an abandoned chunk, and removes every chunk of a download when it ends, but not those of another download', async () => {
     const root = new FakeFolder();
     const files = createChunkFiles(environment(root));
     const first = files.forDownload();
@@ -164,10 +201,11 @@ describe('chunk files', () => {
     const half = await first.begin();
     await half.append(new Uint8Array([9]));
     await half.abandon();
+    // The chunk asked for again goes into the abandoned one's file; the other download has its own.
     for (const store of [first, other]) await (await store.begin()).finish();
-    expect(await ownFiles(root)).toEqual(['chunk-1', 'chunk-2']);
+    expect(await ownFiles(root)).toEqual(['chunk-0', 'chunk-1']);
     await first.clear();
-    expect(await ownFiles(root)).toEqual(['chunk-2']);
+    expect(await ownFiles(root)).toEqual(['chunk-1']);
   });
 
   it('falls back to Blobs for good when a write fails (no space): no file left, the error says so', async () => {
