@@ -53,6 +53,30 @@ const loading = async (client: QueryClient, queryKey: string[]): Promise<void> =
   });
 };
 
+type SlowServer = ReturnType<typeof slowServer>;
+
+/** The data changes on the server and the app refreshes the list while a held load runs; then that load answers. */
+async function refreshWhileHeld(client: QueryClient, queryKey: string[], server: SlowServer, next: string) {
+  server.change(next);
+  await client.invalidateQueries({ queryKey });
+  server.let();
+  await loadsEnded(client, queryKey);
+}
+
+/** A screen opened now shows `expected` once loaded. */
+async function nextScreenShows(
+  client: QueryClient,
+  queryKey: string[],
+  server: SlowServer,
+  expected: string,
+) {
+  const next = screen(client, queryKey, server.queryFn);
+  await vi.waitFor(() => {
+    expect(next.data()).toBe(expected);
+  });
+  next.close();
+}
+
 describe("the app's query cache: a refresh is not lost to a load already running", () => {
   // Session 24 found it in My Files; any list whose load ignores its abort signal could hit it
   // (Shared With Me, Links, the usage figures): a load left running with no screen answers after a
@@ -70,17 +94,8 @@ describe("the app's query cache: a refresh is not lost to a load already running
     void first.observer.refetch();
     await loading(client, key);
     first.close();
-    // The data changes and the app refreshes the list; then the slow load answers.
-    server.change('after');
-    await client.invalidateQueries({ queryKey: key });
-    server.let();
-    await loadsEnded(client, key);
-
-    const again = screen(client, key, server.queryFn);
-    await vi.waitFor(() => {
-      expect(again.data()).toBe('after');
-    });
-    again.close();
+    await refreshWhileHeld(client, key, server, 'after');
+    await nextScreenShows(client, key, server, 'after');
   });
 
   it('also when that load started on a list already marked for a new load', async () => {
@@ -95,16 +110,8 @@ describe("the app's query cache: a refresh is not lost to a load already running
     const opened = screen(client, key, server.queryFn);
     await loading(client, key);
     opened.close();
-    server.change('v3');
-    await client.invalidateQueries({ queryKey: key });
-    server.let();
-    await loadsEnded(client, key);
-
-    const again = screen(client, key, server.queryFn);
-    await vi.waitFor(() => {
-      expect(again.data()).toBe('v3');
-    });
-    again.close();
+    await refreshWhileHeld(client, key, server, 'v3');
+    await nextScreenShows(client, key, server, 'v3');
   });
 
   it("also when a screen's first load was running (a refresh joins it rather than restarting it)", async () => {
@@ -136,10 +143,7 @@ describe("the app's query cache: a refresh is not lost to a load already running
     void dialog.observer.refetch();
     await loading(client, key);
     dialog.observer.setOptions({ queryKey: key, queryFn: server.queryFn, enabled: false });
-    server.change('v2');
-    await client.invalidateQueries({ queryKey: key });
-    server.let();
-    await loadsEnded(client, key);
+    await refreshWhileHeld(client, key, server, 'v2');
     expect(client.getQueryState(key)?.isInvalidated).toBe(true);
     dialog.close();
   });
@@ -152,16 +156,9 @@ describe("the app's query cache: a refresh is not lost to a load already running
     // As the shared ZIP does: a fetch no screen watches, awaited by its caller.
     const awaited = client.query({ queryKey: key, queryFn: server.queryFn });
     await loading(client, key);
-    server.change('after');
-    await client.invalidateQueries({ queryKey: key });
-    server.let();
+    await refreshWhileHeld(client, key, server, 'after');
     expect(await awaited).toBe('before');
-
-    const next = screen(client, key, server.queryFn);
-    await vi.waitFor(() => {
-      expect(next.data()).toBe('after');
-    });
-    next.close();
+    await nextScreenShows(client, key, server, 'after');
   });
 
   it('loads no more than once again when a newer load replaced the one the refresh came during', async () => {
