@@ -24,7 +24,11 @@
  * (/proc/<pid>/stat `minflt`: each is a page touched for the first time, ~17 µs apiece on the
  * 2-core benchmark machine, so fresh chunk-sized buffers show up here).
  *
- *   npm run build && npm run bench:transfer -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --exchange-gib=0 --exchange-runs=1 --no-docs --trace --profile --task-cpu --persistent]
+ *   npm run build && npm run bench:transfer -w @coffer/e2e [-- --sizes-gib=1,4 --hash-max-gib=1 --exchange-gib=0 --exchange-runs=1 --rounds=3 --no-docs --trace --profile --task-cpu --persistent]
+ *
+ * Each size's transfers run in `--rounds` rounds (default 3), each in a fresh session with the plain
+ * twins before and after the encrypted ones; the speed verdicts take the median of the rounds' ratios
+ * (on the 2-core VMs the same build's ratios move ±0.1 within minutes: one sample settles nothing).
  *
  * Writes (replaces) the "Browser transfers (Chromium)" section of docs/benchmarks.md unless --no-docs.
  * The server runs as a child process, as in packages/server/src/bench/transfer-bench.ts.
@@ -73,6 +77,11 @@ interface Args {
   taskCpu: boolean;
   /** How many times the exchange runs (each with a new second person): a download that does not start shows. */
   exchangeRuns: number;
+  /**
+   * How many rounds of each size's transfers run (each in a fresh session, plain twins before and after
+   * the encrypted ones): the speed verdicts take the median of the rounds' ratios.
+   */
+  rounds: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -91,6 +100,7 @@ function parseArgs(argv: string[]): Args {
     // By default the largest size is also shared with a second person.
     exchangeGib: Number(get('exchange-gib') ?? Math.max(...sizesGib)),
     exchangeRuns: Math.max(1, Math.floor(Number(get('exchange-runs') ?? 1))),
+    rounds: Math.max(1, Math.floor(Number(get('rounds') ?? 3))),
   };
 }
 
@@ -123,7 +133,9 @@ async function main(): Promise<void> {
 
     const results: SizeResult[] = [];
     for (const gib of args.sizesGib) {
-      results.push(await runSize(h, person, gib, args.hashMaxGib, args.exchangeGib, args.exchangeRuns));
+      results.push(
+        await runSize(h, person, gib, args.hashMaxGib, args.exchangeGib, args.exchangeRuns, args.rounds),
+      );
     }
 
     const cpu = cpus()[0]?.model ?? 'unknown CPU';

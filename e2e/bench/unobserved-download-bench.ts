@@ -181,7 +181,7 @@ async function main(): Promise<void> {
       notes.push(
         `run ${run}: the machine (of both cores) during the plain download ${plainBusy}, the observed ` +
           `${observedBusy}, the unobserved ${busy}; the server ${use.server.toFixed(1)} CPU-s; ` +
-          `the busiest Chromium threads (CPU-s): ${busiest.join('; ')}; ` +
+          `the busiest threads, Chromium's and the server's (CPU-s): ${busiest.join('; ')}; ` +
           `minor page faults (thousands): ${Object.entries(use.faults)
             .filter(([, faults]) => faults >= 500)
             .map(([role, faults]) => `${role} ${(faults / 1000).toFixed(1)}`)

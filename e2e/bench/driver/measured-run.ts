@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { promisify } from 'node:util';
 import { f0 } from '../bench-units.js';
 import type { ChromiumProcesses, CpuUse, MemorySnapshot } from '../measure/chromium-processes.js';
 import { blockingBetween, pageNow, type Blocking } from '../measure/main-thread-blocking.js';
@@ -28,8 +30,18 @@ export class TransferFailed extends Error {
   }
 }
 
-/** Lets the browser settle (page GC, 1.5 s), then the median of three samples: the idle figure. */
+/**
+ * Writes the machine's dirty pages to disk (`sync`): every transfer starts with none, so none pays for
+ * the kernel writing back an earlier transfer's file (the page cache writes a file back ~30 s after
+ * it was written: on the benchmark's order, in the middle of the next transfer but one).
+ */
+async function settleDisk(): Promise<void> {
+  await promisify(execFile)('sync');
+}
+
+/** Lets the browser settle (disk synced, page GC, 1.5 s), then the median of three samples: the idle figure. */
 async function idleMemory(h: Harness): Promise<MemorySnapshot> {
+  await settleDisk();
   await h.cdp.send('HeapProfiler.collectGarbage');
   await new Promise((r) => setTimeout(r, 1500));
   const samples: MemorySnapshot[] = [];

@@ -24,10 +24,10 @@ export interface MemorySnapshot {
 export interface CpuUse {
   /** CPU seconds of the Chromium processes, by kind. */
   chromium: Record<string, number>;
-  /** CPU seconds of the Chromium threads, by process role and thread name. */
+  /** CPU seconds of the Chromium threads, by process role and thread name (and the server's, as `server: <name>`). */
   threads: Record<string, number>;
   server: number;
-  /** Minor page faults of the Chromium processes during the transfer, by process role. */
+  /** Minor page faults of the Chromium processes during the transfer, by process role (and the server's). */
   faults: Record<string, number>;
 }
 
@@ -43,6 +43,8 @@ export class ChromiumProcesses {
   private threadStart = new Map<number, ThreadTicks>();
   private threadLast = new Map<number, ThreadTicks>();
   private startFaults = new Map<number, number>();
+  /** The server's process and its children, as last seen. */
+  private serverPids = new Set<number>();
   private lastFaults = new Map<number, number>();
   peak: MemorySnapshot = { total: 0, byKind: {} };
 
@@ -96,9 +98,16 @@ export class ChromiumProcesses {
   snapshot(): MemorySnapshot {
     const table = processTable();
     const server = new Set([this.serverPid, ...descendants(this.serverPid, table).map((p) => p.pid)]);
+    this.serverPids = server;
     const byKind: Record<string, number> = {};
     let total = 0;
-    for (const p of table) if (server.has(p.pid)) this.lastTicks.set(-p.pid, p.cpuTicks);
+    for (const p of table) {
+      if (!server.has(p.pid)) continue;
+      // Server processes are kept under negative keys; their threads under their own tids.
+      this.lastTicks.set(-p.pid, p.cpuTicks);
+      this.lastFaults.set(-p.pid, p.minflt);
+      for (const [tid, thread] of threadsOf(p.pid)) this.threadLast.set(tid, thread);
+    }
     for (const p of descendants(process.pid, table)) {
       if (server.has(p.pid) || this.kindOf(p.pid) === NOT_CHROMIUM) continue;
       this.lastTicks.set(p.pid, p.cpuTicks);
@@ -164,6 +173,7 @@ export class ChromiumProcesses {
     for (const thread of this.threadLast.values())
       names.set(thread.pid, [...(names.get(thread.pid) ?? []), thread.name]);
     const roleOf = (pid: number): string => {
+      if (pid < 0 || this.serverPids.has(pid)) return 'server';
       const kind = this.kindOf(pid);
       return kind === 'renderer' ? this.rendererRole(pid, names.get(pid) ?? []) : kind;
     };

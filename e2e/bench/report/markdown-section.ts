@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { CHUNK_MB } from '../bench-units.js';
 import { REPO_ROOT } from '../driver/bench-stack.js';
 import type { SizeResult } from '../driver/run-size.js';
-import { cpuTables, faultsTable, memoryByKind, memoryTable, runNotes, throughputTable } from './tables.js';
+import {
+  cpuTables,
+  faultsTable,
+  memoryByKind,
+  memoryTable,
+  roundsTable,
+  runNotes,
+  throughputTable,
+} from './tables.js';
 import { verdicts } from './verdicts.js';
 
 const SECTION_TITLE = 'Browser transfers (Chromium)';
@@ -13,6 +21,7 @@ export interface SectionOptions {
   sizesGib: number[];
   hashMaxGib: number;
   persistent: boolean;
+  rounds: number;
 }
 
 /** The "Browser transfers (Chromium)" section of docs/benchmarks.md, from a run's results. */
@@ -42,9 +51,12 @@ export function markdownSection(
     "runs before any download, as on a first visit; the download then registers the app's download",
     'service worker (scope `/__coffer_download__/` only: it must never control the page, and the run',
     'checks that), and the same upload runs again in that state, as for anyone who has downloaded once.',
+    `Each size runs ${options.rounds} round${options.rounds === 1 ? '' : 's'} of these transfers (\`--rounds\`), each in a fresh session with`,
+    "its own plain twins; the speed and memory targets are judged on the median of the rounds' figures,",
+    'the main thread on the longest task of any round (the bare AES-GCM, floors and exchange run in round 1 only).',
     '',
     'Reproduce: `npm run build && npm run bench:transfer -w @coffer/e2e` (options: `-- --sizes-gib=1,4',
-    '--hash-max-gib=1 --exchange-gib=0 --exchange-runs=1 --no-docs --trace --profile --task-cpu --persistent`;',
+    '--hash-max-gib=1 --exchange-gib=0 --exchange-runs=1 --rounds=3 --no-docs --trace --profile --task-cpu --persistent`;',
     '`npm run bench -w @coffer/e2e -- <options>` runs it with the Firefox and 10k-list benchmarks, each given every option).',
     'Source: `e2e/bench/browser-transfer-bench.ts`. Rerunning replaces this section.',
     '',
@@ -67,6 +79,7 @@ export function markdownSection(
     '',
   );
   out.push(...throughputTable(results), ...runNotes(results));
+  out.push('', ...roundsTable(results));
   out.push('', ...memoryTable(results));
   out.push('', ...cpuTables(results));
   out.push('', ...faultsTable(results));

@@ -1,5 +1,6 @@
 import { MB } from '../bench-units.js';
 import type { Measured } from '../driver/measured-run.js';
+import type { Round } from '../driver/round.js';
 import type { SizeResult } from '../driver/run-size.js';
 import { computedAs, type Streaming } from '../measure/engine-status.js';
 
@@ -7,12 +8,13 @@ export const rate = (bytes: number, seconds: number): number => bytes / MB / sec
 export const mb = (bytes: number): string => (bytes / MB).toFixed(0);
 
 export type Direction = 'upload' | 'download';
+type RowKey = 'upload-first' | 'download' | 'upload-controlled';
 
 /** An encrypted transfer of a size, with how the report names it. */
 export interface EncryptedRow {
   name: string;
-  /** The same transfer at every size (the memory spread verdict compares them). */
-  key: string;
+  /** The same transfer at every size and round (the memory spread verdict compares them). */
+  key: RowKey;
   direction: Direction;
   m: Measured;
   /** How the engine computed it: the crypto worker's answer (uploads), the service worker's (downloads). */
@@ -69,9 +71,44 @@ export function allRows(r: SizeResult): [string, Measured][] {
 export const plainOf = (r: SizeResult, direction: Direction): Measured =>
   direction === 'upload' ? r.plainUp : r.plainDown;
 
-/** The plain transfer's two runs, before and after the encrypted transfers. */
-export const plainRunsOf = (r: SizeResult, direction: Direction): [Measured, Measured] =>
-  direction === 'upload' ? [r.plainUp, r.plainUpAgain] : [r.plainDown, r.plainDownAgain];
+/** The plain transfer's two runs of a round, before and after the encrypted transfers. */
+export const plainRunsOf = (round: Round, direction: Direction): [Measured, Measured] =>
+  direction === 'upload' ? [round.plainUp, round.plainUpAgain] : [round.plainDown, round.plainDownAgain];
+
+/** A size's rounds, the first (whose transfers the tables show) first. */
+export const roundsOf = (r: SizeResult): Round[] => [r, ...r.moreRounds];
+
+/** A row's transfer in a round (null: not run, its upload failed). */
+export function inRound(round: Round, key: RowKey): Measured | null {
+  if (key === 'upload-first') return round.encUp;
+  return key === 'download' ? round.encDown : round.encUpControlled;
+}
+
+/** The mean time of a round's two plain runs (a failed run left out; both failed: the first's time). */
+function plainSecondsOf(round: Round, direction: Direction): number {
+  const [before, after] = plainRunsOf(round, direction);
+  const timed = [before, after].filter((run) => run.failure === null);
+  return timed.length === 0
+    ? before.seconds
+    : timed.reduce((sum, run) => sum + run.seconds, 0) / timed.length;
+}
+
+/** A row's encrypted / plain in each round, first round first: null where the encrypted transfer failed. */
+export const roundRatios = (r: SizeResult, { key, direction }: EncryptedRow): (number | null)[] =>
+  roundsOf(r).map((round) => {
+    const m = inRound(round, key);
+    return m?.failure !== null ? null : plainSecondsOf(round, direction) / m.seconds;
+  });
+
+/** The median of some numbers (the mean of the middle two for an even count); NaN for none. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? Number.NaN)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
 
 /** An encrypted transfer's rate (MB/s) beside its limits', and the ratios the report judges. */
 export interface Throughput {
@@ -93,11 +130,7 @@ export function throughputOf(r: SizeResult, { direction, m }: EncryptedRow): Thr
   const bareMs = (bare: SizeResult['bare1']): number =>
     direction === 'upload' ? bare.encryptMs : bare.decryptMs;
   const [before, after] = plainRunsOf(r, direction);
-  // A run that failed has no time to average: the other one alone.
-  const timed = [before, after].filter((run) => run.failure === null);
-  const plainSeconds =
-    timed.length === 0 ? before.seconds : timed.reduce((sum, run) => sum + run.seconds, 0) / timed.length;
-  const plainRate = rate(r.size, plainSeconds);
+  const plainRate = rate(r.size, plainSecondsOf(r, direction));
   const floorRate = rate(r.size, (direction === 'upload' ? r.floorUp : r.floorDown).seconds);
   const encRate = rate(r.size, m.seconds);
   return {

@@ -1,13 +1,26 @@
 import { CHUNK_MB, MB, f0 } from '../bench-units.js';
+import type { Measured } from '../driver/measured-run.js';
 import type { SizeResult } from '../driver/run-size.js';
 import { computedAs } from '../measure/engine-status.js';
-import { allRows, encryptedRows, labelled, mb, rate, throughputOf } from './report-rows.js';
+import {
+  allRows,
+  encryptedRows,
+  inRound,
+  labelled,
+  mb,
+  median,
+  plainRunsOf,
+  rate,
+  roundRatios,
+  roundsOf,
+  throughputOf,
+} from './report-rows.js';
 
 /** Each encrypted transfer's rate beside the plain transfer's, bare AES-GCM's and the floor's. */
 export function throughputTable(results: SizeResult[]): string[] {
   const out = [
-    '| size | encrypted transfer | AES-GCM in | encrypted MB/s | plain MB/s (before / after) | bare AES-GCM MB/s (1 / 2 in flight) | floor MB/s | floor / plain | encrypted / plain | encrypted / floor | load |',
-    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| size | encrypted transfer | AES-GCM in | encrypted MB/s | plain MB/s (before / after) | bare AES-GCM MB/s (1 / 2 in flight) | floor MB/s | floor / plain | encrypted / plain | encrypted / floor | load | encrypted / plain, each round (**median**) |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of results) {
     for (const row of encryptedRows(r)) {
@@ -17,9 +30,48 @@ export function throughputTable(results: SizeResult[]): string[] {
       const encCell = failed ? `**failed** after ${m.seconds.toFixed(0)} s` : f0(t.encRate);
       out.push(
         `| ${r.gib} GiB | ${name} | ${computedAs(row.streaming)} | ${encCell} | ${f0(t.plainRate)} (${f0(t.plainRates[0])} / ${f0(t.plainRates[1])}) | ${f0(t.bare1Rate)} / ${f0(t.bare2Rate)} | ${f0(t.floorRate)} | ` +
-          `${t.floorOfPlain.toFixed(2)} | ${failed ? '—' : t.ofPlain.toFixed(2)} | ${failed ? '—' : t.ofFloor.toFixed(2)} | ${m.load.toFixed(1)} |`,
+          `${t.floorOfPlain.toFixed(2)} | ${failed ? '—' : t.ofPlain.toFixed(2)} | ${failed ? '—' : t.ofFloor.toFixed(2)} | ${m.load.toFixed(1)} | ${roundsCell(roundRatios(r, row))} |`,
       );
     }
+  }
+  return out;
+}
+
+/** Each round's ratio (— where it failed), then the median of those that ran. */
+function roundsCell(ratios: (number | null)[]): string {
+  const each = ratios.map((x) => (x === null ? '—' : x.toFixed(2))).join(' / ');
+  const ran = ratios.filter((x): x is number => x !== null);
+  return ran.length === 0 ? each : `${each} (**${median(ran).toFixed(2)}**)`;
+}
+
+/**
+ * Every round's rates (MB/s) and the encrypted transfers' memory above idle: the first round is the
+ * one the other tables show; the later ones ran each in a fresh session after it.
+ */
+export function roundsTable(results: SizeResult[]): string[] {
+  const out = [
+    'Every round (`--rounds`; each in a fresh browser session; round 1 is the one the tables above and below show). ' +
+      'MB/s, and MiB above idle for the encrypted transfers:',
+    '',
+    '| size | round | plain upload (before / after) | encrypted upload, first | encrypted upload, after a download | plain download (before / after) | encrypted download | MiB above idle: first upload / download / upload after | controlled before the uploads |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const r of results) {
+    roundsOf(r).forEach((round, i) => {
+      const speed = (m: Measured | null): string =>
+        m === null ? '—' : m.failure === null ? f0(rate(r.size, m.seconds)) : '**failed**';
+      const pair = ([a, b]: [Measured, Measured]): string => `${speed(a)} / ${speed(b)}`;
+      const above = (m: Measured | null): string =>
+        m === null ? '—' : f0((m.peak.total - m.idle.total) / (1024 * 1024));
+      const encrypted = (['upload-first', 'download', 'upload-controlled'] as const).map((k) =>
+        inRound(round, k),
+      );
+      out.push(
+        `| ${r.gib} GiB | ${i + 1} | ${pair(plainRunsOf(round, 'upload'))} | ${speed(round.encUp)} | ${speed(round.encUpControlled)} | ` +
+          `${pair(plainRunsOf(round, 'download'))} | ${speed(round.encDown)} | ${encrypted.map(above).join(' / ')} | ` +
+          `${round.controlledBefore.map((c) => (c ? 'yes' : 'no')).join(' / ')} |`,
+      );
+    });
   }
   return out;
 }
@@ -28,14 +80,17 @@ export function throughputTable(results: SizeResult[]): string[] {
 export function runNotes(results: SizeResult[]): string[] {
   const out: string[] = [];
   const failures = results.flatMap((r) =>
-    encryptedRows(r)
-      .filter(({ m }) => m.failure !== null)
-      .map(({ name, m }) => `${r.gib} GiB ${name}: “${m.failure ?? ''}”`),
+    roundsOf(r).flatMap((round, i) =>
+      encryptedRows(r).flatMap(({ name, key }) => {
+        const failure = inRound(round, key)?.failure ?? null;
+        return failure === null ? [] : [`${r.gib} GiB ${name} (round ${i + 1}): “${failure}”`];
+      }),
+    ),
   );
   if (failures.length > 0) out.push('', `Failed transfers (the app's message): ${failures.join('; ')}.`);
   out.push(
     '',
-    `Page controlled by a service worker before the first / second upload: ${results
+    `Page controlled by a service worker before the first / second upload (round 1; every round's in the rounds table): ${results
       .map(
         (r) =>
           `${r.gib} GiB ${r.controlledBefore[0] ? 'yes' : 'no'} / ${r.controlledBefore[1] ? 'yes' : 'no'}`,
@@ -111,7 +166,7 @@ export function cpuTables(results: SizeResult[]): string[] {
   }
   out.push(
     '',
-    'CPU seconds by thread, the six busiest ("renderer (page)" is the process of the app page and its crypto worker):',
+    'CPU seconds by thread, the six busiest ("renderer (page)" is the process of the app page and its crypto worker; "server: …" the server\'s threads):',
     '',
   );
   for (const r of results) {
@@ -130,7 +185,7 @@ export function cpuTables(results: SizeResult[]): string[] {
 export function faultsTable(results: SizeResult[]): string[] {
   const out = [
     'Minor page faults during each transfer (`minflt` of `/proc/<pid>/stat`, summed over the Chromium ' +
-      'processes of each role; one fault = one 4 KiB page touched for the first time, so "MB touched" = ' +
+      'processes of each role, and the server\'s; one fault = one 4 KiB page touched for the first time, so "MB touched" = ' +
       'faults × 4 KiB: memory newly allocated and written, e.g. fresh chunk buffers):',
     '',
     '| size | transfer | minor faults, thousands | MB touched | by role (thousands) |',
