@@ -8,9 +8,9 @@ import { deleteAllFiles, isControlled, type Harness } from './session.js';
 
 /**
  * One round of a size's transfers in one browser session, plain twins before and after the
- * encrypted ones: plain upload, plain download, [hook], encrypted upload (no download yet),
- * encrypted download, [hook], encrypted upload again (after a download), plain upload again,
- * plain download again. A size runs several rounds (`--rounds`), each in a fresh session, and its
+ * encrypted ones: plain upload, plain download, encrypted upload (no download yet), encrypted
+ * download, [hook], encrypted upload again (after a download), plain upload again, plain download
+ * again, [hook]. A size runs several rounds (`--rounds`), each in a fresh session, and its
  * speed verdicts take the median of the rounds' ratios: on a machine whose speed moves ±0.1 within
  * minutes one ratio at the edge of a target settles nothing.
  */
@@ -30,10 +30,14 @@ export interface Round {
   controlledBefore: [boolean, boolean];
 }
 
-/** What the first round does between its transfers (the floors, the engine's own answers). */
+/** What the first round does beside its transfers (the engine's own answers, the floors). */
 export interface RoundHooks {
-  /** After the plain transfers, before the first encrypted upload; the stored plain object's id. */
-  afterPlain?: (plainId: string) => Promise<void>;
+  /**
+   * After every transfer of the round, the last plain object still stored (its id): the first round's
+   * floors run here, so the heavy bare-cipher runs (gigabytes of fresh memory) come after the
+   * transfers and leave them the state later rounds start from.
+   */
+  afterTransfers?: (plainId: string) => Promise<void>;
   /** After the encrypted download (the file still stored). */
   afterDownload?: () => Promise<void>;
 }
@@ -81,7 +85,6 @@ export async function runRound(
   const plainUp = await measurePlainUpload();
   log('plain download');
   const plainDown = await measurePlainDownload();
-  await hooks.afterPlain?.(plainId);
   await deletePlain();
 
   log('encrypted upload (page not controlled by the service worker)');
@@ -114,6 +117,7 @@ export async function runRound(
   const plainUpAgain = await measurePlainUpload();
   log('plain download again');
   const plainDownAgain = await measurePlainDownload();
+  await hooks.afterTransfers?.(plainId);
   await deletePlain();
   return {
     plainUp,

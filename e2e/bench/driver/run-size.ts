@@ -71,18 +71,12 @@ export async function runSize(
     };
     log(`the crypto worker seals in ${computedAs(engine.cryptoWorker)}`);
 
-    log('bare AES-GCM');
-    const bare1 = await bareAesGcm(h.page, size, 1);
-    const bare2 = await bareAesGcm(h.page, size, 2);
-    log("WebCrypto's memory per chunk-sized call");
-    const footprint = await cipherFootprint(h);
-
-    /** Measured in the first round, between its plain and its encrypted transfers. */
+    /** Measured at the end of the first round, after its transfers. */
     const floors: { up?: Measured; down?: Measured } = {};
 
     const hashed = gib <= hashMaxGib;
     const first = await runRound(h, file, hashed, log, {
-      afterPlain: async (plainId) => {
+      afterTransfers: async (plainId) => {
         log('plain download with bare decryption at the same time (the floor)');
         const decrypting = await bareCipherInWorker(h.page, size, 'decrypt');
         floors.down = await measure(
@@ -112,6 +106,12 @@ export async function runSize(
       },
     });
     const { up: floorUp, down: floorDown } = floors;
+    // After the transfers too: each bare run leaves the page's allocator gigabytes of freed memory.
+    log('bare AES-GCM');
+    const bare1 = await bareAesGcm(h.page, size, 1);
+    const bare2 = await bareAesGcm(h.page, size, 2);
+    log("WebCrypto's memory per chunk-sized call");
+    const footprint = await cipherFootprint(h);
     if (floorUp === undefined || floorDown === undefined)
       throw new Error('the first round measured no floors');
     const exchanges: Exchange[] = [];
