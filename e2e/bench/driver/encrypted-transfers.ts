@@ -36,6 +36,8 @@ export async function encryptedUpload(h: Harness, file: TestFile): Promise<numbe
   const outcome = await Promise.race([succeeding, failing]);
   const seconds = elapsed(start);
   if (outcome === 'failed') {
+    // Stops the page's clock (its observer would go on watching the next transfers).
+    await page.evaluate(readUploadClock).catch(() => null);
     const status = await row.getByTestId('upload-status').innerText();
     // Clears the failed row, so the screen is as before.
     await page
@@ -47,7 +49,12 @@ export async function encryptedUpload(h: Harness, file: TestFile): Promise<numbe
   const clock = await page.evaluate(readUploadClock);
   const clickAt = clock?.clickAt ?? null;
   const doneAt = clock?.doneAt ?? null;
-  if (clock === null || clickAt === null || doneAt === null) return seconds;
+  if (clock === null || clickAt === null || doneAt === null) {
+    console.log(
+      `  upload: the page's clock saw no click or no snackbar; timed by the driver (${seconds.toFixed(2)} s)`,
+    );
+    return seconds;
+  }
   // When the row (`<size> · <status>`) first said bytes go out: chunk 1 was sealed, its part began to go out.
   const firstSent = clock.texts.find(([, text]) => text.endsWith(uploadMessages.encryptingAndUploading))?.[0];
   console.log(

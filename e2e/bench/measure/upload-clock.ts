@@ -20,21 +20,21 @@ export interface UploadClock {
 declare global {
   interface Window {
     __cofferUploadClock?: UploadClock;
+    /** Stops the clock's listener and observer (the next start, or the reading, calls it). */
+    __cofferUploadClockStop?: () => void;
   }
 }
 
 /** In the page: starts the clock for the next click on the button named `button`. */
 export function startUploadClock({ button, doneText }: { button: string; doneText: string }): void {
+  window.__cofferUploadClockStop?.();
   const clock: UploadClock = { clickAt: null, doneAt: null, texts: [] };
   window.__cofferUploadClock = clock;
-  document.addEventListener(
-    'click',
-    (event) => {
-      const target = event.target instanceof Element ? event.target.closest('button') : null;
-      if (clock.clickAt === null && target?.textContent.trim() === button) clock.clickAt = performance.now();
-    },
-    { capture: true },
-  );
+  const onClick = (event: MouseEvent): void => {
+    const target = event.target instanceof Element ? event.target.closest('button') : null;
+    if (clock.clickAt === null && target?.textContent.trim() === button) clock.clickAt = performance.now();
+  };
+  document.addEventListener('click', onClick, { capture: true });
   let lastText = '';
   const observer = new MutationObserver((records) => {
     if (clock.clickAt === null) return;
@@ -55,9 +55,15 @@ export function startUploadClock({ button, doneText }: { button: string; doneTex
     }
   });
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  window.__cofferUploadClockStop = () => {
+    observer.disconnect();
+    document.removeEventListener('click', onClick, { capture: true });
+    window.__cofferUploadClockStop = undefined;
+  };
 }
 
 /** In the page: the clock's readings. */
 export function readUploadClock(): UploadClock | null {
+  window.__cofferUploadClockStop?.();
   return window.__cofferUploadClock ?? null;
 }
