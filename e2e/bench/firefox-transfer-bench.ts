@@ -13,7 +13,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newPerson } from '../helpers/auth.js';
 import { launchFirefox } from '../firefox/firefox-browser.js';
-import { f0 } from './bench-units.js';
+import { MIB, f0 } from './bench-units.js';
 import { measuredCommit, startServer } from './driver/bench-stack.js';
 import {
   openFirefoxSession,
@@ -24,8 +24,6 @@ import {
 } from './driver/firefox-transfers.js';
 import { computedAs } from './measure/engine-status.js';
 import { FirefoxProcesses } from './measure/firefox-processes.js';
-
-const MIB = 1024 * 1024;
 
 function parseArgs(argv: string[]): { sizesGib: number[]; hashMaxGib: number; trace: boolean } {
   const get = (name: string): string | undefined =>

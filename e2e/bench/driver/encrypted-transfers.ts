@@ -21,11 +21,11 @@ export async function encryptedUpload(h: Harness, file: TestFile): Promise<numbe
   await input.setInputFiles(file.path);
   const row = page.getByRole('listitem', { name: file.name });
   await row.waitFor();
-  const done = snackbar(page, 'File uploaded successfully!');
+  const done = snackbar(page, uploadMessages.success);
   await done.waitFor({ state: 'hidden', timeout: 30_000 });
   const failed = row.and(page.locator('[data-upload-phase="failed"]'));
   const timeout = transferTimeoutMs(file.size);
-  await page.evaluate(startUploadClock, { button: 'Upload Files', doneText: 'File uploaded successfully!' });
+  await page.evaluate(startUploadClock, { button: 'Upload Files', doneText: uploadMessages.success });
   const start = process.hrtime.bigint();
   await page.getByRole('button', { name: 'Upload Files' }).click();
   const succeeding = done.waitFor({ timeout }).then(() => 'done' as const);

@@ -1,4 +1,4 @@
-import { CHUNK_MB, MB, f0 } from '../bench-units.js';
+import { CHUNK_MB, MB, MIB, f0 } from '../bench-units.js';
 import type { Measured } from '../driver/measured-run.js';
 import type { SizeResult } from '../driver/run-size.js';
 import { computedAs } from '../measure/engine-status.js';
@@ -62,7 +62,7 @@ export function roundsTable(results: SizeResult[]): string[] {
         m === null ? '—' : m.failure === null ? f0(rate(r.size, m.seconds)) : '**failed**';
       const pair = ([a, b]: [Measured, Measured]): string => `${speed(a)} / ${speed(b)}`;
       const above = (m: Measured | null): string =>
-        m === null ? '—' : f0((m.peak.total - m.idle.total) / (1024 * 1024));
+        m === null ? '—' : f0((m.peak.total - m.idle.total) / MIB);
       const encrypted = (['upload-first', 'download', 'upload-controlled'] as const).map((k) =>
         inRound(round, k),
       );

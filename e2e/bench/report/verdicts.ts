@@ -1,4 +1,4 @@
-import { CHUNK_MB, MB, f0 } from '../bench-units.js';
+import { CHUNK_MB, MB, MIB, f0 } from '../bench-units.js';
 import type { Measured } from '../driver/measured-run.js';
 import type { SizeResult } from '../driver/run-size.js';
 import {
@@ -14,7 +14,6 @@ import {
   throughputOf,
 } from './report-rows.js';
 
-const MIB = 1024 * 1024;
 /** Issue 32: at most 64 MiB of browser memory above idle per transfer. */
 const MEMORY_TARGET = 64 * MIB;
 /** The engine's slices (docs/transfers.md): 4 MiB. */
