@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from './bytes.util.js';
-import { HASH_PIECE_BYTES, sha256PieceList } from './chunk-identity.hash.js';
+import {
+  generateChunkIdentityKey,
+  gmacPieceList,
+  HASH_PIECE_BYTES,
+  PIECE_MAC_BYTES,
+  pieceIdentityBuilder,
+  pieceIdentityOf,
+  sha256PieceList,
+} from './chunk-identity.hash.js';
 
 const sha256Hex = async (bytes: Uint8Array<ArrayBuffer>): Promise<string> =>
   bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
@@ -38,5 +46,87 @@ describe('sha256PieceList', () => {
     const buffer = new Uint8Array(100).fill(9);
     const view = buffer.subarray(10, 20);
     expect(bytesToHex(await sha256PieceList(view))).toBe(bytesToHex(await sha256PieceList(view.slice())));
+  });
+});
+
+describe('gmacPieceList', () => {
+  const nonce = (chunk: number, piece: number, role: number): Uint8Array<ArrayBuffer> => {
+    const bytes = new Uint8Array(12);
+    const view = new DataView(bytes.buffer);
+    view.setUint32(0, chunk);
+    view.setUint32(4, piece);
+    view.setUint32(8, role);
+    return bytes;
+  };
+  const gmac = async (key: CryptoKey, iv: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>) =>
+    new Uint8Array(
+      await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: data }, key, new Uint8Array(0)),
+    );
+
+  it('is the GMAC of the list of each piece GMAC, nonces by chunk, piece and role', async () => {
+    const key = await generateChunkIdentityKey();
+    const bytes = new Uint8Array(2 * HASH_PIECE_BYTES + 5).map((_, i) => i % 253);
+    const tags = [
+      await gmac(key, nonce(7, 0, 0), bytes.slice(0, HASH_PIECE_BYTES)),
+      await gmac(key, nonce(7, 1, 0), bytes.slice(HASH_PIECE_BYTES, 2 * HASH_PIECE_BYTES)),
+      await gmac(key, nonce(7, 2, 0), bytes.slice(2 * HASH_PIECE_BYTES)),
+    ];
+    const list = new Uint8Array(3 * PIECE_MAC_BYTES);
+    tags.forEach((tag, i) => {
+      list.set(tag, i * PIECE_MAC_BYTES);
+    });
+    const expected = await gmac(key, nonce(7, 3, 1), list);
+    expect(bytesToHex(await gmacPieceList(key, 7, bytes))).toBe(bytesToHex(expected));
+    expect(expected.length).toBe(PIECE_MAC_BYTES);
+  });
+
+  it('differs by key, by chunk index and by one byte of a later piece', async () => {
+    const [one, two] = [await generateChunkIdentityKey(), await generateChunkIdentityKey()];
+    const a = new Uint8Array(HASH_PIECE_BYTES + 10);
+    const b = a.slice();
+    b[HASH_PIECE_BYTES + 3] = 1;
+    const of = async (key: CryptoKey, chunk: number, bytes: Uint8Array) =>
+      bytesToHex(await gmacPieceList(key, chunk, bytes));
+    const base = await of(one, 0, a);
+    expect(await of(one, 0, a)).toBe(base);
+    expect(await of(two, 0, a)).not.toBe(base);
+    expect(await of(one, 1, a)).not.toBe(base);
+    expect(await of(one, 0, b)).not.toBe(base);
+  });
+
+  it('identifies empty input as one empty piece', async () => {
+    const key = await generateChunkIdentityKey();
+    const emptyTag = await gmac(key, nonce(0, 0, 0), new Uint8Array(0));
+    const expected = await gmac(key, nonce(0, 1, 1), emptyTag);
+    expect(bytesToHex(await gmacPieceList(key, 0, new Uint8Array(0)))).toBe(bytesToHex(expected));
+  });
+
+  it('makes a key that cannot be exported', async () => {
+    const key = await generateChunkIdentityKey();
+    expect(key.extractable).toBe(false);
+    await expect(crypto.subtle.exportKey('raw', key)).rejects.toThrow();
+  });
+});
+
+describe('pieceIdentityBuilder', () => {
+  it('gives the same identity when pieces are added without waiting for each', async () => {
+    const key = await generateChunkIdentityKey();
+    const bytes = new Uint8Array(3 * HASH_PIECE_BYTES).map((_, i) => (i * 7) % 256);
+    for (const identity of [
+      { scheme: 'sha256-pieces' } as const,
+      { scheme: 'gmac-pieces', key, chunkIndex: 2 } as const,
+    ]) {
+      const builder = pieceIdentityBuilder(identity);
+      const adding = [0, 1, 2].map((piece) =>
+        builder.addPiece(bytes.subarray(piece * HASH_PIECE_BYTES, (piece + 1) * HASH_PIECE_BYTES)),
+      );
+      await Promise.all(adding);
+      expect(bytesToHex(await builder.finish())).toBe(bytesToHex(await pieceIdentityOf(identity, bytes)));
+    }
+  });
+
+  it('refuses a piece larger than HASH_PIECE_BYTES', () => {
+    const builder = pieceIdentityBuilder({ scheme: 'sha256-pieces' });
+    expect(() => builder.addPiece(new Uint8Array(HASH_PIECE_BYTES + 1))).toThrow(RangeError);
   });
 });

@@ -109,7 +109,17 @@ export {
   type SignedLabel,
 } from './signed-message.encoding.js';
 export { canonicalEmail, sha256, type SignatureCheck } from './signed-record.util.js';
-export { HASH_PIECE_BYTES, sha256PieceList } from './chunk-identity.hash.js';
+export {
+  generateChunkIdentityKey,
+  gmacPieceList,
+  HASH_PIECE_BYTES,
+  PIECE_MAC_BYTES,
+  pieceIdentityBuilder,
+  pieceIdentityOf,
+  sha256PieceList,
+  type PieceIdentity,
+  type PieceIdentityBuilder,
+} from './chunk-identity.hash.js';
 export {
   createKeyBinding,
   keyBindingMessage,

@@ -1,4 +1,4 @@
-import { IntegrityError } from '@coffer/crypto';
+import { IntegrityError, type PieceIdentity } from '@coffer/crypto';
 import type { DownloadHost, DownloadJob } from '../transfers/download/download-run';
 import { TransferAbortedError, TransferError } from '../transfers/transfer-errors';
 import type { XhrAnswer, XhrUploadRequest } from '../transfers/upload-xhr';
@@ -74,15 +74,33 @@ export interface ChunkCipher {
 }
 
 /**
- * How a resumable upload identifies a chunk's plaintext: `sha256-pieces` (`sha256PieceList` of
- * `@coffer/crypto`, every record written now) never has WebCrypto copy the whole chunk;
- * `sha256` (SHA-256 of the whole chunk) is what records written before it hold.
+ * How a resumable upload identifies a chunk's plaintext (`PieceIdentity` of `@coffer/crypto`):
+ * `gmac-pieces` (keyed, every record written now) and `sha256-pieces` (records written in sessions
+ * 21–26) never have WebCrypto copy the whole chunk; `sha256` (SHA-256 of the whole chunk) is what
+ * records written before those hold.
  */
-export type ChunkHashScheme = 'sha256' | 'sha256-pieces';
+export type ChunkHashScheme = 'sha256' | 'sha256-pieces' | 'gmac-pieces';
+
+/** A scheme with what it needs: `gmac-pieces` the upload's own key (`generateChunkIdentityKey`). */
+export type ChunkHashing =
+  | { readonly scheme: 'sha256' | 'sha256-pieces' }
+  | { readonly scheme: 'gmac-pieces'; readonly key: CryptoKey };
+
+/** The piece identity of chunk `chunkIndex` in `hashing`; null for `sha256` (whole-chunk). */
+export function pieceIdentityFor(hashing: ChunkHashing, chunkIndex: number): PieceIdentity | null {
+  switch (hashing.scheme) {
+    case 'sha256':
+      return null;
+    case 'sha256-pieces':
+      return { scheme: 'sha256-pieces' };
+    case 'gmac-pieces':
+      return { scheme: 'gmac-pieces', key: hashing.key, chunkIndex };
+  }
+}
 
 export interface EncryptSliceOptions {
   /** Also answer the hash of the slice's plaintext in this scheme (`plaintextHash`). */
-  readonly hashPlaintext?: ChunkHashScheme;
+  readonly hashPlaintext?: ChunkHashing;
   /** Called with the bytes of the slice read so far while the slice is read (progress). */
   readonly onRead?: (bytesRead: number) => void;
 }

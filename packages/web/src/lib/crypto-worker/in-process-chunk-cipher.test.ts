@@ -1,4 +1,12 @@
-import { decryptChunk, encryptChunk, generateFileKey, IntegrityError, sha256PieceList } from '@coffer/crypto';
+import {
+  decryptChunk,
+  encryptChunk,
+  generateChunkIdentityKey,
+  generateFileKey,
+  gmacPieceList,
+  IntegrityError,
+  sha256PieceList,
+} from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
 import { CryptoWorkerError } from './chunk-cipher';
 import { createInProcessChunkCipher } from './in-process-chunk-cipher';
@@ -42,9 +50,18 @@ describe('in-process chunk cipher', () => {
     const plaintext = new TextEncoder().encode('456789');
     const plain = await cipher.encryptSlice(key, 0, true, source, 4, 10);
     expect(plain.plaintextHash).toBeUndefined();
-    const pieces = await cipher.encryptSlice(key, 0, true, source, 4, 10, { hashPlaintext: 'sha256-pieces' });
+    const pieces = await cipher.encryptSlice(key, 0, true, source, 4, 10, {
+      hashPlaintext: { scheme: 'sha256-pieces' },
+    });
     expect(pieces.plaintextHash).toEqual(await sha256PieceList(plaintext));
-    const legacy = await cipher.encryptSlice(key, 0, true, source, 4, 10, { hashPlaintext: 'sha256' });
+    const hashKey = await generateChunkIdentityKey();
+    const keyed = await cipher.encryptSlice(key, 5, true, source, 4, 10, {
+      hashPlaintext: { scheme: 'gmac-pieces', key: hashKey },
+    });
+    expect(keyed.plaintextHash).toEqual(await gmacPieceList(hashKey, 5, plaintext));
+    const legacy = await cipher.encryptSlice(key, 0, true, source, 4, 10, {
+      hashPlaintext: { scheme: 'sha256' },
+    });
     expect(legacy.plaintextHash).toEqual(new Uint8Array(await crypto.subtle.digest('SHA-256', plaintext)));
     const decrypted = await decryptChunk(key, 0, true, new Uint8Array([...pieces.iv, ...pieces.ciphertext]));
     expect(new TextDecoder().decode(decrypted)).toBe('456789');

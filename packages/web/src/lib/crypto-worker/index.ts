@@ -1,6 +1,7 @@
 export {
   CryptoWorkerError,
   type ChunkCipher,
+  type ChunkHashing,
   type ChunkHashScheme,
   type EncryptedSlice,
 } from './chunk-cipher';

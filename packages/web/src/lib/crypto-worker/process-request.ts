@@ -1,7 +1,7 @@
-import { decryptChunk, sealChunk, sha256, sha256PieceList } from '@coffer/crypto';
+import { decryptChunk, pieceIdentityOf, sealChunk, sha256 } from '@coffer/crypto';
 import { releaseBuffer } from '../transfers/buffers';
 import { createBrowserXhr } from '../transfers/upload-xhr';
-import { describeFailure, type ChunkHashScheme } from './chunk-cipher';
+import { describeFailure, pieceIdentityFor, type ChunkHashing } from './chunk-cipher';
 import { runDownloadJob, runFeedJob } from './download-job';
 import { createPartFiles } from './part-files';
 import { createPartStore, type PartStore } from './part-store';
@@ -98,7 +98,7 @@ async function sealPart(
   parts: PartStore,
   onProgress: ((bytesRead: number) => void) | undefined,
 ): Promise<{ size: number; hash?: Uint8Array<ArrayBuffer> }> {
-  if (request.hashPlaintext !== 'sha256' && (await checkStreamingGcm())) {
+  if (request.hashPlaintext?.scheme !== 'sha256' && (await checkStreamingGcm())) {
     const { size, sealed } = await parts.holdSealing(request.id, (writer) =>
       sealPartInSlices(request, writer, onProgress),
     );
@@ -120,13 +120,17 @@ async function sealPartInSlices(
   writer: PartWriter,
   onRead: ((bytesRead: number) => void) | undefined,
 ): Promise<{ hash?: Uint8Array<ArrayBuffer> }> {
+  const hashing = request.hashPlaintext;
+  const identity = hashing === undefined ? null : pieceIdentityFor(hashing, request.index);
+  if (hashing !== undefined && identity === null)
+    throw new Error('A whole-chunk hash cannot be sealed in slices');
   return sealInSlices(
     {
       key: request.key,
       index: request.index,
       isLast: request.isLast,
       source: request.source.slice(request.start, request.end),
-      ...(request.hashPlaintext === 'sha256-pieces' ? { hashScheme: 'sha256-pieces' as const } : {}),
+      ...(identity === null ? {} : { identity }),
       ...(request.reportRead === true && onRead !== undefined ? { onRead } : {}),
     },
     writer,
@@ -156,7 +160,9 @@ async function encryptSlice(
     // A rejection is awaited below; until then it must not count as unhandled.
     sealing.catch(() => undefined);
     const hash =
-      request.hashPlaintext === undefined ? undefined : await hashChunk(request.hashPlaintext, plaintext);
+      request.hashPlaintext === undefined
+        ? undefined
+        : await hashChunk(request.hashPlaintext, request.index, plaintext);
     const sealed = await sealing;
     return {
       ciphertext: sealed.ciphertextBytes,
@@ -169,14 +175,14 @@ async function encryptSlice(
 }
 
 /** The chunk's identity for resumable uploads, in the scheme their record uses. */
-function hashChunk(scheme: ChunkHashScheme, plaintext: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
-  switch (scheme) {
-    case 'sha256-pieces':
-      return sha256PieceList(plaintext);
-    case 'sha256':
-      // Records written before the piece list: WebCrypto copies the whole chunk for this one.
-      return sha256(plaintext);
-  }
+function hashChunk(
+  hashing: ChunkHashing,
+  index: number,
+  plaintext: Uint8Array,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const identity = pieceIdentityFor(hashing, index);
+  // `sha256`, records written before the piece lists: WebCrypto copies the whole chunk for this one.
+  return identity === null ? sha256(plaintext) : pieceIdentityOf(identity, plaintext);
 }
 
 /** The bytes as a buffer of their own, so it can be transferred without carrying anything else. */

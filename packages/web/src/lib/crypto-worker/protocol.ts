@@ -1,4 +1,4 @@
-import type { ChunkHashScheme } from './chunk-cipher';
+import type { ChunkHashing } from './chunk-cipher';
 import type { DownloadJob } from '../transfers/download/download-run';
 import type { SinkTarget } from '../transfers/save/save-sink';
 import type { TransferErrorCode } from '../transfers/transfer-errors';
@@ -109,7 +109,7 @@ export interface SliceRequest extends ChunkPosition {
   /** Report the bytes read with `CryptoProgress` messages while the slice is read. */
   readonly reportRead?: boolean;
   /** Also answer the hash of the slice's plaintext in `hash` (resumable uploads check it). */
-  readonly hashPlaintext?: ChunkHashScheme;
+  readonly hashPlaintext?: ChunkHashing;
 }
 
 /** A form around the parts (`send-part`): `fields` first, then the parts as file `field` named `fileName`. */

@@ -1,4 +1,12 @@
-import { decryptChunk, generateFileKey, IV_LENGTH, sha256PieceList } from '@coffer/crypto';
+import {
+  decryptChunk,
+  generateChunkIdentityKey,
+  generateFileKey,
+  gmacPieceList,
+  IV_LENGTH,
+  sha256PieceList,
+  type PieceIdentity,
+} from '@coffer/crypto';
 import { describe, expect, it } from 'vitest';
 import { sealInSlices } from './seal-in-slices';
 
@@ -10,6 +18,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
+const SHA_PIECES: PieceIdentity = { scheme: 'sha256-pieces' };
+
 function pattern(length: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array(length).map((_, i) => (i * 31 + 7) & 0xff);
 }
@@ -17,7 +27,7 @@ function pattern(length: number): Uint8Array<ArrayBuffer> {
 async function seal(
   plain: Uint8Array<ArrayBuffer>,
   sliceBytes: number,
-  hash: boolean,
+  identity: PieceIdentity | null,
   { callBytes = sliceBytes }: { callBytes?: number } = {},
 ) {
   const key = await generateFileKey();
@@ -31,7 +41,7 @@ async function seal(
       source: new Blob([plain]),
       sliceBytes,
       callBytes,
-      ...(hash ? { hashScheme: 'sha256-pieces' as const } : {}),
+      ...(identity === null ? {} : { identity }),
       onRead: (read) => reads.push(read),
     },
     { append: (bytes) => appended.push(bytes.slice()) },
@@ -87,7 +97,7 @@ function byteSource(plain: Uint8Array, events: string[]) {
 describe('sealInSlices', () => {
   it('writes the IV, then each slice sealed: the part one-shot AES-GCM would make, opened whole', async () => {
     const plain = pattern(1000);
-    const { key, part, appended, reads } = await seal(plain, 64, false);
+    const { key, part, appended, reads } = await seal(plain, 64, null);
     // The IV, 16 slices (15 × 64 bytes, then 40 and the tag): never more than a slice at once.
     expect(appended[0]).toHaveLength(IV_LENGTH);
     expect(appended).toHaveLength(1 + 16);
@@ -100,14 +110,14 @@ describe('sealInSlices', () => {
 
   it('computes the resume hash over the same slices: sha256PieceList of the chunk', async () => {
     const plain = pattern(256 * 1024 * 2 + 12_345);
-    const { key, part, sealed } = await seal(plain, 256 * 1024, true);
+    const { key, part, sealed } = await seal(plain, 256 * 1024, SHA_PIECES);
     expect(sealed.hash).toEqual(await sha256PieceList(plain));
     expect(sameBytes(await decryptChunk(key, 3, true, part), plain)).toBe(true);
   });
 
   it('seals an empty chunk as its IV and tag, hashed like sha256PieceList', async () => {
     const plain = new Uint8Array(0);
-    const { key, part, sealed } = await seal(plain, 256 * 1024, true);
+    const { key, part, sealed } = await seal(plain, 256 * 1024, SHA_PIECES);
     expect(part.length).toBe(28);
     expect(sameBytes(await decryptChunk(key, 3, true, part), plain)).toBe(true);
     expect(sealed.hash).toEqual(await sha256PieceList(plain));
@@ -115,7 +125,7 @@ describe('sealInSlices', () => {
 
   it('seals each read slice in several calls', async () => {
     const plain = pattern(1000);
-    const { key, part, appended, reads } = await seal(plain, 128, false, { callBytes: 32 });
+    const { key, part, appended, reads } = await seal(plain, 128, null, { callBytes: 32 });
     // The IV, then 31 calls of 32 bytes and one of 8 with the tag: never more than a call at once.
     expect(appended).toHaveLength(1 + 32);
     expect(Math.max(...appended.slice(1, -1).map((bytes) => bytes.length))).toBe(32);
@@ -126,9 +136,21 @@ describe('sealInSlices', () => {
 
   it('hashes the pieces of each call: sha256PieceList of the chunk', async () => {
     const plain = pattern(256 * 1024 * 2 + 999);
-    const { key, part, sealed } = await seal(plain, 512 * 1024, true, { callBytes: 256 * 1024 });
+    const { key, part, sealed } = await seal(plain, 512 * 1024, SHA_PIECES, { callBytes: 256 * 1024 });
     expect(sealed.hash).toEqual(await sha256PieceList(plain));
     expect(sameBytes(await decryptChunk(key, 3, true, part), plain)).toBe(true);
+  });
+
+  it('computes the keyed identity (gmac-pieces) of the chunk, with its index, two pieces per call', async () => {
+    const plain = pattern(256 * 1024 * 3 + 77);
+    const hashKey = await generateChunkIdentityKey();
+    const identity = { scheme: 'gmac-pieces', key: hashKey, chunkIndex: 3 } as const;
+    const { key, part, sealed } = await seal(plain, 512 * 1024, identity);
+    expect(sealed.hash).toEqual(await gmacPieceList(hashKey, 3, plain));
+    expect(sealed.hash).not.toEqual(await gmacPieceList(hashKey, 2, plain));
+    expect(sameBytes(await decryptChunk(key, 3, true, part), plain)).toBe(true);
+    const empty = await seal(new Uint8Array(0), 256 * 1024, identity);
+    expect(empty.sealed.hash).toEqual(await gmacPieceList(hashKey, 3, new Uint8Array(0)));
   });
 
   it('reads the chunk through one stream into two slices of memory, the next while one is sealed', async () => {
@@ -178,7 +200,9 @@ describe('sealInSlices', () => {
   });
 
   it('refuses calls that do not fill a slice, or split a hash piece', async () => {
-    await expect(seal(pattern(100), 96, false, { callBytes: 64 })).rejects.toThrow(RangeError);
-    await expect(seal(pattern(100), 512 * 1024, true, { callBytes: 128 * 1024 })).rejects.toThrow(RangeError);
+    await expect(seal(pattern(100), 96, null, { callBytes: 64 })).rejects.toThrow(RangeError);
+    await expect(seal(pattern(100), 512 * 1024, SHA_PIECES, { callBytes: 128 * 1024 })).rejects.toThrow(
+      RangeError,
+    );
   });
 });

@@ -1,4 +1,11 @@
-import { HASH_PIECE_BYTES, IV_LENGTH, chunkAad, createChunkSealer, sha256 } from '@coffer/crypto';
+import {
+  HASH_PIECE_BYTES,
+  IV_LENGTH,
+  chunkAad,
+  createChunkSealer,
+  pieceIdentityBuilder,
+  type PieceIdentity,
+} from '@coffer/crypto';
 import { askForCollection, releaseBuffer } from '../transfers/buffers';
 import { readSlicesInto } from '../storage/read-slice';
 
@@ -35,13 +42,14 @@ export interface SealInSlicesOptions {
   readonly sliceBytes?: number;
   /** Plaintext bytes per seal call (tests): {@link SEAL_CALL_BYTES}. */
   readonly callBytes?: number;
-  readonly hashScheme?: 'sha256-pieces';
+  /** Also answer the plaintext's resume identity in this scheme (`hash`). */
+  readonly identity?: PieceIdentity;
   /** Bytes of the chunk read so far, after each read slice (4 MiB: ~4 % of a full chunk). */
   readonly onRead?: (bytesRead: number) => void;
 }
 
 export interface SealedInSlices {
-  /** `sha256PieceList` of the plaintext, where asked for. */
+  /** The plaintext's piece identity (`pieceIdentityOf`), where asked for. */
   readonly hash?: Uint8Array<ArrayBuffer>;
 }
 
@@ -51,8 +59,8 @@ export interface SealedInSlices {
  * what `sealChunk` would give for that IV; no buffer larger than a read slice exists on the way.
  * The chunk is read through one stream of its Blob into two slices of memory in turn
  * (`readSlicesInto`): each read slice is sealed in calls of `callBytes` while the next is read into
- * the other. The resume hash (`sha256-pieces`) is computed over the same bytes, 256 KiB pieces at a
- * time, while each call seals.
+ * the other. The resume identity (`PieceIdentity`) is computed over the same bytes, 256 KiB pieces at
+ * a time, while each call seals.
  *
  * Why one stream per chunk, not a fresh `Blob.arrayBuffer()` per slice (sessions 20–23, Chromium
  * 156): each `arrayBuffer()` is 4 MiB of memory the process never touched (~1,000 page faults) and a
@@ -68,15 +76,14 @@ export async function sealInSlices(
   const { key, index, isLast, source } = options;
   const sliceBytes = options.sliceBytes ?? SEAL_SLICE_BYTES;
   const callBytes = Math.min(options.callBytes ?? SEAL_CALL_BYTES, sliceBytes);
-  const hashing = options.hashScheme !== undefined;
+  const identity = options.identity === undefined ? null : pieceIdentityBuilder(options.identity);
   if (sliceBytes % callBytes !== 0 || callBytes % 16 !== 0)
     throw new RangeError('A slice must hold whole seal calls of whole blocks');
-  if (hashing && callBytes % HASH_PIECE_BYTES !== 0)
+  if (identity !== null && callBytes % HASH_PIECE_BYTES !== 0)
     throw new RangeError('A seal call must hold whole hash pieces');
   const iv = crypto.getRandomValues(new Uint8Array(IV_LENGTH));
   const sealer = await createChunkSealer(key, iv, chunkAad(index, isLast), source.size);
   writer.append(iv);
-  const pieceDigests: Uint8Array[] = [];
   const report = throttledProgress(source.size, options.onRead);
   // Two slices' memory for the chunk: one is read (the next) while the other is sealed.
   const sliceMemory = Math.min(sliceBytes, source.size);
@@ -111,14 +118,13 @@ export async function sealInSlices(
         // WebCrypto copies the call's bytes when called: hashing them meanwhile is safe.
         const sealing = sealer.sealSlice(call);
         sealing.catch(() => undefined);
-        if (hashing) {
-          for (
-            let piece = 0;
-            piece < call.length || (piece === 0 && source.size === 0);
-            piece += HASH_PIECE_BYTES
-          ) {
-            pieceDigests.push(await sha256(call.subarray(piece, piece + HASH_PIECE_BYTES)));
+        if (identity !== null) {
+          // Each piece is copied when added; the identity's calls run beside the seal's.
+          const adding: Promise<void>[] = [];
+          for (let piece = 0; piece < call.length; piece += HASH_PIECE_BYTES) {
+            adding.push(identity.addPiece(call.subarray(piece, piece + HASH_PIECE_BYTES)));
           }
+          await Promise.all(adding);
         }
         const sealed = await sealing;
         writer.append(sealed);
@@ -135,18 +141,7 @@ export async function sealInSlices(
   }
   // The chunk's ~760 WebCrypto calls left their browser objects behind: see askForCollection.
   askForCollection();
-  const hash = hashing ? await sha256(joined(pieceDigests)) : undefined;
-  return hash === undefined ? {} : { hash };
-}
-
-function joined(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return identity === null ? {} : { hash: await identity.finish() };
 }
 
 function throttledProgress(size: number, onRead: ((bytesRead: number) => void) | undefined) {

@@ -1,6 +1,6 @@
 import type { CreateMultipartUploadResponse } from '@coffer/contracts';
-import type { ChunkHashScheme } from '../crypto-worker';
-import { chunkHashSchemeOf, type UploadRecord, type UploadRecordStore } from './upload-records';
+import type { ChunkHashing } from '../crypto-worker';
+import type { UploadRecord, UploadRecordStore } from './upload-records';
 
 /**
  * What a multipart upload tells the browser's upload records as it goes (issue 18): the upload's ids
@@ -9,7 +9,7 @@ import { chunkHashSchemeOf, type UploadRecord, type UploadRecordStore } from './
  */
 export interface UploadJournal {
   /** How chunks are hashed for this upload's record. */
-  readonly hashScheme: ChunkHashScheme;
+  readonly hashing: ChunkHashing;
   started(created: CreateMultipartUploadResponse): Promise<void>;
   /** May throw (a resumed upload whose file is not the one it started from): nothing of it is sent. */
   chunkHashed(index: number, sha256Hex: string): Promise<void>;
@@ -25,15 +25,22 @@ async function quietly(what: string, work: () => Promise<void>): Promise<void> {
   }
 }
 
-/** The journal of a new upload: a record of the file's identity and its chunks' hashes. */
+/**
+ * The journal of a new upload: a record of the file's identity and its chunks' keyed identities
+ * (`gmac-pieces` under `hashKey`, a fresh `generateChunkIdentityKey()` per upload).
+ */
 export function recordingJournal(
   store: UploadRecordStore,
-  identity: Omit<UploadRecord, 'uploadId' | 'objectKey' | 'chunkSha256' | 'hashScheme' | 'startedAt'>,
+  identity: Omit<
+    UploadRecord,
+    'uploadId' | 'objectKey' | 'chunkSha256' | 'hashScheme' | 'hashKey' | 'startedAt'
+  >,
+  hashKey: CryptoKey,
   now: () => number = Date.now,
 ): UploadJournal {
   let uploadId: string | null = null;
   return {
-    hashScheme: 'sha256-pieces',
+    hashing: { scheme: 'gmac-pieces', key: hashKey },
     started: (created) =>
       quietly('saving', async () => {
         await store.put({
@@ -41,7 +48,8 @@ export function recordingJournal(
           uploadId: created.uploadId,
           objectKey: created.objectKey,
           chunkSha256: {},
-          hashScheme: 'sha256-pieces',
+          hashScheme: 'gmac-pieces',
+          hashKey,
           startedAt: now(),
         });
         uploadId = created.uploadId;
@@ -68,9 +76,13 @@ export class DifferentFileError extends Error {
  * for it (where one was), and refused on a difference before anything of it is sent; new hashes are
  * added, so a second interruption can be resumed too.
  */
-export function verifyingJournal(store: UploadRecordStore, record: UploadRecord): UploadJournal {
+export function verifyingJournal(
+  store: UploadRecordStore,
+  record: UploadRecord,
+  hashing: ChunkHashing,
+): UploadJournal {
   return {
-    hashScheme: chunkHashSchemeOf(record),
+    hashing,
     started: () => Promise.resolve(),
     async chunkHashed(index, sha256Hex) {
       const expected = record.chunkSha256[index];

@@ -1,4 +1,4 @@
-import type { ChunkHashScheme } from '../crypto-worker';
+import type { ChunkHashing, ChunkHashScheme } from '../crypto-worker';
 
 /**
  * What this browser remembers of each multipart upload in progress, so it can be resumed after a
@@ -8,7 +8,9 @@ import type { ChunkHashScheme } from '../crypto-worker';
  * (`upload-records.idb.ts`); tests use the in-memory one.
  *
  * Nothing secret is kept: the file key stays wrapped to the owner's public key (only its base64 copy,
- * to notice a server that hands back another one), and the hashes are of plaintext the user holds.
+ * to notice a server that hands back another one), and the chunk identities are keyed by a
+ * non-extractable key of the upload's own (`gmac-pieces`; older records: hashes of plaintext the
+ * user holds).
  */
 export interface UploadRecord {
   readonly uploadId: string;
@@ -29,6 +31,11 @@ export interface UploadRecord {
   readonly chunkSha256: Readonly<Record<number, string>>;
   /** How `chunkSha256` was computed; absent in records written before the piece list (`sha256`). */
   readonly hashScheme?: ChunkHashScheme;
+  /**
+   * The upload's own identity key where `hashScheme` is `gmac-pieces` (`generateChunkIdentityKey`:
+   * AES-GCM, non-extractable; IndexedDB keeps a `CryptoKey` as it is).
+   */
+  readonly hashKey?: CryptoKey;
   /** Where the upload started from a File System Access handle: re-opened after a permission prompt. */
   readonly handle?: FileSystemFileHandle;
   /** Epoch ms. */
@@ -70,9 +77,14 @@ export async function forgetIdleUploadRecords(
   return deleted;
 }
 
-/** The scheme a record's chunk hashes were computed in. */
-export function chunkHashSchemeOf(record: Pick<UploadRecord, 'hashScheme'>): ChunkHashScheme {
-  return record.hashScheme ?? 'sha256';
+/**
+ * How a record's chunk hashes were computed, with the key where the scheme has one; null for a
+ * `gmac-pieces` record without its key (nothing could be checked against it).
+ */
+export function chunkHashingOf(record: Pick<UploadRecord, 'hashScheme' | 'hashKey'>): ChunkHashing | null {
+  const scheme = record.hashScheme ?? 'sha256';
+  if (scheme !== 'gmac-pieces') return { scheme };
+  return record.hashKey === undefined ? null : { scheme, key: record.hashKey };
 }
 
 export interface UploadRecordStore {

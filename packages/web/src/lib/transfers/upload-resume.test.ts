@@ -1,5 +1,14 @@
 import { type NewEncryptionInfo } from '@coffer/contracts';
-import { chunkCount, decryptChunk, unwrapFileKey, wrapFileKey, generateFileKey } from '@coffer/crypto';
+import {
+  bytesToHex,
+  chunkCount,
+  decryptChunk,
+  generateFileKey,
+  sha256,
+  sha256PieceList,
+  unwrapFileKey,
+  wrapFileKey,
+} from '@coffer/crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeCofferServer, concat, patternBytes } from './testing/fake-coffer-server';
 import { ownerKeyPair } from './testing/keys';
@@ -8,7 +17,13 @@ import { TransferAbortedError, TransferError } from './transfer-errors';
 import { uploadFile } from './upload';
 import { createMemoryUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT, type UploadLocks } from './upload-locks';
 import { createMemoryUploadRecords, type UploadRecord, type UploadRecordStore } from './upload-records';
-import { differentFileText, resumeUpload, UPLOAD_GONE_TEXT, UPLOAD_KEY_CHANGED_TEXT } from './upload-resume';
+import {
+  differentFileText,
+  resumeUpload,
+  UPLOAD_GONE_TEXT,
+  UPLOAD_KEY_CHANGED_TEXT,
+  UPLOAD_RECORD_INCOMPLETE_TEXT,
+} from './upload-resume';
 
 /** Small sizes so multipart runs on kilobytes (tests only): 5 parts of 1024 bytes and one of 100. */
 const testFormat = { chunkSize: 1024, directUploadThreshold: 4096 };
@@ -101,6 +116,23 @@ function resumeOptions(
     privateKey: keys.privateKey,
     locks: createMemoryUploadLocks(),
   };
+}
+
+/** `record` as a browser of sessions before keyed identities wrote it: chunk hashes in `scheme`. */
+async function olderRecord(
+  record: UploadRecord,
+  content: Uint8Array<ArrayBuffer>,
+  scheme: 'sha256' | 'sha256-pieces',
+): Promise<UploadRecord> {
+  const chunkSha256: Record<number, string> = {};
+  for (const index of Object.keys(record.chunkSha256).map(Number)) {
+    const chunk = content.subarray(index * testFormat.chunkSize, (index + 1) * testFormat.chunkSize);
+    chunkSha256[index] = bytesToHex(scheme === 'sha256' ? await sha256(chunk) : await sha256PieceList(chunk));
+  }
+  const older: { -readonly [K in keyof UploadRecord]: UploadRecord[K] } = { ...record, chunkSha256 };
+  delete older.hashKey;
+  delete older.hashScheme;
+  return scheme === 'sha256' ? older : { ...older, hashScheme: scheme };
 }
 
 const partPuts = (server: FakeCofferServer) =>
@@ -251,6 +283,66 @@ describe.each<PartPath>(['page', 'crypto worker'])(
       );
       expect((error as TransferError).code).toBe('DIFFERENT_FILE');
       expect(partPuts(server)).toEqual([]);
+    });
+
+    it('records keyed chunk identities under a non-extractable key of its own, never a plain SHA-256', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 10);
+      const record = await interruptedUpload(server, records, content);
+      expect(record.hashScheme).toBe('gmac-pieces');
+      expect(record.hashKey?.extractable).toBe(false);
+      const first = content.subarray(0, testFormat.chunkSize);
+      // Whoever reads the record alone cannot test a guess of the file's content against it.
+      expect(record.chunkSha256[0]).toMatch(/^[0-9a-f]{32}$/);
+      expect(record.chunkSha256[0]).not.toBe(bytesToHex(await sha256(first)));
+      expect(record.chunkSha256[0]).not.toBe(bytesToHex(await sha256PieceList(first)));
+      // Another upload of the same file has identities of its own.
+      const again = await interruptedUpload(new FakeCofferServer(), createMemoryUploadRecords(), content);
+      expect(again.chunkSha256[0]).not.toBe(record.chunkSha256[0]);
+    });
+
+    it.each(['sha256', 'sha256-pieces'] as const)(
+      'resumes a record written with %s hashes, and still refuses another file with them',
+      async (scheme) => {
+        const server = new FakeCofferServer();
+        const records = createMemoryUploadRecords();
+        const content = patternBytes(SIZE, 11);
+        const record = await olderRecord(await interruptedUpload(server, records, content), content, scheme);
+        await records.put(record);
+        const other = content.slice();
+        other[2 * 1024 + 5] = (other[2 * 1024 + 5] ?? 0) ^ 1;
+        server.log.length = 0;
+        const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
+          (e: unknown) => e,
+        );
+        expect((error as TransferError).code).toBe('DIFFERENT_FILE');
+        expect(partPuts(server)).toEqual([]);
+        const [upload] = [...server.multipart.values()];
+        const stored = await resumeUpload(resumeOptions(server, records, fileOf(content), record));
+        const file = server.files.get(stored.fileId);
+        if (file === undefined || upload === undefined) throw new Error('not stored');
+        expect(await decryptStored(upload.request.encryptionInfo, file.ciphertext, SIZE)).toEqual(content);
+      },
+    );
+
+    it('refuses a keyed record that lost its key before asking the server', async () => {
+      const server = new FakeCofferServer();
+      const records = createMemoryUploadRecords();
+      const content = patternBytes(SIZE, 12);
+      const keyless: { -readonly [K in keyof UploadRecord]: UploadRecord[K] } = await interruptedUpload(
+        server,
+        records,
+        content,
+      );
+      delete keyless.hashKey;
+      server.log.length = 0;
+      const error = await resumeUpload(resumeOptions(server, records, fileOf(content), keyless)).catch(
+        (e: unknown) => e,
+      );
+      expect((error as TransferError).code).toBe('NOT_RESUMABLE');
+      expect((error as TransferError).message).toBe(UPLOAD_RECORD_INCOMPLETE_TEXT);
+      expect(server.log).toEqual([]);
     });
 
     it('refuses a server that answers another wrapped file key (one it could know)', async () => {

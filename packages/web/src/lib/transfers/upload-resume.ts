@@ -16,7 +16,7 @@ import { checkChunk, sendPartsAndComplete } from './upload/upload-run';
 import { DifferentFileError, verifyingJournal } from './upload-journal';
 import { browserUploadLocks, UPLOAD_RUNNING_ELSEWHERE_TEXT } from './upload-locks';
 import { runContext, type UploadRunOptions } from './upload-options';
-import type { UploadRecord, UploadRecordStore } from './upload-records';
+import { chunkHashingOf, type UploadRecord, type UploadRecordStore } from './upload-records';
 
 /** Ours (docs/ui-strings.md): the file picked to resume an upload is not the one it started from. */
 export function differentFileText(record: Pick<UploadRecord, 'fileName' | 'size'>): string {
@@ -29,6 +29,11 @@ export function differentFileText(record: Pick<UploadRecord, 'fileName' | 'size'
 /** Ours: the server no longer holds the upload (completed, cancelled or expired). */
 export const UPLOAD_GONE_TEXT =
   'This upload is no longer on the server (completed, cancelled or expired). Upload the file again.';
+
+/** Ours: the browser's record has no key to check the re-opened file's chunks with. */
+export const UPLOAD_RECORD_INCOMPLETE_TEXT =
+  "This browser's record of the upload is incomplete, so the file cannot be checked before it is sent. " +
+  'Cancel it and upload the file again.';
 
 /** Ours: the server's encryption info names another file key than the one this browser sent. */
 export const UPLOAD_KEY_CHANGED_TEXT =
@@ -77,6 +82,8 @@ async function resumeHoldingLock(options: ResumeOptions): Promise<FileListItem> 
   if (!sameFileIdentity(file, record) || record.chunkSize !== format.chunkSize) {
     throw new TransferError('DIFFERENT_FILE', differentFileText(record));
   }
+  const hashing = chunkHashingOf(record);
+  if (hashing === null) throw new TransferError('NOT_RESUMABLE', UPLOAD_RECORD_INCOMPLETE_TEXT);
   const state = await fetchState(options.api, record, records, options.signal);
   if (
     state.objectKey !== record.objectKey ||
@@ -94,7 +101,7 @@ async function resumeHoldingLock(options: ResumeOptions): Promise<FileListItem> 
     fileKey,
     // Only read when creating an upload, which a resume never does.
     encryptionInfo: state.encryptionInfo as NewEncryptionInfo,
-    journal: verifyingJournal(records, record),
+    journal: verifyingJournal(records, record, hashing),
   };
   const held = heldParts(state, context);
   try {

@@ -5,7 +5,13 @@ import {
   type NewEncryptionInfo,
   type RequestFileMetadata,
 } from '@coffer/contracts';
-import { buildOwnerEncryptionInfo, generateFileKey, sealMetadata, wrapFileKey } from '@coffer/crypto';
+import {
+  buildOwnerEncryptionInfo,
+  generateChunkIdentityKey,
+  generateFileKey,
+  sealMetadata,
+  wrapFileKey,
+} from '@coffer/crypto';
 import { transferFormat, type TestFormatOverrides } from './format-overrides';
 import { createProgressReporter } from './progress';
 import { TransferError } from './transfer-errors';
@@ -153,6 +159,7 @@ export async function uploadFile(options: UploadOptions): Promise<FileListItem> 
               journal: recordingJournal(
                 records,
                 fileIdentity(options.file, format.chunkSize, encryptionInfo),
+                await generateChunkIdentityKey(),
               ),
             },
       )

@@ -4,7 +4,7 @@ import type { UploadContext } from './upload-context';
 import type { UploadJournal } from '../upload-journal';
 
 /** A 250-byte file in chunks of 100: two whole chunks and a last one of 50. */
-function contextFor(journal?: Pick<UploadJournal, 'hashScheme'>): UploadContext {
+function contextFor(journal?: Pick<UploadJournal, 'hashing'>): UploadContext {
   return {
     file: new File([new Uint8Array(250)], 'f.bin'),
     chunkSize: 100,
@@ -29,8 +29,9 @@ describe('read stage: chunkSlice', () => {
       read: (index: number, bytes: number) => reads.push([index, bytes]),
       sent: () => undefined,
     };
-    const slice = chunkSlice(contextFor({ hashScheme: 'sha256-pieces' }), 1, work);
-    expect(slice.options.hashPlaintext).toBe('sha256-pieces');
+    const hashing = { scheme: 'gmac-pieces', key: {} as CryptoKey } as const;
+    const slice = chunkSlice(contextFor({ hashing }), 1, work);
+    expect(slice.options.hashPlaintext).toBe(hashing);
     slice.options.onRead?.(40);
     expect(reads).toEqual([[1, 40]]);
   });

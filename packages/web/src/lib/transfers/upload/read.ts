@@ -33,7 +33,7 @@ export function chunkSlice(
     end,
     isLast: index === context.chunkCount - 1,
     options: {
-      ...(context.journal === undefined ? {} : { hashPlaintext: context.journal.hashScheme }),
+      ...(context.journal === undefined ? {} : { hashPlaintext: context.journal.hashing }),
       ...(work === undefined
         ? {}
         : {

@@ -14,7 +14,7 @@ function contextFor(signal: AbortSignal, hashes: [number, string][]): SealContex
     chunkCount: 2,
     signal,
     journal: {
-      hashScheme: 'sha256-pieces',
+      hashing: { scheme: 'sha256-pieces' },
       started: () => Promise.resolve(),
       chunkHashed: (index: number, hex: string) => {
         hashes.push([index, hex]);
@@ -31,7 +31,7 @@ function workerSealPart(
   onSealed = (): void => undefined,
 ): NonNullable<ChunkCipher['sealPart']> {
   return (_key, index, isLast, _source, start, end, options) => {
-    log.push(`seal ${index} ${start}-${end} last=${isLast} hash=${options?.hashPlaintext}`);
+    log.push(`seal ${index} ${start}-${end} last=${isLast} hash=${options?.hashPlaintext?.scheme}`);
     onSealed();
     const part: SealedPart = {
       size: end - start + 28,
