@@ -6,17 +6,17 @@
  * A field element here is a `bigint` holding the block's 16 bytes big-endian, so the bigint's bit
  * 127 is x^0 and its bit 0 is x^127. Addition is XOR (`^`).
  *
- * BigInt arithmetic is not constant-time. The streaming construction does a handful of these
- * operations per slice, inside the page's own worker, on values no other party can time; the
- * bulk of the work (AES and GHASH over the data) stays in WebCrypto.
+ * BigInt arithmetic is not constant-time (the multiplication works on 32-bit words without
+ * data-dependent branches, but its conversions and the other operations are bigints). The streaming
+ * construction does a handful of these operations per slice, inside the page's own worker, on
+ * values no other party can time; the bulk of the work (AES and GHASH over the data) stays in
+ * WebCrypto.
  */
 export type FieldElement = bigint;
 
 /** The multiplicative identity: x^0, i.e. the block 80 00 … 00. */
 export const FIELD_ONE: FieldElement = 1n << 127n;
 
-/** x^128 ≡ x^7 + x^2 + x + 1, seen from the low end of the bigint (the block 0xe1 00 … 00). */
-const REDUCTION: FieldElement = 0xe1n << 120n;
 const LOW_64 = (1n << 64n) - 1n;
 /** The group order minus one: a^(2^128 − 2) = a^(−1) for every non-zero a. */
 const INVERSE_EXPONENT = (1n << 128n) - 2n;
@@ -36,18 +36,43 @@ export function fieldToBlock(element: FieldElement): Uint8Array<ArrayBuffer> {
   return block;
 }
 
-/** x · y (SP 800-38D, Algorithm 1: shift-and-add over the bits of x, from x^0 up). */
+const WORD = 0xffff_ffffn;
+
+/**
+ * x · y (SP 800-38D, Algorithm 1: shift-and-add over the bits of x, from x^0 up), on 32-bit words:
+ * the two bigints are split into four numbers each and the product built back at the end, so a
+ * multiplication leaves ~20 bigints for the collector instead of ~400 (session 27: the crypto
+ * worker's young generation grew with every GiB sealed while these were most of its garbage). No
+ * branch depends on the operands' bits: each step adds y masked by the bit, and folds the reduction
+ * in masked by the bit shifted out.
+ */
 export function gfMultiply(x: FieldElement, y: FieldElement): FieldElement {
-  let product = 0n;
-  let shifted = y;
-  // Walking the bits of x through a binary string is much cheaper than 128 BigInt shifts.
-  const bits = x.toString(2).padStart(128, '0');
-  for (let i = 0; i < 128; i++) {
-    if (bits.charCodeAt(i) === 49) product ^= shifted;
-    // shifted · x: one step towards x^127, folding x^128 back in with the reduction polynomial.
-    shifted = (shifted & 1n) === 1n ? (shifted >> 1n) ^ REDUCTION : shifted >> 1n;
+  const xWords = [Number(x >> 96n), Number((x >> 64n) & WORD), Number((x >> 32n) & WORD), Number(x & WORD)];
+  // y's words, word 0 holding x^0 … x^31 (its bigint bits 127 … 96).
+  let y0 = Number(y >> 96n);
+  let y1 = Number((y >> 64n) & WORD);
+  let y2 = Number((y >> 32n) & WORD);
+  let y3 = Number(y & WORD);
+  let p0 = 0;
+  let p1 = 0;
+  let p2 = 0;
+  let p3 = 0;
+  for (const word of xWords) {
+    for (let bit = 31; bit >= 0; bit--) {
+      const take = -((word >>> bit) & 1);
+      p0 ^= y0 & take;
+      p1 ^= y1 & take;
+      p2 ^= y2 & take;
+      p3 ^= y3 & take;
+      // y · x: one step towards x^127, folding x^128 back in as x^7 + x^2 + x + 1 (0xe1 …).
+      const fold = -(y3 & 1);
+      y3 = (y3 >>> 1) | (y2 << 31);
+      y2 = (y2 >>> 1) | (y1 << 31);
+      y1 = (y1 >>> 1) | (y0 << 31);
+      y0 = (y0 >>> 1) ^ (0xe100_0000 & fold);
+    }
   }
-  return product;
+  return (BigInt(p0 >>> 0) << 96n) | (BigInt(p1 >>> 0) << 64n) | (BigInt(p2 >>> 0) << 32n) | BigInt(p3 >>> 0);
 }
 
 /** base^exponent by square-and-multiply (exponent ≥ 0; base^0 = 1). */
