@@ -64,8 +64,10 @@ function throughputVerdicts(results: SizeResult[]): string[] {
       const mid = median(ran);
       const each =
         ran.length > 1 ? ` over ${ran.length} rounds (${ran.map((x) => x.toFixed(2)).join(' / ')})` : '';
+      // Two decimals, or three where two would print the target for a ratio just below it.
+      const shown = mid < target && mid.toFixed(2) === target.toFixed(2) ? mid.toFixed(3) : mid.toFixed(2);
       return (
-        `- Throughput, ${r.gib} GiB ${labelled(row)}: ${mid.toFixed(2)} × plain${ran.length > 1 ? ', the median' : ''}${each}; ` +
+        `- Throughput, ${r.gib} GiB ${labelled(row)}: ${shown} × plain${ran.length > 1 ? ', the median' : ''}${each}; ` +
         `round 1 ${ofPlain.toFixed(2)} × plain and ${ofFloor.toFixed(2)} × the floor — ` +
         `**${mid >= target ? 'met' : 'missed'}** (target ≥ ${target} × plain${floorNote}).`
       );
