@@ -78,13 +78,21 @@ export async function forgetIdleUploadRecords(
 }
 
 /**
- * How a record's chunk hashes were computed, with the key where the scheme has one; null for a
- * `gmac-pieces` record without its key (nothing could be checked against it).
+ * How a record's chunk hashes were computed, with the key where the scheme has one; null where the
+ * record cannot check a file: a scheme this app does not know, or a `gmac-pieces` record without a
+ * usable key (an AES-GCM `CryptoKey` that may encrypt).
  */
 export function chunkHashingOf(record: Pick<UploadRecord, 'hashScheme' | 'hashKey'>): ChunkHashing | null {
-  const scheme = record.hashScheme ?? 'sha256';
-  if (scheme !== 'gmac-pieces') return { scheme };
-  return record.hashKey === undefined ? null : { scheme, key: record.hashKey };
+  const scheme: unknown = record.hashScheme ?? 'sha256';
+  if (scheme === 'sha256' || scheme === 'sha256-pieces') return { scheme };
+  if (scheme !== 'gmac-pieces') return null;
+  const key: unknown = record.hashKey;
+  const usable =
+    typeof CryptoKey !== 'undefined' &&
+    key instanceof CryptoKey &&
+    key.algorithm.name === 'AES-GCM' &&
+    key.usages.includes('encrypt');
+  return usable ? { scheme, key } : null;
 }
 
 export interface UploadRecordStore {

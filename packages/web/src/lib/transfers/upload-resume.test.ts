@@ -294,7 +294,7 @@ describe.each<PartPath>(['page', 'crypto worker'])(
       expect(record.hashKey?.extractable).toBe(false);
       const first = content.subarray(0, testFormat.chunkSize);
       // Whoever reads the record alone cannot test a guess of the file's content against it.
-      expect(record.chunkSha256[0]).toMatch(/^[0-9a-f]{32}$/);
+      expect(record.chunkSha256[0]).toMatch(/^[0-9a-f]{64}$/);
       expect(record.chunkSha256[0]).not.toBe(bytesToHex(await sha256(first)));
       expect(record.chunkSha256[0]).not.toBe(bytesToHex(await sha256PieceList(first)));
       // Another upload of the same file has identities of its own.
@@ -326,23 +326,36 @@ describe.each<PartPath>(['page', 'crypto worker'])(
       },
     );
 
-    it('refuses a keyed record that lost its key before asking the server', async () => {
+    it('refuses a record that cannot check the file (no usable key, an unknown scheme) before asking the server', async () => {
       const server = new FakeCofferServer();
       const records = createMemoryUploadRecords();
       const content = patternBytes(SIZE, 12);
-      const keyless: { -readonly [K in keyof UploadRecord]: UploadRecord[K] } = await interruptedUpload(
-        server,
-        records,
-        content,
-      );
+      const record = await interruptedUpload(server, records, content);
+      const readOnlyKey = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
+        'decrypt',
+      ]);
+      const hmacKey = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      const keyless: { -readonly [K in keyof UploadRecord]: UploadRecord[K] } = { ...record };
       delete keyless.hashKey;
+      const broken: UploadRecord[] = [
+        keyless,
+        { ...record, hashKey: readOnlyKey },
+        { ...record, hashKey: hmacKey },
+        { ...record, hashKey: {} as CryptoKey },
+        { ...record, hashScheme: 'md5' as UploadRecord['hashScheme'] },
+      ];
       server.log.length = 0;
-      const error = await resumeUpload(resumeOptions(server, records, fileOf(content), keyless)).catch(
-        (e: unknown) => e,
-      );
-      expect((error as TransferError).code).toBe('NOT_RESUMABLE');
-      expect((error as TransferError).message).toBe(UPLOAD_RECORD_INCOMPLETE_TEXT);
+      for (const variant of broken) {
+        const error = await resumeUpload(resumeOptions(server, records, fileOf(content), variant)).catch(
+          (e: unknown) => e,
+        );
+        expect((error as TransferError).code).toBe('NOT_RESUMABLE');
+        expect((error as TransferError).message).toBe(UPLOAD_RECORD_INCOMPLETE_TEXT);
+      }
       expect(server.log).toEqual([]);
+      // The record as written still resumes.
+      await resumeUpload(resumeOptions(server, records, fileOf(content), record));
+      expect(server.files.size).toBe(1);
     });
 
     it('refuses a server that answers another wrapped file key (one it could know)', async () => {
