@@ -138,6 +138,24 @@ async function olderRecord(
 const partPuts = (server: FakeCofferServer) =>
   server.log.filter((line) => line.startsWith('PUT ')).map((line) => Number(/part\/(\d+)$/.exec(line)?.[1]));
 
+/** Resumes `record` with `content` changed in its byte `at`: refused as another file, nothing sent. */
+async function expectOtherFileRefused(
+  server: FakeCofferServer,
+  records: UploadRecordStore,
+  record: UploadRecord,
+  content: Uint8Array<ArrayBuffer>,
+  at: number,
+): Promise<void> {
+  const other = content.slice();
+  other[at] = (other[at] ?? 0) ^ 1;
+  server.log.length = 0;
+  const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
+    (e: unknown) => e,
+  );
+  expect((error as TransferError).code).toBe('DIFFERENT_FILE');
+  expect(partPuts(server)).toEqual([]);
+}
+
 describe.each<PartPath>(['page', 'crypto worker'])(
   'resuming a multipart upload, parts sent from the %s',
   (path) => {
@@ -251,15 +269,8 @@ describe.each<PartPath>(['page', 'crypto worker'])(
       const records = createMemoryUploadRecords();
       const content = patternBytes(SIZE, 5);
       const record = await interruptedUpload(server, records, content);
-      const other = content.slice();
       // Only chunk 2 (the first missing one) differs.
-      other[2 * 1024 + 10] = (other[2 * 1024 + 10] ?? 0) ^ 1;
-      server.log.length = 0;
-      const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
-        (e: unknown) => e,
-      );
-      expect((error as TransferError).code).toBe('DIFFERENT_FILE');
-      expect(partPuts(server)).toEqual([]);
+      await expectOtherFileRefused(server, records, record, content, 2 * 1024 + 10);
       // Still pending and recorded: the right file resumes it.
       expect(server.multipart.size).toBe(1);
       expect(await records.get(record.uploadId)).toBeDefined();
@@ -275,14 +286,8 @@ describe.each<PartPath>(['page', 'crypto worker'])(
       // As if the page died while chunk 2 was being read: only the sent chunks' hashes are known.
       const record = { ...full, chunkSha256: { 0: full.chunkSha256[0] ?? '', 1: full.chunkSha256[1] ?? '' } };
       await records.put(record);
-      const other = content.slice();
-      other[1024 + 1] = (other[1024 + 1] ?? 0) ^ 1;
-      server.log.length = 0;
-      const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
-        (e: unknown) => e,
-      );
-      expect((error as TransferError).code).toBe('DIFFERENT_FILE');
-      expect(partPuts(server)).toEqual([]);
+      // Chunk 1, held by the server, differs: it is read and compared before anything is sent.
+      await expectOtherFileRefused(server, records, record, content, 1024 + 1);
     });
 
     it('records keyed chunk identities under a non-extractable key of its own, never a plain SHA-256', async () => {
@@ -310,14 +315,7 @@ describe.each<PartPath>(['page', 'crypto worker'])(
         const content = patternBytes(SIZE, 11);
         const record = await olderRecord(await interruptedUpload(server, records, content), content, scheme);
         await records.put(record);
-        const other = content.slice();
-        other[2 * 1024 + 5] = (other[2 * 1024 + 5] ?? 0) ^ 1;
-        server.log.length = 0;
-        const error = await resumeUpload(resumeOptions(server, records, fileOf(other), record)).catch(
-          (e: unknown) => e,
-        );
-        expect((error as TransferError).code).toBe('DIFFERENT_FILE');
-        expect(partPuts(server)).toEqual([]);
+        await expectOtherFileRefused(server, records, record, content, 2 * 1024 + 5);
         const [upload] = [...server.multipart.values()];
         const stored = await resumeUpload(resumeOptions(server, records, fileOf(content), record));
         const file = server.files.get(stored.fileId);
