@@ -1,3 +1,4 @@
+import { createCipheriv, createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from './bytes.util.js';
 import {
@@ -111,6 +112,35 @@ describe('gmacPieceList', () => {
     const key = await generateChunkIdentityKey();
     const emptyTag = await gmac(key, nonce(0, 0), new Uint8Array(0));
     expect(bytesToHex(await gmacPieceList(key, 0, new Uint8Array(0)))).toBe(await sha256Hex(emptyTag));
+  });
+
+  it("reproduces the vectors of docs/encryption.md, which Node's own AES-GCM computes too", async () => {
+    const raw = Uint8Array.from({ length: 32 }, (_, i) => i);
+    const key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);
+    const bytes = Uint8Array.from({ length: 2 * HASH_PIECE_BYTES + 5 }, (_, i) => i % 251);
+    const vectors = [
+      { chunk: 7, input: bytes, hex: '65709f701f646823a2dfae6f7718a820493b5871e1fad19ed87506569993be18' },
+      {
+        chunk: 0,
+        input: new Uint8Array(0),
+        hex: 'bcd1bd87fc7415c104a9788cdf6a07389a2ff16320b6036787301c26f9507e0d',
+      },
+    ];
+    for (const { chunk, input, hex } of vectors) {
+      expect(bytesToHex(await gmacPieceList(key, chunk, input))).toBe(hex);
+      // Node's crypto, from the rules alone: a GMAC per piece, nonce = chunk ‖ piece ‖ 0, SHA-256 of the tags.
+      const tags: Buffer[] = [];
+      for (let piece = 0; piece === 0 || piece * HASH_PIECE_BYTES < input.length; piece++) {
+        const nonce = Buffer.alloc(12);
+        nonce.writeUInt32BE(chunk, 0);
+        nonce.writeUInt32BE(piece, 4);
+        const gcm = createCipheriv('aes-256-gcm', raw, nonce);
+        gcm.setAAD(input.subarray(piece * HASH_PIECE_BYTES, (piece + 1) * HASH_PIECE_BYTES));
+        gcm.final();
+        tags.push(gcm.getAuthTag());
+      }
+      expect(createHash('sha256').update(Buffer.concat(tags)).digest('hex')).toBe(hex);
+    }
   });
 
   it('makes a key that cannot be exported', async () => {

@@ -113,12 +113,10 @@ export {
   generateChunkIdentityKey,
   gmacPieceList,
   HASH_PIECE_BYTES,
-  PIECE_MAC_BYTES,
   pieceIdentityBuilder,
   pieceIdentityOf,
   sha256PieceList,
   type PieceIdentity,
-  type PieceIdentityBuilder,
 } from './chunk-identity.hash.js';
 export {
   createKeyBinding,

@@ -30,7 +30,7 @@ export function differentFileText(record: Pick<UploadRecord, 'fileName' | 'size'
 export const UPLOAD_GONE_TEXT =
   'This upload is no longer on the server (completed, cancelled or expired). Upload the file again.';
 
-/** Ours: the browser's record has no key to check the re-opened file's chunks with. */
+/** Ours: the browser's record cannot check the re-opened file (no usable key, or an unknown scheme). */
 export const UPLOAD_RECORD_INCOMPLETE_TEXT =
   "This browser's record of the upload is incomplete, so the file cannot be checked before it is sent. " +
   'Cancel it and upload the file again.';
