@@ -1,17 +1,19 @@
 /**
  * `npm run bench -w @coffer/e2e [-- <options>]`: the browser benchmarks one after the other, each as
  * its own process, EVERY option passed to each of them (each reads the options it knows and ignores
- * the others: `--sizes-gib` is the Chromium transfer benchmark's, `--firefox-sizes-gib` the Firefox
- * one's, `--files` / `--runs` the 10k list's). `--only=transfer,firefox,list` picks which run (this
- * order; default all three). Stops at the first that fails, with its exit code.
+ * the others: `--sizes-gib` is the Chromium transfer benchmark's, `--floor-size-gib` the download
+ * floor's, `--firefox-sizes-gib` the Firefox one's, `--files` / `--runs` the 10k list's).
+ * `--only=transfer,floor,firefox,list` picks which run (this order; default all four). Stops at the
+ * first that fails, with its exit code.
  *
- * One at a time: `npm run bench:transfer`, `bench:firefox`, `bench:list` (same options).
+ * One at a time: `npm run bench:transfer`, `bench:floor`, `bench:firefox`, `bench:list` (same options).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BENCHES = {
   transfer: 'browser-transfer-bench.ts',
+  floor: 'download-floor-bench.ts',
   firefox: 'firefox-transfer-bench.ts',
   list: 'list-10k-bench.ts',
 } as const;

@@ -89,12 +89,12 @@ export function markdownSection(
   return out.join('\n');
 }
 
-/** Replaces the section in docs/benchmarks.md (or appends it). */
-export async function writeSection(section: string): Promise<void> {
+/** Replaces the section `## <title>` in docs/benchmarks.md (or appends it); `section` starts with that heading. */
+export async function writeSection(section: string, title = SECTION_TITLE): Promise<void> {
   const path = join(REPO_ROOT, 'docs/benchmarks.md');
   const current = await readFile(path, 'utf8');
   const lines = current.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `## ${SECTION_TITLE}`);
+  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
   let next: string;
   if (start === -1) {
     next = `${current.trimEnd()}\n\n${section}`;
