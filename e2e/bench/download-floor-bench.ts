@@ -46,6 +46,10 @@ const STAGES = [
     what: 'the same, the file read as `slice().arrayBuffer()` of 8 MiB (another way for a service worker to read a file)',
   },
   {
+    id: 'refetch',
+    what: 'service worker fetches the bytes from the server and passes each piece through JavaScript: the decrypt pass of a design that fetches each chunk twice (by `Range`) instead of keeping it on disk',
+  },
+  {
     id: 'store',
     what: "dedicated worker fetches the bytes and writes them to a 95 MiB file with a synchronous access handle, a GMAC per 256 KiB (the app's crypto worker: fetch, store, verify; nothing saved)",
   },

@@ -10,7 +10,9 @@
  *   `readback` reads a 95 MiB file of the origin private file system back through one BYOB reader
  *   into pooled 1 MiB buffers, file after file, as the app's service worker reads each verified chunk
  *   (the save path and the read-back: no network, no cryptography); `slices8` reads the same file as
- *   `slice().arrayBuffer()` of 8 MiB (another way a service worker can read a file).
+ *   `slice().arrayBuffer()` of 8 MiB (another way a service worker can read a file); `refetch` fetches
+ *   the bytes from the server and passes each piece through JavaScript (the second pass of a design
+ *   that fetches each chunk twice instead of keeping it on disk).
  * - The dedicated worker: `prepare` writes the 95 MiB file; `store` fetches `/bytes?size=` and
  *   writes it into a 95 MiB file with a synchronous access handle, a GMAC (AES-GCM over nothing, the
  *   256 KiB piece as additional data) per piece, as the app's crypto worker fetches, stores and
@@ -49,7 +51,8 @@ self.addEventListener('fetch', (event) => {
   if (!url.pathname.startsWith('/sw/save')) return;
   const size = Number(url.searchParams.get('size'));
   const mode = url.searchParams.get('mode');
-  const body = mode === 'constant' ? constant(size) : mode === 'readback' ? readBack(size) : slices(size, 8 * SLICE);
+  const body =
+    mode === 'constant' ? constant(size) : mode === 'readback' ? readBack(size) : mode === 'refetch' ? refetch(size) : slices(size, 8 * SLICE);
   event.respondWith(new Response(body, { headers: {
     'Content-Type': 'application/octet-stream',
     'Content-Disposition': 'attachment; filename="' + mode + '.bin"',
@@ -101,6 +104,19 @@ function readBack(size) {
         controller.enqueue(value);
         return;
       }
+    },
+  }, { highWaterMark: 1 });
+}
+
+// The bytes fetched from the server again, each piece passed through JavaScript (as a decryption would).
+function refetch(size) {
+  let reader = null;
+  return new ReadableStream({
+    async pull(controller) {
+      reader ??= (await fetch('/bytes?size=' + size)).body.getReader();
+      const { value, done } = await reader.read();
+      if (done) return controller.close();
+      controller.enqueue(value);
     },
   }, { highWaterMark: 1 });
 }
