@@ -10,7 +10,6 @@
  * own ratio can be beaten by the whole. Rewrites its section of docs/benchmarks.md unless `--no-docs`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
 import { GIB, MB } from './bench-units.js';
 import { measuredCommit } from './driver/bench-stack.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
+import { machineDuring } from './measure/machine-busy.js';
 import { writeSection } from './report/markdown-section.js';
 
 const SECTION_TITLE = 'Browser download floor (Chromium)';
@@ -72,18 +72,6 @@ function option(name: string, fallback: string): number[] {
   if (values.length === 0 || values.some((v) => !Number.isFinite(v) || v <= 0))
     throw new Error(`--${name}: positive numbers, comma-separated`);
   return values;
-}
-
-/** The machine's CPU ticks so far (every core): busy (user + kernel), in the kernel, in all. */
-function machineTicks(): { busy: number; kernel: number; total: number } {
-  const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = ticks;
-  const kernel = system + irq + softirq;
-  return { busy: user + nice + kernel, kernel, total: ticks.reduce((a, b) => a + b, 0) };
 }
 
 /** The fixture's server as a process of its own (its CPU apart from the browser's). */
@@ -140,19 +128,15 @@ function runStage(page: Page, stage: StageId, size: number): Promise<void> {
 async function measureStage(page: Page, stage: StageId, size: number, serverPid: number): Promise<StageRun> {
   const processes = new ChromiumProcesses(serverPid);
   processes.start();
-  const before = machineTicks();
   const start = process.hrtime.bigint();
-  await runStage(page, stage, size);
+  const { machine } = await machineDuring(() => runStage(page, stage, size));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const after = machineTicks();
   const { cpu } = processes.stop();
-  const total = after.total - before.total;
   return {
     seconds,
     chromiumCpu: Object.values(cpu.chromium).reduce((a, b) => a + b, 0),
     serverCpu: cpu.server,
-    busy: (after.busy - before.busy) / total,
-    kernel: (after.kernel - before.kernel) / total,
+    ...machine,
   };
 }
 

@@ -13,7 +13,6 @@
  * `npx tsx bench/unobserved-download-bench.ts --size-gib=1 --runs=2` from e2e/, after `npm run build`.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,31 +28,17 @@ import { plainDownload } from './driver/plain-transfers.js';
 import type { Harness } from './driver/session.js';
 import { NAME_SHIM } from './driver/session.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
+import { describeBusy, machineDuring as measuredDuring } from './measure/machine-busy.js';
 
 function arg(name: string, fallback: number): number {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   return found === undefined ? fallback : Number(found.slice(name.length + 3));
 }
 
-/** The machine's CPU ticks so far (the first line of /proc/stat: every core): in user space, in the kernel, in all. */
-function machineTicks(): { user: number; kernel: number; total: number } {
-  const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = ticks;
-  return { user: user + nice, kernel: system + irq + softirq, total: ticks.reduce((a, b) => a + b, 0) };
-}
-
 /** How busy the machine was while `work` ran: "80 % busy, 35 % in the kernel". */
 async function machineDuring<T>(work: () => Promise<T>): Promise<{ value: T; busy: string }> {
-  const before = machineTicks();
-  const value = await work();
-  const after = machineTicks();
-  const share = (key: 'user' | 'kernel'): number => (after[key] - before[key]) / (after.total - before.total);
-  const busy = `${(100 * (share('user') + share('kernel'))).toFixed(0)} % busy, ${(100 * share('kernel')).toFixed(0)} % in the kernel`;
-  return { value, busy };
+  const { value, machine } = await measuredDuring(work);
+  return { value, busy: describeBusy(machine) };
 }
 
 /** Chromium with a DevTools port, on a fresh profile whose downloads go to `downloads`. */
