@@ -1,25 +1,24 @@
 /**
- * `npm run bench:floor -w @coffer/e2e [-- --floor-sizes-gib=1,4 --floor-rounds=3 --no-docs]`: how fast
- * Chromium on this machine can save a download whose bytes a service worker streams, measured stage
- * by stage against an ordinary download of the same bytes from the same server, in one browser
- * session (a profile on disk). The stages are the app's encrypted download taken apart
- * (docs/transfers.md, "Two threads"), without the app: see `floor/floor-fixture.ts`.
- *
- * It answers whether a target set as "× the plain download" is reachable here: the app's download
- * does every one of these stages and more (decryption, the server reading its store), so no stage's
- * own ratio can be beaten by the whole. Rewrites its section of docs/benchmarks.md unless `--no-docs`.
+ * `npm run bench:floor -w @coffer/e2e [-- --floor-sizes-gib=1,4 --floor-rounds=3 --no-docs]`: the
+ * app's encrypted download taken apart (docs/transfers.md, "Two threads"): each of its stages alone,
+ * in one browser session (a profile on disk), against an ordinary download of the same bytes from the
+ * same server (a file on disk read in 1 MiB pieces, as the app's fs store serves a stored object),
+ * measured before and after each round's stages. What each stage costs the machine and how fast it
+ * runs beside the plain download; it does not run the app (see `floor/floor-fixture.ts`).
+ * Rewrites its section of docs/benchmarks.md unless `--no-docs`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
 import { GIB, MB } from './bench-units.js';
 import { measuredCommit } from './driver/bench-stack.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
-import { machineDuring } from './measure/machine-busy.js';
+import { describeBusy, machineDuring, type MachineBusy } from './measure/machine-busy.js';
+import { median } from './report/report-rows.js';
 import { writeSection } from './report/markdown-section.js';
 
 const SECTION_TITLE = 'Browser download floor (Chromium)';
@@ -36,10 +35,7 @@ const STAGES = [
   },
   {
     id: 'readback',
-    what:
-      'service worker reads a 95 MiB file of the origin private file system back (one BYOB reader, pooled ' +
-      "1 MiB buffers, as the app's service worker reads each verified chunk) and streams it: the save " +
-      'path and the read-back, no network, no cryptography',
+    what: "service worker reads a 95 MiB file of the origin private file system back (one BYOB reader, each 1 MiB slice filled whole, up to four queued in pooled buffers, as the app's service worker reads each verified chunk) and streams it: the save path and the read-back, no network, no cryptography",
   },
   {
     id: 'slices8',
@@ -47,7 +43,7 @@ const STAGES = [
   },
   {
     id: 'refetch',
-    what: 'service worker fetches the bytes from the server and passes each piece through JavaScript: the decrypt pass of a design that fetches each chunk twice (by `Range`) instead of keeping it on disk',
+    what: 'service worker fetches the bytes from the server again and copies each piece into the slices: the second pass of a design that fetches each chunk twice (by `Range`) instead of keeping it on disk, without its decryption',
   },
   {
     id: 'store',
@@ -56,36 +52,56 @@ const STAGES = [
 ] as const;
 type StageId = (typeof STAGES)[number]['id'];
 
-interface StageRun {
+interface StageRun extends MachineBusy {
   seconds: number;
   chromiumCpu: number;
   serverCpu: number;
-  /** Share of both cores busy (user + kernel), and in the kernel, over the stage. */
-  busy: number;
-  kernel: number;
 }
 
 /** `--<name>=a,b,…`: positive numbers. */
 function option(name: string, fallback: string): number[] {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   const values = (found === undefined ? fallback : found.slice(name.length + 3)).split(',').map(Number);
-  if (values.length === 0 || values.some((v) => !Number.isFinite(v) || v <= 0))
+  if (values.some((v) => !Number.isFinite(v) || v <= 0))
     throw new Error(`--${name}: positive numbers, comma-separated`);
   return values;
 }
 
+/** `size` bytes on disk (a 1 MiB random block over and over), synced: what the server serves. */
+async function writeSource(path: string, size: number): Promise<void> {
+  const block = new Uint8Array(1024 * 1024);
+  crypto.getRandomValues(block.subarray(0, 65536));
+  for (let at = 65536; at < block.length; at *= 2) block.copyWithin(at, 0, at);
+  const file = await open(path, 'w');
+  try {
+    for (let at = 0; at < size; at += block.length)
+      await file.write(block, 0, Math.min(block.length, size - at));
+  } finally {
+    await file.close();
+  }
+  execFileSync('sync');
+}
+
 /** The fixture's server as a process of its own (its CPU apart from the browser's). */
-async function startFloorServer(): Promise<{ base: string; child: ChildProcess }> {
+async function startFloorServer(source: string): Promise<{ base: string; child: ChildProcess }> {
   const script = fileURLToPath(new URL('floor/floor-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, source], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the floor server did not start within 60 s'));
+    }, 60_000);
+    child.once('error', reject);
     let text = '';
     child.stdout.on('data', (data: Buffer) => {
       text += data.toString();
       const found = /LISTENING (\d+)/.exec(text);
-      if (found?.[1] !== undefined) resolve(Number(found[1]));
+      if (found?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(Number(found[1]));
+      }
     });
     child.once('exit', (code) => {
       reject(new Error(`the floor server exited with ${String(code)}`));
@@ -94,44 +110,56 @@ async function startFloorServer(): Promise<{ base: string; child: ChildProcess }
   return { base: `http://127.0.0.1:${String(port)}`, child };
 }
 
-/** Saves `href` (a download the page starts by navigating an iframe, or a link) and checks its size. */
-async function save(page: Page, href: string, size: number): Promise<void> {
+/** Answers, once the stage's work is done, what checks and cleans up after it (outside the clock). */
+type Check = () => Promise<void>;
+
+/** What the fixture's page offers (floor-fixture.ts). */
+interface FloorPage {
+  swReady: Promise<void>;
+  saveFrom(url: string): void;
+  runWorker(kind: string, size: number): Promise<{ received: number }>;
+}
+
+/** Saves `href` (a download the page starts by navigating a hidden iframe); the check compares its size. */
+async function save(page: Page, href: string, size: number): Promise<Check> {
   const [download] = await Promise.all([
     page.waitForEvent('download', { timeout: 30 * 60_000 }),
     page.evaluate((url) => {
-      (globalThis as unknown as { saveFrom: (url: string) => void }).saveFrom(url);
+      (globalThis as unknown as FloorPage).saveFrom(url);
     }, href),
   ]);
   const path = await download.path();
-  const { size: saved } = await stat(path);
-  if (saved !== size) throw new Error(`${href}: ${String(saved)} bytes saved, expected ${String(size)}`);
-  await download.delete();
+  return async () => {
+    const { size: saved } = await stat(path);
+    await download.delete();
+    if (saved !== size) throw new Error(`${href}: ${String(saved)} bytes saved, expected ${String(size)}`);
+  };
 }
 
-function runStage(page: Page, stage: StageId, size: number): Promise<void> {
+async function runStage(page: Page, stage: StageId, size: number): Promise<Check> {
   if (stage === 'plain') return save(page, `/bytes?size=${String(size)}`, size);
-  if (stage === 'store') {
-    return page.evaluate(
-      async ({ bytes }) => {
-        const run = (
-          globalThis as unknown as { runWorker: (k: string, n: number) => Promise<{ received: number }> }
-        ).runWorker;
-        const { received } = await run('store', bytes);
-        if (received !== bytes) throw new Error(`the worker received ${String(received)} bytes`);
-      },
-      { bytes: size },
-    );
-  }
-  return save(page, `/sw/save?mode=${stage}&size=${String(size)}`, size);
+  if (stage !== 'store') return save(page, `/sw/save?mode=${stage}&size=${String(size)}`, size);
+  const received = await page.evaluate(
+    async (bytes) => (await (globalThis as unknown as FloorPage).runWorker('store', bytes)).received,
+    size,
+  );
+  return () =>
+    received === size
+      ? Promise.resolve()
+      : Promise.reject(new Error(`the worker received ${String(received)} bytes`));
 }
 
+/** One stage, timed from its start to the browser calling the download complete (or the worker done). */
 async function measureStage(page: Page, stage: StageId, size: number, serverPid: number): Promise<StageRun> {
+  // No stage pays for the kernel writing back an earlier one's files.
+  execFileSync('sync');
   const processes = new ChromiumProcesses(serverPid);
   processes.start();
   const start = process.hrtime.bigint();
-  const { machine } = await machineDuring(() => runStage(page, stage, size));
+  const { value: check, machine } = await machineDuring(() => runStage(page, stage, size));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const { cpu } = processes.stop();
+  await check();
   return {
     seconds,
     chromiumCpu: Object.values(cpu.chromium).reduce((a, b) => a + b, 0),
@@ -140,67 +168,66 @@ async function measureStage(page: Page, stage: StageId, size: number, serverPid:
   };
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
+/** One size's runs: each stage's, and the plain download's again after each round's other stages. */
+interface SizeRuns {
+  size: number;
+  stages: Map<StageId, StageRun[]>;
+  plainAfter: StageRun[];
+}
 
 /** The table and the read-back sentence of one size. */
-function sizeTable(runs: Map<StageId, StageRun[]>, size: number): string[] {
-  const plain = runs.get('plain') ?? [];
-  const rate = (run: StageRun): number => size / MB / run.seconds;
+function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
+  const plainBefore = stages.get('plain') ?? [];
+  // Each round's plain time: the mean of its two plain downloads, so drift within the round counts half.
+  const plainSeconds = plainBefore.map(
+    (run, i) => (run.seconds + (plainAfter[i]?.seconds ?? run.seconds)) / 2,
+  );
+  const rate = (seconds: number): number => size / MB / seconds;
   const ratios = (stage: StageId): number[] =>
-    (runs.get(stage) ?? []).map((run, i) => (plain[i] === undefined ? NaN : plain[i].seconds / run.seconds));
+    (stages.get(stage) ?? []).map((run, i) => (plainSeconds[i] ?? Number.NaN) / run.seconds);
   const list = (values: number[], digits: number): string =>
     `${values.map((v) => v.toFixed(digits)).join(' / ')} (**${median(values).toFixed(digits)}**)`;
-  const rows = STAGES.map(({ id, what }) => {
-    const stageRuns = runs.get(id) ?? [];
-    const perGib = stageRuns.map((run) => (run.chromiumCpu / size) * GIB);
-    const busy = stageRuns.map(
-      (run) => `${(100 * run.busy).toFixed(0)} % (${(100 * run.kernel).toFixed(0)} %)`,
-    );
-    return (
-      `| ${id} | ${what} | ${list(stageRuns.map(rate), 0)} | ${id === 'plain' ? '1' : list(ratios(id), 2)} | ` +
-      `${median(perGib).toFixed(1)} | ${busy.join(' / ')} |`
-    );
-  });
-  // The faster of the two ways to read the file back, round by round.
-  const readBack = ratios('readback').map((r, i) => Math.max(r, ratios('slices8')[i] ?? 0));
+  const row = (id: string, what: string, runs: StageRun[], ofPlain: string): string => {
+    const perGib = runs.map((run) => (run.chromiumCpu / size) * GIB);
+    const busy = runs.map((run) => `${(100 * run.busy).toFixed(0)} % (${(100 * run.kernel).toFixed(0)} %)`);
+    return `| ${id} | ${what} | ${list(
+      runs.map((run) => rate(run.seconds)),
+      0,
+    )} | ${ofPlain} | ${median(perGib).toFixed(1)} | ${busy.join(' / ')} |`;
+  };
+  const rows = STAGES.map(({ id, what }) =>
+    row(id, what, stages.get(id) ?? [], id === 'plain' ? '1 (with the row below)' : list(ratios(id), 2)),
+  );
+  rows.splice(1, 0, row('plain, again', "the same, after the round's other stages", plainAfter, '1'));
   return [
     `**${String(Number((size / GIB).toFixed(2)))} GiB per stage:**`,
     '',
-    '| stage | what it does | MB/s, each round (**median**) | × plain, each round (**median**) | Chromium CPU-s per GiB (median) | machine busy (kernel), each round |',
+    '| stage | what it does | MB/s, each round (**median**) | × plain, each round against the mean of its two plain downloads (**median**) | Chromium CPU-s per GiB (median) | machine busy (kernel), each round |',
     '| --- | --- | ---: | ---: | ---: | --- |',
     ...rows,
     '',
-    `A service worker that reads bytes already on disk back and streams them (the faster of the two ways, each`,
-    `round), with no network, no cryptography and no file write, saves at **${median(readBack).toFixed(2)} × the plain`,
-    `download** here (median; ${readBack.map((r) => r.toFixed(2)).join(' / ')}).`,
+    'The read-back stage (a service worker reading a chunk file back and streaming it, no network, no',
+    `cryptography) saved ${list(
+      (stages.get('readback') ?? []).map((run) => rate(run.seconds)),
+      0,
+    )} MB/s: ${list(ratios('readback'), 2)} × the plain download (${median(plainSeconds.map(rate)).toFixed(0)} MB/s, median).`,
     '',
   ];
 }
 
-function section(
-  results: [number, Map<StageId, StageRun[]>][],
-  rounds: number,
-  machine: string,
-  ranAt: string,
-): string {
-  const sizes = results.map(([size]) => String(Number((size / GIB).toFixed(2)))).join(',');
+function section(results: SizeRuns[], rounds: number, machine: string, ranAt: string): string {
+  const sizes = results.map(({ size }) => String(Number((size / GIB).toFixed(2)))).join(',');
   return [
     `## ${SECTION_TITLE}`,
     '',
     'The app\'s encrypted download taken apart (docs/transfers.md, "Two threads"): each stage alone, in one',
-    'headless Chromium session on a profile on disk, against an ordinary download of the same bytes from the same',
-    'server in the same round (a Node server of its own sending the bytes from memory: `e2e/bench/floor/`, none',
-    "of the app's code). A save ends when the browser calls the download complete (size checked). Rounds run",
-    'the stages in the order below, after each stage ran once unmeasured (64 MiB); ratios are per round, then the median.',
-    "The app's download does the read-back stage for every chunk, after the crypto worker fetched, stored and",
-    'verified it (the store stage, on the other core), and decrypts it too: on this machine its speed against the',
-    'plain download cannot exceed the read-back ratio below.',
+    'headless Chromium session on a profile on disk, against an ordinary download of the same bytes from the',
+    'same server (a Node server of its own, `e2e/bench/floor/`, reading a file on disk in 1 MiB pieces as',
+    "the app's fs store serves a stored object; none of the app's code runs). The plain download runs first and",
+    'last in each round, the other stages between, each after `sync` and after each stage ran once unmeasured',
+    '(64 MiB); a save ends when the browser calls the download complete (its size checked after the clock).',
+    'It shows where a download of this design spends the machine, stage by stage; it is not the app, whose',
+    "stages overlap on the two cores and whose plain baseline is the app server's (`bench:transfer` above).",
     '',
     `Reproduce: \`npm run bench:floor -w @coffer/e2e\` (options: \`-- --floor-sizes-gib=${sizes} --floor-rounds=${String(rounds)} --no-docs\`; also run by \`npm run bench -w @coffer/e2e\`). Rerunning replaces this section.`,
     '',
@@ -208,56 +235,67 @@ function section(
     '- CPU: Chromium = utime + stime of every Chromium thread over the stage, per GiB; busy = both cores',
     '  over the stage (`/proc/stat`), in parentheses in the kernel.',
     '',
-    ...results.flatMap(([size, runs]) => sizeTable(runs, size)),
+    ...results.flatMap(sizeTable),
   ].join('\n');
 }
 
 async function main(): Promise<void> {
-  const sizes = option('floor-sizes-gib', '1').map((gib) => Math.round(gib * GIB));
-  const rounds = Math.floor(option('floor-rounds', '3')[0] ?? 3);
+  const sizes = option('floor-sizes-gib', '1,4').map((gib) => Math.round(gib * GIB));
+  const rounds = option('floor-rounds', '3')[0] ?? 3;
+  if (!Number.isInteger(rounds)) throw new Error('--floor-rounds: a whole number');
   const docs = !process.argv.includes('--no-docs');
   const loadAtStart = loadavg()[0]?.toFixed(1) ?? '?';
   const dir = await mkdtemp(join(tmpdir(), 'coffer-floor-bench-'));
-  const server = await startFloorServer();
-  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS],
-    downloadsPath: join(dir, 'downloads'),
-    acceptDownloads: true,
-    baseURL: server.base,
-  });
+  let server: { base: string; child: ChildProcess } | null = null;
+  let context: BrowserContext | null = null;
   try {
+    const source = join(dir, 'stored.bin');
+    await writeSource(source, Math.max(...sizes, 64 * 1024 * 1024));
+    server = await startFloorServer(source);
+    const serverPid = server.child.pid ?? -1;
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
+      downloadsPath: join(dir, 'downloads'),
+      acceptDownloads: true,
+      baseURL: server.base,
+    });
     const page = await context.newPage();
     await page.goto('/');
     await page.evaluate(async () => {
-      const scope = globalThis as unknown as {
-        swReady: Promise<void>;
-        runWorker: (k: string, n: number) => Promise<unknown>;
-      };
+      const scope = globalThis as unknown as FloorPage;
       await scope.swReady;
       await scope.runWorker('prepare', 0);
     });
     // Once each, unmeasured: a fresh profile's first download and the workers' first start cost more.
-    for (const { id } of STAGES) await runStage(page, id, 64 * 1024 * 1024);
-    const results: [number, Map<StageId, StageRun[]>][] = [];
+    for (const { id } of STAGES) await (await runStage(page, id, 64 * 1024 * 1024))();
+    const results: SizeRuns[] = [];
+    const log = (size: number, round: number, id: string, run: StageRun): void => {
+      console.log(
+        `${(size / GIB).toFixed(2)} GiB, round ${String(round)} ${id}: ${run.seconds.toFixed(2)} s, ` +
+          `${(size / MB / run.seconds).toFixed(0)} MB/s, Chromium ${run.chromiumCpu.toFixed(1)} CPU-s, ` +
+          `server ${run.serverCpu.toFixed(1)}, ${describeBusy(run)}`,
+      );
+    };
     for (const size of sizes) {
-      const runs = new Map<StageId, StageRun[]>(STAGES.map(({ id }) => [id, []]));
+      const stages = new Map<StageId, StageRun[]>(STAGES.map(({ id }) => [id, []]));
+      const plainAfter: StageRun[] = [];
       for (let round = 1; round <= rounds; round++) {
         for (const { id } of STAGES) {
-          const run = await measureStage(page, id, size, server.child.pid ?? -1);
-          runs.get(id)?.push(run);
-          console.log(
-            `${(size / GIB).toFixed(2)} GiB, round ${String(round)} ${id}: ${run.seconds.toFixed(2)} s, ` +
-              `${(size / MB / run.seconds).toFixed(0)} MB/s, Chromium ${run.chromiumCpu.toFixed(1)} CPU-s, ` +
-              `server ${run.serverCpu.toFixed(1)}, ${(100 * run.busy).toFixed(0)} % busy (${(100 * run.kernel).toFixed(0)} % kernel)`,
-          );
+          const run = await measureStage(page, id, size, serverPid);
+          stages.get(id)?.push(run);
+          log(size, round, id, run);
         }
+        const again = await measureStage(page, 'plain', size, serverPid);
+        plainAfter.push(again);
+        log(size, round, 'plain again', again);
       }
-      results.push([size, runs]);
+      results.push({ size, stages, plainAfter });
     }
+    const chromiumVersion = execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' }).trim();
     const machine =
       `${String(cpus().length)} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ` +
-      `${execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' }).trim()}; 1-minute load average ${loadAtStart} at the start, ` +
+      `${chromiumVersion}; 1-minute load average ${loadAtStart} at the start, ` +
       `${loadavg()[0]?.toFixed(1) ?? '?'} at the end; commit measured ${measuredCommit()}`;
     const ranAt = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     const text = section(results, rounds, machine, ranAt);
@@ -267,8 +305,8 @@ async function main(): Promise<void> {
       console.log('Written to docs/benchmarks.md.');
     }
   } finally {
-    await context.close().catch(() => undefined);
-    server.child.kill('SIGTERM');
+    await context?.close().catch(() => undefined);
+    server?.child.kill('SIGTERM');
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }

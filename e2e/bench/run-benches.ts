@@ -1,7 +1,7 @@
 /**
  * `npm run bench -w @coffer/e2e [-- <options>]`: the browser benchmarks one after the other, each as
  * its own process, EVERY option passed to each of them (each reads the options it knows and ignores
- * the others: `--sizes-gib` is the Chromium transfer benchmark's, `--floor-size-gib` the download
+ * the others: `--sizes-gib` is the Chromium transfer benchmark's, `--floor-sizes-gib` the download
  * floor's, `--firefox-sizes-gib` the Firefox one's, `--files` / `--runs` the 10k list's).
  * `--only=transfer,floor,firefox,list` picks which run (this order; default all four). Stops at the
  * first that fails, with its exit code.

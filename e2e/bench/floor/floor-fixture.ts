@@ -5,14 +5,15 @@
  *
  * - The page: registers the service worker (scope `/sw/`, so it never controls the page), starts a
  *   save by navigating a hidden iframe (as the app does), runs a dedicated worker.
- * - The service worker answers `/sw/save?mode=…&size=…` with a stream it makes in JavaScript:
+ * - The service worker answers `/sw/save?mode=…&size=…` with a stream it makes in JavaScript, queued
+ *   as the app's stream sink queues (full 1 MiB slices in pooled buffers, up to four waiting):
  *   `constant` enqueues one 1 MiB buffer again and again (the service-worker save path alone);
- *   `readback` reads a 95 MiB file of the origin private file system back through one BYOB reader
- *   into pooled 1 MiB buffers, file after file, as the app's service worker reads each verified chunk
+ *   `readback` reads a 95 MiB file of the origin private file system back through one BYOB reader,
+ *   each slice filled whole, file after file, as the app's service worker reads each verified chunk
  *   (the save path and the read-back: no network, no cryptography); `slices8` reads the same file as
  *   `slice().arrayBuffer()` of 8 MiB (another way a service worker can read a file); `refetch` fetches
- *   the bytes from the server and passes each piece through JavaScript (the second pass of a design
- *   that fetches each chunk twice instead of keeping it on disk).
+ *   the bytes from the server again, each piece copied into the slices (the second pass of a design
+ *   that fetches each chunk twice instead of keeping it on disk, without its decryption).
  * - The dedicated worker: `prepare` writes the 95 MiB file; `store` fetches `/bytes?size=` and
  *   writes it into a 95 MiB file with a synchronous access handle, a GMAC (AES-GCM over nothing, the
  *   256 KiB piece as additional data) per piece, as the app's crypto worker fetches, stores and
@@ -75,50 +76,82 @@ function constant(size) {
       controller.enqueue(n === SLICE ? bytes : bytes.subarray(0, n));
       sent += n;
     },
-  }, { highWaterMark: 4 });
+  }, { highWaterMark: QUEUED });
 }
 
-// Pooled buffers: once the browser asks for more, it has taken every slice but the last one queued.
+// As the app's stream sink: full 1 MiB slices in pooled buffers, up to QUEUED of them waiting for the
+// browser. A slice the browser has taken is done with once it took a later one, so every taken slice
+// but the last comes back to the pool (its memory moved to a new ArrayBuffer).
+const QUEUED = 4;
+function pooledSlices(fill) {
+  const free = [];
+  let enqueued = [];
+  return new ReadableStream({
+    async pull(controller) {
+      const waiting = QUEUED - controller.desiredSize;
+      const taken = enqueued.length - waiting;
+      for (const buffer of enqueued.slice(0, Math.max(0, taken - 1))) free.push(buffer.transfer());
+      enqueued = enqueued.slice(Math.max(0, taken - 1));
+      const slice = await fill(free.pop() ?? new ArrayBuffer(SLICE));
+      if (slice === null) return controller.close();
+      enqueued.push(slice.buffer);
+      controller.enqueue(slice);
+    },
+  }, { highWaterMark: QUEUED });
+}
+
+// The chunk file read back through one BYOB reader, each slice filled whole (as readSlicesInto).
 function readBack(size) {
   let sent = 0;
   let reader = null;
-  let queued = [];
-  const free = [];
-  return new ReadableStream({
-    async pull(controller) {
-      const last = queued.pop();
-      for (const buffer of queued) free.push(buffer.transfer());
-      queued = last === undefined ? [] : [last];
-      if (sent >= size) return controller.close();
-      for (;;) {
-        if (reader === null) reader = (await chunkFile()).stream().getReader({ mode: 'byob' });
-        const want = Math.min(SLICE, size - sent);
-        const { value, done } = await reader.read(new Uint8Array(free.pop() ?? new ArrayBuffer(SLICE), 0, want));
-        if (done) {
-          if (value !== undefined) free.push(value.buffer);
-          reader = null;
-          continue;
-        }
-        sent += value.length;
-        queued.push(value.buffer);
-        controller.enqueue(value);
-        return;
+  let readSinceOpen = 0;
+  return pooledSlices(async (buffer) => {
+    if (sent >= size) return null;
+    const want = Math.min(SLICE, size - sent);
+    let memory = buffer;
+    let filled = 0;
+    while (filled < want) {
+      if (reader === null) {
+        reader = (await chunkFile()).stream().getReader({ mode: 'byob' });
+        readSinceOpen = 0;
       }
-    },
-  }, { highWaterMark: 1 });
+      const { value, done } = await reader.read(new Uint8Array(memory, filled, want - filled));
+      if (value !== undefined) memory = value.buffer;
+      if (done) {
+        if (readSinceOpen === 0) throw new Error('the chunk file is empty');
+        reader = null;
+        continue;
+      }
+      filled += value.length;
+      readSinceOpen += value.length;
+    }
+    sent += filled;
+    return new Uint8Array(memory, 0, filled);
+  });
 }
 
-// The bytes fetched from the server again, each piece passed through JavaScript (as a decryption would).
+// The bytes fetched from the server again, each piece copied into the slices (as the app's sink packs
+// each decrypted piece).
 function refetch(size) {
   let reader = null;
-  return new ReadableStream({
-    async pull(controller) {
-      reader ??= (await fetch('/bytes?size=' + size)).body.getReader();
-      const { value, done } = await reader.read();
-      if (done) return controller.close();
-      controller.enqueue(value);
-    },
-  }, { highWaterMark: 1 });
+  let piece = null;
+  return pooledSlices(async (buffer) => {
+    reader ??= (await fetch('/bytes?size=' + size)).body.getReader();
+    const slice = new Uint8Array(buffer);
+    let filled = 0;
+    while (filled < SLICE) {
+      if (piece === null || piece.length === 0) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        piece = value;
+      }
+      const n = Math.min(piece.length, SLICE - filled);
+      slice.set(piece.subarray(0, n), filled);
+      piece = piece.subarray(n);
+      filled += n;
+    }
+    return filled === 0 ? null : slice.subarray(0, filled);
+  });
 }
 
 function slices(size, sliceBytes) {
@@ -136,7 +169,7 @@ function slices(size, sliceBytes) {
       sent += bytes.byteLength;
       controller.enqueue(new Uint8Array(bytes));
     },
-  }, { highWaterMark: 1 });
+  }, { highWaterMark: QUEUED });
 }
 `;
 

@@ -1,16 +1,18 @@
 /**
  * The download floor benchmark's server (`download-floor-bench.ts` starts it as a process of its
  * own, so its CPU is counted apart from the browser's): the fixture's page and workers, and
- * `/bytes?size=` — that many bytes from one 1 MiB buffer in memory, as an attachment (no disk read,
- * so the ordinary download is the fastest this server can give). Prints `LISTENING <port>`.
+ * `/bytes?size=` — the first `size` bytes of the file named by its argument, read from disk in
+ * 1 MiB pieces as the app's fs blob store reads a stored object, as an attachment. Prints
+ * `LISTENING <port>`.
  */
+import { createReadStream, statSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FLOOR_DEDICATED_WORKER, FLOOR_PAGE, FLOOR_SERVICE_WORKER } from './floor-fixture.js';
 
-const SLICE = Buffer.alloc(1024 * 1024, 0x5a);
-/** Sizes the benchmark asks for: up to 64 GiB. */
-const MAX_BYTES = 64 * 1024 ** 3;
+const [, , source = ''] = process.argv;
+if (source === '') throw new Error('usage: floor-server.ts <file of the bytes to serve>');
+const MAX_BYTES = statSync(source).size;
 
 const STATIC: Record<string, readonly [type: string, body: string]> = {
   '/': ['text/html; charset=utf-8', FLOOR_PAGE],
@@ -24,19 +26,14 @@ function sendBytes(response: ServerResponse, size: number): void {
     'Content-Length': String(size),
     'Content-Disposition': 'attachment; filename="plain.bin"',
   });
-  let sent = 0;
-  const pump = (): void => {
-    while (sent < size) {
-      const n = Math.min(SLICE.length, size - sent);
-      sent += n;
-      if (!response.write(n === SLICE.length ? SLICE : SLICE.subarray(0, n))) {
-        response.once('drain', pump);
-        return;
-      }
-    }
+  if (size === 0) {
     response.end();
-  };
-  pump();
+    return;
+  }
+  const file = createReadStream(source, { start: 0, end: size - 1, highWaterMark: 1024 * 1024 });
+  file.on('error', () => response.destroy());
+  response.on('close', () => file.destroy());
+  file.pipe(response);
 }
 
 const server = createServer((request, response) => {

@@ -66,10 +66,10 @@ function throughputVerdicts(results: SizeResult[]): string[] {
         ran.length > 1 ? ` over ${ran.length} rounds (${ran.map((x) => x.toFixed(2)).join(' / ')})` : '';
       // Two decimals, or three where two would print the target for a ratio just below it.
       const shown = mid < target && mid.toFixed(2) === target.toFixed(2) ? mid.toFixed(3) : mid.toFixed(2);
-      // A missed download points at what its design can reach here (`bench:floor`'s section).
+      // A missed download points at where its design spends the machine (`bench:floor`'s section).
       const floorBench =
         direction === 'download' && mid < target
-          ? '; what a download streamed through a service worker can reach on this machine: "Browser download floor (Chromium)" below'
+          ? '; its stages one by one: `npm run bench:floor -w @coffer/e2e`'
           : '';
       return (
         `- Throughput, ${r.gib} GiB ${labelled(row)}: ${shown} × plain${ran.length > 1 ? ', the median' : ''}${each}; ` +
