@@ -28,17 +28,11 @@ import { plainDownload } from './driver/plain-transfers.js';
 import type { Harness } from './driver/session.js';
 import { NAME_SHIM } from './driver/session.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
-import { describeBusy, machineDuring as measuredDuring } from './measure/machine-busy.js';
+import { describeBusy, machineDuring } from './measure/machine-busy.js';
 
 function arg(name: string, fallback: number): number {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   return found === undefined ? fallback : Number(found.slice(name.length + 3));
-}
-
-/** How busy the machine was while `work` ran: "80 % busy, 35 % in the kernel". */
-async function machineDuring<T>(work: () => Promise<T>): Promise<{ value: T; busy: string }> {
-  const { value, machine } = await measuredDuring(work);
-  return { value, busy: describeBusy(machine) };
 }
 
 /** Chromium with a DevTools port, on a fresh profile whose downloads go to `downloads`. */
@@ -132,8 +126,8 @@ async function main(): Promise<void> {
       const id = await fileCard(page, file.name).evaluate((card) => card.getAttribute('data-file-id') ?? '');
       // The stored object, as an ordinary browser download: the same bytes and the chunks' IV and tag.
       const stored = size + Math.ceil(size / CHUNK_SIZE) * CHUNK_OVERHEAD_BYTES;
-      const { value: plain, busy: plainBusy } = await machineDuring(() => plainDownload(h, id, stored));
-      const { value: observed, busy: observedBusy } = await machineDuring(() =>
+      const { value: plain, machine: plainBusy } = await machineDuring(() => plainDownload(h, id, stored));
+      const { value: observed, machine: observedBusy } = await machineDuring(() =>
         downloadFromCard(page, file, false, 'observed download', downloads),
       );
       await rm(join(downloads, file.name), { force: true });
@@ -155,7 +149,9 @@ async function main(): Promise<void> {
       const processes = new ChromiumProcesses(server.child.pid ?? -1);
       processes.identifyPage();
       processes.start();
-      const { busy } = await machineDuring(() => fileComplete(downloads, file.name, size, 30 * 60_000));
+      const { machine: busy } = await machineDuring(() =>
+        fileComplete(downloads, file.name, size, 30 * 60_000),
+      );
       const unobserved = elapsed(scheduledAt) - delayMs / 1000;
       const { cpu: use } = processes.stop();
       const cpu = Object.values(use.chromium).reduce((a, b) => a + b, 0);
@@ -164,8 +160,8 @@ async function main(): Promise<void> {
         .slice(0, 8)
         .map(([label, seconds]) => `${label} ${seconds.toFixed(1)}`);
       notes.push(
-        `run ${run}: the machine (of both cores) during the plain download ${plainBusy}, the observed ` +
-          `${observedBusy}, the unobserved ${busy}; the server ${use.server.toFixed(1)} CPU-s; ` +
+        `run ${run}: the machine (of both cores) during the plain download ${describeBusy(plainBusy)}, the observed ` +
+          `${describeBusy(observedBusy)}, the unobserved ${describeBusy(busy)}; the server ${use.server.toFixed(1)} CPU-s; ` +
           `the busiest threads, Chromium's and the server's (CPU-s): ${busiest.join('; ')}; ` +
           `minor page faults (thousands): ${Object.entries(use.faults)
             .filter(([, faults]) => faults >= 500)
