@@ -15,7 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
 import { GIB, MB } from './bench-units.js';
-import { measuredCommit } from './driver/bench-stack.js';
+import { CHUNK_OVERHEAD_BYTES, CHUNK_SIZE } from '@coffer/contracts';
+import { newPerson, signUpReady } from '../helpers/auth.js';
+import { writeTestFile } from '../helpers/files.js';
+import { measuredCommit, startServer } from './driver/bench-stack.js';
+import { accessTokenInPage, plainUpload } from './driver/plain-transfers.js';
+import { NAME_SHIM } from './driver/session.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
 import { describeBusy, machineDuring, type MachineBusy } from './measure/machine-busy.js';
 import { median } from './report/report-rows.js';
@@ -28,6 +33,10 @@ const STAGES = [
   {
     id: 'plain',
     what: 'ordinary download (`Content-Disposition: attachment`): the network service writes it to disk',
+  },
+  {
+    id: 'app-plain',
+    what: "the app's plain download, the denominator of `bench:transfer`'s target: the same number of bytes stored through the app (a plain upload, built server, fs store, SQLite) and downloaded from its download route as an ordinary download",
   },
   {
     id: 'constant',
@@ -46,6 +55,14 @@ const STAGES = [
     what: 'service worker fetches the bytes from the server again and copies each piece into the slices: the second pass of a design that fetches each chunk twice (by `Range`) instead of keeping it on disk, without its decryption',
   },
   {
+    id: 'pipeline',
+    what: "the two threads of the app's download without cryptography: a dedicated worker fetches the bytes and stores each 95 MiB chunk in a file of its own (synchronous access handle), posts it to the service worker once chunk i − 2 was taken, and the service worker reads each back (as `readback`) into the save",
+  },
+  {
+    id: 'pipeline-crypto',
+    what: "the same with the app's cryptographic work: a GMAC per 256 KiB as each chunk is stored, an AES-GCM call per 256 KiB of what the service worker read back (counter mode and GHASH, as the app's decrypt pass), its output copied into the slice",
+  },
+  {
     id: 'store',
     what: "dedicated worker fetches the bytes and writes them to a 95 MiB file with a synchronous access handle, a GMAC per 256 KiB (the app's crypto worker: fetch, store, verify; nothing saved)",
   },
@@ -57,6 +74,9 @@ interface StageRun extends MachineBusy {
   chromiumCpu: number;
   serverCpu: number;
 }
+
+/** Each stage runs once unmeasured over this many bytes before the first size. */
+const WARM_UP_BYTES = 64 * 1024 * 1024;
 
 /** `--<name>=a,b,…`: positive numbers. */
 function option(name: string, fallback: string): number[] {
@@ -117,28 +137,91 @@ type Check = () => Promise<void>;
 interface FloorPage {
   swReady: Promise<void>;
   saveFrom(url: string): void;
+  startPipeline(size: number, crypto: boolean): Promise<void>;
+  pipelineDone: Promise<{ received: number }>;
   runWorker(kind: string, size: number): Promise<{ received: number }>;
 }
 
-/** Saves `href` (a download the page starts by navigating a hidden iframe); the check compares its size. */
-async function save(page: Page, href: string, size: number): Promise<Check> {
-  const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 30 * 60_000 }),
-    page.evaluate((url) => {
-      (globalThis as unknown as FloorPage).saveFrom(url);
-    }, href),
-  ]);
+/** Saves what `start` begins in the page (a download it starts by navigating a hidden iframe); the check compares its size. */
+async function save(page: Page, start: () => Promise<void>, what: string, size: number): Promise<Check> {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30 * 60_000 }), start()]);
   const path = await download.path();
   return async () => {
     const { size: saved } = await stat(path);
     await download.delete();
-    if (saved !== size) throw new Error(`${href}: ${String(saved)} bytes saved, expected ${String(size)}`);
+    if (saved !== size) throw new Error(`${what}: ${String(saved)} bytes saved, expected ${String(size)}`);
   };
 }
 
-async function runStage(page: Page, stage: StageId, size: number): Promise<Check> {
-  if (stage === 'plain') return save(page, `/bytes?size=${String(size)}`, size);
-  if (stage !== 'store') return save(page, `/sw/save?mode=${stage}&size=${String(size)}`, size);
+/** Saves `href` through the page's hidden iframe. */
+function saveHref(page: Page, href: string, size: number): Promise<Check> {
+  const start = (): Promise<void> =>
+    page.evaluate((url) => {
+      (globalThis as unknown as FloorPage).saveFrom(url);
+    }, href);
+  return save(page, start, href, size);
+}
+
+/** The two-thread stages: the save, then the dedicated worker's count of what it fetched. */
+async function savePipeline(page: Page, size: number, crypto: boolean): Promise<Check> {
+  const start = (): Promise<void> =>
+    page.evaluate(
+      ([bytes, withCrypto]) => (globalThis as unknown as FloorPage).startPipeline(bytes, withCrypto),
+      [size, crypto] as const,
+    );
+  const saved = await save(page, start, `pipeline (crypto: ${String(crypto)})`, size);
+  const received = await page.evaluate(
+    async () => (await (globalThis as unknown as FloorPage).pipelineDone).received,
+  );
+  return async () => {
+    await saved();
+    if (received !== size) throw new Error(`the feed received ${String(received)} bytes`);
+  };
+}
+
+/** The app's server, a person signed in there, and the file stored for each size (its plain download). */
+interface App {
+  readonly base: string;
+  readonly child: ChildProcess;
+  /** Signed in: its access token (renewed by the app) goes with each plain download. */
+  readonly page: Page;
+  /** Where the plain download runs: a page of its own whose requests carry the bearer header. */
+  readonly savePage: Page;
+  readonly stored: Map<number, string>;
+}
+
+/** Stores `size` bytes through the app (a plain upload: no encryption) for its plain download. */
+async function storeInApp(app: App, dir: string, size: number): Promise<void> {
+  const file = await writeTestFile(dir, `app-${String(size)}.bin`, size, 'FLOOR');
+  try {
+    app.stored.set(size, (await plainUpload(app, file)).fileId);
+  } finally {
+    await rm(file.path, { force: true });
+  }
+}
+
+/** The app's plain download of the file stored for `size`, with a fresh bearer header. */
+async function appPlain(app: App, size: number): Promise<Check> {
+  const fileId = app.stored.get(size);
+  if (fileId === undefined) throw new Error(`nothing of ${String(size)} bytes is stored in the app`);
+  const token = await app.page.evaluate(accessTokenInPage);
+  await app.savePage.setExtraHTTPHeaders({ Authorization: `Bearer ${token}` });
+  const href = `/api/users/files/${encodeURIComponent(fileId)}/download`;
+  const start = (): Promise<void> =>
+    app.savePage.evaluate((url) => {
+      location.href = url;
+    }, href);
+  // What the plain upload stored: each 95 MiB slice with the 28 bytes an encrypted chunk adds.
+  const stored = size + Math.ceil(size / CHUNK_SIZE) * CHUNK_OVERHEAD_BYTES;
+  return save(app.savePage, start, href, stored);
+}
+
+async function runStage(page: Page, app: App, stage: StageId, size: number): Promise<Check> {
+  if (stage === 'plain') return saveHref(page, `/bytes?size=${String(size)}`, size);
+  if (stage === 'app-plain') return appPlain(app, size);
+  if (stage === 'pipeline' || stage === 'pipeline-crypto')
+    return savePipeline(page, size, stage === 'pipeline-crypto');
+  if (stage !== 'store') return saveHref(page, `/sw/save?mode=${stage}&size=${String(size)}`, size);
   const received = await page.evaluate(
     async (bytes) => (await (globalThis as unknown as FloorPage).runWorker('store', bytes)).received,
     size,
@@ -150,13 +233,19 @@ async function runStage(page: Page, stage: StageId, size: number): Promise<Check
 }
 
 /** One stage, timed from its start to the browser calling the download complete (or the worker done). */
-async function measureStage(page: Page, stage: StageId, size: number, serverPid: number): Promise<StageRun> {
+async function measureStage(
+  page: Page,
+  app: App,
+  stage: StageId,
+  size: number,
+  floorPid: number,
+): Promise<StageRun> {
   // No stage pays for the kernel writing back an earlier one's files.
   execFileSync('sync');
-  const processes = new ChromiumProcesses(serverPid);
+  const processes = new ChromiumProcesses(stage === 'app-plain' ? (app.child.pid ?? -1) : floorPid);
   processes.start();
   const start = process.hrtime.bigint();
-  const { value: check, machine } = await machineDuring(() => runStage(page, stage, size));
+  const { value: check, machine } = await machineDuring(() => runStage(page, app, stage, size));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const { cpu } = processes.stop();
   await check();
@@ -175,42 +264,53 @@ interface SizeRuns {
   plainAfter: StageRun[];
 }
 
-/** The table and the read-back sentence of one size. */
+/** The table and the floor sentences of one size. */
 function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
   const plainBefore = stages.get('plain') ?? [];
   // Each round's plain time: the mean of its two plain downloads, so drift within the round counts half.
   const plainSeconds = plainBefore.map(
     (run, i) => (run.seconds + (plainAfter[i]?.seconds ?? run.seconds)) / 2,
   );
+  const appSeconds = (stages.get('app-plain') ?? []).map((run) => run.seconds);
   const rate = (seconds: number): number => size / MB / seconds;
-  const ratios = (stage: StageId): number[] =>
-    (stages.get(stage) ?? []).map((run, i) => (plainSeconds[i] ?? Number.NaN) / run.seconds);
+  const ratios = (stage: StageId, against: number[]): number[] =>
+    (stages.get(stage) ?? []).map((run, i) => (against[i] ?? Number.NaN) / run.seconds);
   const list = (values: number[], digits: number): string =>
     `${values.map((v) => v.toFixed(digits)).join(' / ')} (**${median(values).toFixed(digits)}**)`;
-  const row = (id: string, what: string, runs: StageRun[], ofPlain: string): string => {
+  const row = (id: string, what: string, runs: StageRun[], ofPlain: string, ofApp: string): string => {
     const perGib = runs.map((run) => (run.chromiumCpu / size) * GIB);
     const busy = runs.map((run) => `${(100 * run.busy).toFixed(0)} % (${(100 * run.kernel).toFixed(0)} %)`);
     return `| ${id} | ${what} | ${list(
       runs.map((run) => rate(run.seconds)),
       0,
-    )} | ${ofPlain} | ${median(perGib).toFixed(1)} | ${busy.join(' / ')} |`;
+    )} | ${ofPlain} | ${ofApp} | ${median(perGib).toFixed(1)} | ${busy.join(' / ')} |`;
   };
   const rows = STAGES.map(({ id, what }) =>
-    row(id, what, stages.get(id) ?? [], id === 'plain' ? '1 (with the row below)' : list(ratios(id), 2)),
+    row(
+      id,
+      what,
+      stages.get(id) ?? [],
+      id === 'plain' ? '1 (with the row below)' : list(ratios(id, plainSeconds), 2),
+      id === 'app-plain' ? '1' : list(ratios(id, appSeconds), 2),
+    ),
   );
-  rows.splice(1, 0, row('plain, again', "the same, after the round's other stages", plainAfter, '1'));
+  rows.splice(1, 0, row('plain, again', "the same, after the round's other stages", plainAfter, '1', '—'));
+  const floorOf = (stage: StageId): string =>
+    `${list(
+      (stages.get(stage) ?? []).map((run) => rate(run.seconds)),
+      0,
+    )} MB/s, ${list(ratios(stage, plainSeconds), 2)} × the plain download from the same server and ` +
+    `${list(ratios(stage, appSeconds), 2)} × the app's plain download`;
   return [
     `**${String(Number((size / GIB).toFixed(2)))} GiB per stage:**`,
     '',
-    '| stage | what it does | MB/s, each round (**median**) | × plain, each round against the mean of its two plain downloads (**median**) | Chromium CPU-s per GiB (median) | machine busy (kernel), each round |',
-    '| --- | --- | ---: | ---: | ---: | --- |',
+    "| stage | what it does | MB/s, each round (**median**) | × plain, each round against the mean of its two plain downloads (**median**) | × the app's plain download, each round (**median**) | Chromium CPU-s per GiB (median) | machine busy (kernel), each round |",
+    '| --- | --- | ---: | ---: | ---: | ---: | --- |',
     ...rows,
     '',
-    'The read-back stage (a service worker reading a chunk file back and streaming it, no network, no',
-    `cryptography) saved ${list(
-      (stages.get('readback') ?? []).map((run) => rate(run.seconds)),
-      0,
-    )} MB/s: ${list(ratios('readback'), 2)} × the plain download (${median(plainSeconds.map(rate)).toFixed(0)} MB/s, median).`,
+    `- The two threads of the app's download without cryptography (\`pipeline\`): ${floorOf('pipeline')}.`,
+    `- With the cryptographic work (\`pipeline-crypto\`): ${floorOf('pipeline-crypto')}.`,
+    `- The read-back alone (\`readback\`: no network, no cryptography): ${floorOf('readback')}.`,
     '',
   ];
 }
@@ -247,28 +347,38 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0]?.toFixed(1) ?? '?';
   const dir = await mkdtemp(join(tmpdir(), 'coffer-floor-bench-'));
   let server: { base: string; child: ChildProcess } | null = null;
+  let appServer: { base: string; child: ChildProcess } | null = null;
   let context: BrowserContext | null = null;
   try {
     const source = join(dir, 'stored.bin');
-    await writeSource(source, Math.max(...sizes, 64 * 1024 * 1024));
+    await writeSource(source, Math.max(...sizes, WARM_UP_BYTES));
     server = await startFloorServer(source);
     const serverPid = server.child.pid ?? -1;
+    appServer = await startServer(join(dir, 'app-data'));
     context = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: CHROMIUM_PATH,
       args: [...CHROMIUM_ARGS],
       downloadsPath: join(dir, 'downloads'),
       acceptDownloads: true,
-      baseURL: server.base,
+      // The app's pages go by relative URLs (the sign-up helper); the fixture's page by its own origin.
+      baseURL: appServer.base,
     });
     const page = await context.newPage();
-    await page.goto('/');
+    await page.goto(`${server.base}/`);
     await page.evaluate(async () => {
       const scope = globalThis as unknown as FloorPage;
       await scope.swReady;
       await scope.runWorker('prepare', 0);
     });
+    const appPage = await context.newPage();
+    await appPage.addInitScript(NAME_SHIM);
+    await signUpReady(appPage, newPerson('floor'));
+    const savePage = await context.newPage();
+    await savePage.goto('/api/health');
+    const app: App = { ...appServer, page: appPage, savePage, stored: new Map() };
+    await storeInApp(app, dir, WARM_UP_BYTES);
     // Once each, unmeasured: a fresh profile's first download and the workers' first start cost more.
-    for (const { id } of STAGES) await (await runStage(page, id, 64 * 1024 * 1024))();
+    for (const { id } of STAGES) await (await runStage(page, app, id, WARM_UP_BYTES))();
     const results: SizeRuns[] = [];
     const log = (size: number, round: number, id: string, run: StageRun): void => {
       console.log(
@@ -280,13 +390,14 @@ async function main(): Promise<void> {
     for (const size of sizes) {
       const stages = new Map<StageId, StageRun[]>(STAGES.map(({ id }) => [id, []]));
       const plainAfter: StageRun[] = [];
+      await storeInApp(app, dir, size);
       for (let round = 1; round <= rounds; round++) {
         for (const { id } of STAGES) {
-          const run = await measureStage(page, id, size, serverPid);
+          const run = await measureStage(page, app, id, size, serverPid);
           stages.get(id)?.push(run);
           log(size, round, id, run);
         }
-        const again = await measureStage(page, 'plain', size, serverPid);
+        const again = await measureStage(page, app, 'plain', size, serverPid);
         plainAfter.push(again);
         log(size, round, 'plain again', again);
       }
@@ -307,6 +418,7 @@ async function main(): Promise<void> {
   } finally {
     await context?.close().catch(() => undefined);
     server?.child.kill('SIGTERM');
+    appServer?.child.kill('SIGTERM');
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }

@@ -17,7 +17,7 @@ export interface PlainUploadResult {
  * wrapped key, each part a 95 MiB slice of the File plus 28 zero bytes (the size the server
  * expects of an encrypted chunk), sent with XHR one part at a time. Timed in the page.
  */
-export async function plainUpload(h: Harness, file: TestFile): Promise<PlainUploadResult> {
+export async function plainUpload(h: Pick<Harness, 'page'>, file: TestFile): Promise<PlainUploadResult> {
   const { page } = h;
   await page.evaluate(addBenchFileInput, PLAIN_INPUT_ID);
   await page.locator(`#${PLAIN_INPUT_ID}`).setInputFiles(file.path);

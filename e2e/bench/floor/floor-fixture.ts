@@ -36,6 +36,21 @@ globalThis.saveFrom = (href) => {
   frame.src = href;
   document.body.append(frame);
 };
+// The two threads of the app's download: the dedicated worker fetches and stores each chunk in a file
+// and posts it to the service worker over a channel of their own, which reads it back into the save.
+globalThis.startPipeline = async (size, crypto) => {
+  const registration = await navigator.serviceWorker.getRegistration('/sw/');
+  const channel = new MessageChannel();
+  const feed = String(Math.random()).slice(2);
+  registration.active.postMessage({ feed }, [channel.port1]);
+  const worker = new Worker('/dedicated.js');
+  globalThis.pipelineDone = new Promise((resolve, reject) => {
+    worker.onmessage = (event) => { worker.terminate(); if (event.data.error) reject(new Error(event.data.error)); else resolve(event.data); };
+    worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message)); };
+  });
+  worker.postMessage({ kind: 'feed', size, chunk: ${FLOOR_CHUNK_BYTES}, crypto }, [channel.port2]);
+  saveFrom('/sw/save?mode=pipeline&size=' + size + '&feed=' + feed + '&crypto=' + (crypto ? 1 : 0));
+};
 globalThis.runWorker = (kind, size) => new Promise((resolve, reject) => {
   const worker = new Worker('/dedicated.js');
   worker.onmessage = (event) => { worker.terminate(); if (event.data.error) reject(new Error(event.data.error)); else resolve(event.data); };
@@ -53,13 +68,95 @@ self.addEventListener('fetch', (event) => {
   const size = Number(url.searchParams.get('size'));
   const mode = url.searchParams.get('mode');
   const body =
-    mode === 'constant' ? constant(size) : mode === 'readback' ? readBack(size) : mode === 'refetch' ? refetch(size) : slices(size, 8 * SLICE);
+    mode === 'constant' ? constant(size)
+    : mode === 'readback' ? readBack(size)
+    : mode === 'refetch' ? refetch(size)
+    : mode === 'pipeline' ? pipeline(size, url.searchParams.get('feed'), url.searchParams.get('crypto') === '1')
+    : slices(size, 8 * SLICE);
   event.respondWith(new Response(body, { headers: {
     'Content-Type': 'application/octet-stream',
     'Content-Disposition': 'attachment; filename="' + mode + '.bin"',
     'Content-Length': String(size),
   } }));
 });
+
+// The feeds' ports, by id: the page posts one before it starts the save that reads from it.
+const feeds = new Map();
+function feedPort(id) {
+  let feed = feeds.get(id);
+  if (feed === undefined) {
+    let resolve;
+    feed = { port: new Promise((r) => { resolve = r; }), resolve };
+    feeds.set(id, feed);
+  }
+  return feed;
+}
+self.addEventListener('message', (event) => {
+  if (typeof event.data?.feed === 'string') feedPort(event.data.feed).resolve(event.ports[0]);
+});
+
+// The chunks the dedicated worker posts, each read back through one BYOB reader into the slices as
+// readBack does, and 'taken' said once read; with crypto, each 256 KiB piece of a slice goes through
+// one AES-GCM call (counter mode and GHASH, as the app's decrypt pass) whose output is copied back.
+function pipeline(size, id, decrypting) {
+  const chunks = [];
+  let wake = null;
+  let failed = null;
+  const port = feedPort(id).port.then((p) => {
+    p.onmessage = (event) => {
+      if (event.data.error) failed = new Error(event.data.error);
+      else chunks.push(event.data);
+      wake?.();
+    };
+    return p;
+  });
+  const key = crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt']);
+  const iv = new Uint8Array(12);
+  let sent = 0;
+  let reader = null;
+  let current = null;
+  return pooledSlices(async (buffer) => {
+    const feed = await port;
+    if (sent >= size) return null;
+    const want = Math.min(SLICE, size - sent);
+    let memory = buffer;
+    let filled = 0;
+    while (filled < want) {
+      if (reader === null) {
+        while (chunks.length === 0) {
+          if (failed !== null) throw failed;
+          await new Promise((resolve) => { wake = resolve; });
+        }
+        current = chunks.shift();
+        reader = current.file.stream().getReader({ mode: 'byob' });
+      }
+      const { value, done } = await reader.read(new Uint8Array(memory, filled, want - filled));
+      if (value !== undefined) memory = value.buffer;
+      if (done) {
+        feed.postMessage({ taken: current.index });
+        reader = null;
+        continue;
+      }
+      filled += value.length;
+    }
+    sent += filled;
+    const slice = new Uint8Array(memory, 0, filled);
+    if (decrypting) {
+      const calls = [];
+      for (let at = 0; at < filled; at += 256 * 1024) {
+        calls.push(crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await key, slice.subarray(at, Math.min(filled, at + 256 * 1024))));
+      }
+      let at = 0;
+      for (const call of calls) {
+        const output = new Uint8Array(await call);
+        slice.set(output.subarray(0, output.length - 16), at);
+        at += output.length - 16;
+      }
+    }
+    if (sent >= size && current !== null) feed.postMessage({ taken: current.index });
+    return slice;
+  });
+}
 
 async function chunkFile() {
   const root = await navigator.storage.getDirectory();
@@ -188,6 +285,16 @@ onmessage = async (event) => {
       return;
     }
     const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt']);
+    if (kind === 'feed') {
+      const port = event.ports[0];
+      try {
+        await feed(root, port, size, chunk, event.data.crypto ? key : null);
+      } catch (error) {
+        port.postMessage({ error: String(error) });
+        throw error;
+      }
+      return;
+    }
     const access = await (await root.getFileHandle('stored', { create: true })).createSyncAccessHandle();
     const response = await fetch('/bytes?size=' + size);
     const reader = response.body.getReader({ mode: 'byob' });
@@ -223,4 +330,52 @@ onmessage = async (event) => {
     postMessage({ error: String(error) });
   }
 };
+
+// As the app's crypto worker feeds the service worker: chunk i is fetched (one request for the whole
+// object, read in 1 MiB pieces) and stored in a file of its own once chunk i - 2 was taken, then posted
+// as a File; with a key, one GMAC per 256 KiB piece as it is stored.
+async function feed(root, port, size, chunk, key) {
+  let takenUpTo = -1;
+  let wake = null;
+  port.onmessage = (event) => { takenUpTo = Math.max(takenUpTo, event.data.taken); wake?.(); };
+  const taken = async (index) => { while (takenUpTo < index) await new Promise((resolve) => { wake = resolve; }); };
+  const response = await fetch('/bytes?size=' + size);
+  const reader = response.body.getReader({ mode: 'byob' });
+  let buffer = new ArrayBuffer(1024 * 1024);
+  const iv = new Uint8Array(12);
+  const count = Math.ceil(size / chunk);
+  let received = 0;
+  for (let index = 0; index < count; index++) {
+    await taken(index - 2);
+    if (index >= 2) await root.removeEntry('feed-' + (index - 2));
+    const handle = await root.getFileHandle('feed-' + index, { create: true });
+    const access = await handle.createSyncAccessHandle();
+    access.truncate(0);
+    const length = Math.min(chunk, size - index * chunk);
+    for (let at = 0; at < length;) {
+      let filled = 0;
+      const want = Math.min(buffer.byteLength, length - at);
+      while (filled < want) {
+        const { value, done } = await reader.read(new Uint8Array(buffer, filled, want - filled));
+        if (value !== undefined) buffer = value.buffer;
+        if (done) throw new Error('the response ended early');
+        filled += value.length;
+      }
+      const bytes = new Uint8Array(buffer, 0, filled);
+      access.write(bytes, { at });
+      if (key !== null) {
+        for (let offset = 0; offset < filled; offset += 256 * 1024) {
+          await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bytes.subarray(offset, Math.min(filled, offset + 256 * 1024)) }, key, new Uint8Array(0));
+        }
+      }
+      at += filled;
+      received += filled;
+    }
+    access.close();
+    port.postMessage({ index, file: await handle.getFile() });
+  }
+  await taken(count - 1);
+  for (let index = Math.max(0, count - 2); index < count; index++) await root.removeEntry('feed-' + index);
+  postMessage({ received });
+}
 `;
