@@ -8,7 +8,7 @@
  * Rewrites its section of docs/benchmarks.md unless `--no-docs`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { link, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +17,11 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
 import { GIB, MB } from './bench-units.js';
 import { CHUNK_OVERHEAD_BYTES, CHUNK_SIZE } from '@coffer/contracts';
 import { newPerson, signUpReady } from '../helpers/auth.js';
-import { writeTestFile } from '../helpers/files.js';
+import { fileCard, forceServiceWorkerSave, writeTestFile, type TestFile } from '../helpers/files.js';
 import { measuredCommit, startServer } from './driver/bench-stack.js';
+import { downloadFromCard, encryptedUpload } from './driver/encrypted-transfers.js';
 import { accessTokenInPage, plainUpload } from './driver/plain-transfers.js';
-import { NAME_SHIM } from './driver/session.js';
+import { NAME_SHIM, type Harness } from './driver/session.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
 import { describeBusy, machineDuring, type MachineBusy } from './measure/machine-busy.js';
 import { median } from './report/report-rows.js';
@@ -37,6 +38,10 @@ const STAGES = [
   {
     id: 'app-plain',
     what: "the app's plain download, the denominator of `bench:transfer`'s target: the same number of bytes stored through the app (a plain upload, built server, fs store, SQLite) and downloaded from its download route as an ordinary download",
+  },
+  {
+    id: 'app-encrypted',
+    what: "the app's encrypted download of the same bytes (an encrypted upload of them): My Files, the service-worker save path, as `bench:transfer` measures it",
   },
   {
     id: 'constant',
@@ -187,22 +192,45 @@ interface App {
   readonly page: Page;
   /** Where the plain download runs: a page of its own whose requests carry the bearer header. */
   readonly savePage: Page;
-  readonly stored: Map<number, string>;
+  /** Per size: the plain upload's stored file id, and the file uploaded encrypted. */
+  readonly stored: Map<number, { readonly plainId: string; readonly file: TestFile }>;
+  readonly downloads: string;
 }
 
-/** Stores `size` bytes through the app (a plain upload: no encryption) for its plain download. */
+/** Stores `size` bytes through the app twice: a plain upload (no encryption) and an encrypted one. */
 async function storeInApp(app: App, dir: string, size: number): Promise<void> {
-  const file = await writeTestFile(dir, `app-${String(size)}.bin`, size, 'FLOOR');
+  const plain = await writeTestFile(dir, `floor-${String(size)}.bin`, size, 'FLOOR');
+  // The same bytes under a name the plain upload's ("plain-…") does not contain: the card is found by name.
+  const file: TestFile = {
+    ...plain,
+    name: `sealed-${String(size)}.bin`,
+    path: join(dir, `sealed-${String(size)}.bin`),
+  };
+  await link(plain.path, file.path);
   try {
-    app.stored.set(size, (await plainUpload(app, file)).fileId);
+    const { fileId } = await plainUpload(app, plain);
+    await encryptedUpload(app as unknown as Harness, file);
+    await app.page.getByRole('link', { name: 'My Files' }).first().click();
+    await fileCard(app.page, file.name).waitFor();
+    app.stored.set(size, { plainId: fileId, file });
   } finally {
+    await rm(plain.path, { force: true });
     await rm(file.path, { force: true });
   }
 }
 
+/** The app's encrypted download of what was stored for `size`, from My Files. */
+async function appEncrypted(app: App, size: number): Promise<Check> {
+  const stored = app.stored.get(size);
+  if (stored === undefined) throw new Error(`nothing of ${String(size)} bytes is stored in the app`);
+  // Sized and removed by the driver once the browser called it complete.
+  await downloadFromCard(app.page, stored.file, false, 'app-encrypted', app.downloads);
+  return () => Promise.resolve();
+}
+
 /** The app's plain download of the file stored for `size`, with a fresh bearer header. */
 async function appPlain(app: App, size: number): Promise<Check> {
-  const fileId = app.stored.get(size);
+  const fileId = app.stored.get(size)?.plainId;
   if (fileId === undefined) throw new Error(`nothing of ${String(size)} bytes is stored in the app`);
   const token = await app.page.evaluate(accessTokenInPage);
   await app.savePage.setExtraHTTPHeaders({ Authorization: `Bearer ${token}` });
@@ -219,6 +247,7 @@ async function appPlain(app: App, size: number): Promise<Check> {
 async function runStage(page: Page, app: App, stage: StageId, size: number): Promise<Check> {
   if (stage === 'plain') return saveHref(page, `/bytes?size=${String(size)}`, size);
   if (stage === 'app-plain') return appPlain(app, size);
+  if (stage === 'app-encrypted') return appEncrypted(app, size);
   if (stage === 'pipeline' || stage === 'pipeline-crypto')
     return savePipeline(page, size, stage === 'pipeline-crypto');
   if (stage !== 'store') return saveHref(page, `/sw/save?mode=${stage}&size=${String(size)}`, size);
@@ -242,7 +271,7 @@ async function measureStage(
 ): Promise<StageRun> {
   // No stage pays for the kernel writing back an earlier one's files.
   execFileSync('sync');
-  const processes = new ChromiumProcesses(stage === 'app-plain' ? (app.child.pid ?? -1) : floorPid);
+  const processes = new ChromiumProcesses(stage.startsWith('app-') ? (app.child.pid ?? -1) : floorPid);
   processes.start();
   const start = process.hrtime.bigint();
   const { value: check, machine } = await machineDuring(() => runStage(page, app, stage, size));
@@ -308,6 +337,7 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
     '| --- | --- | ---: | ---: | ---: | ---: | --- |',
     ...rows,
     '',
+    `- The app's encrypted download (\`app-encrypted\`): ${floorOf('app-encrypted')}.`,
     `- The two threads of the app's download without cryptography (\`pipeline\`): ${floorOf('pipeline')}.`,
     `- With the cryptographic work (\`pipeline-crypto\`): ${floorOf('pipeline-crypto')}.`,
     `- The read-back alone (\`readback\`: no network, no cryptography): ${floorOf('readback')}.`,
@@ -372,10 +402,17 @@ async function main(): Promise<void> {
     });
     const appPage = await context.newPage();
     await appPage.addInitScript(NAME_SHIM);
+    await forceServiceWorkerSave(appPage);
     await signUpReady(appPage, newPerson('floor'));
     const savePage = await context.newPage();
     await savePage.goto('/api/health');
-    const app: App = { ...appServer, page: appPage, savePage, stored: new Map() };
+    const app: App = {
+      ...appServer,
+      page: appPage,
+      savePage,
+      stored: new Map(),
+      downloads: join(dir, 'downloads'),
+    };
     await storeInApp(app, dir, WARM_UP_BYTES);
     // Once each, unmeasured: a fresh profile's first download and the workers' first start cost more.
     for (const { id } of STAGES) await (await runStage(page, app, id, WARM_UP_BYTES))();
