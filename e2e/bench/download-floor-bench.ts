@@ -8,18 +8,20 @@
  * Rewrites its section of docs/benchmarks.md unless `--no-docs`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { link, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { CHROMIUM_PATH } from '../helpers/browser.js';
 import { GIB, MB } from './bench-units.js';
 import { CHUNK_OVERHEAD_BYTES, CHUNK_SIZE } from '@coffer/contracts';
 import { newPerson, signUpReady } from '../helpers/auth.js';
 import { fileCard, forceServiceWorkerSave, writeTestFile, type TestFile } from '../helpers/files.js';
 import { measuredCommit, startServer } from './driver/bench-stack.js';
 import { downloadFromCard, encryptedUpload } from './driver/encrypted-transfers.js';
+import { fileComplete, withBase } from './driver/own-chromium.js';
+import { FloorBrowser, type FloorPages } from './floor/floor-browser.js';
 import { accessTokenInPage, plainUpload } from './driver/plain-transfers.js';
 import { NAME_SHIM, type Harness } from './driver/session.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
@@ -66,6 +68,22 @@ const STAGES = [
   {
     id: 'pipeline-crypto',
     what: "the same with the app's cryptographic work: a GMAC per 256 KiB as each chunk is stored, an AES-GCM call per 256 KiB of what the service worker read back (counter mode and GHASH, as the app's decrypt pass), its output copied into the slice",
+  },
+  {
+    id: 'plain-unobserved',
+    what: 'as `plain`, with no DevTools client: the page starts it 3 s after the driver let go of the browser, timed to the file arriving whole in the download folder',
+  },
+  {
+    id: 'app-encrypted-unobserved',
+    what: 'as `app-encrypted`, with no DevTools client (the Download click scheduled in the page, as `bench:unobserved`)',
+  },
+  {
+    id: 'pipeline-unobserved',
+    what: 'as `pipeline`, with no DevTools client',
+  },
+  {
+    id: 'pipeline-crypto-unobserved',
+    what: 'as `pipeline-crypto`, with no DevTools client',
   },
   {
     id: 'store',
@@ -188,17 +206,14 @@ async function savePipeline(page: Page, size: number, crypto: boolean): Promise<
 interface App {
   readonly base: string;
   readonly child: ChildProcess;
-  /** Signed in: its access token (renewed by the app) goes with each plain download. */
-  readonly page: Page;
-  /** Where the plain download runs: a page of its own whose requests carry the bearer header. */
-  readonly savePage: Page;
   /** Per size: the plain upload's stored file id, and the file uploaded encrypted. */
   readonly stored: Map<number, { readonly plainId: string; readonly file: TestFile }>;
   readonly downloads: string;
 }
 
 /** Stores `size` bytes through the app twice: a plain upload (no encryption) and an encrypted one. */
-async function storeInApp(app: App, dir: string, size: number): Promise<void> {
+async function storeInApp(app: App, page: Page, dir: string, size: number): Promise<void> {
+  await page.bringToFront();
   const plain = await writeTestFile(dir, `floor-${String(size)}.bin`, size, 'FLOOR');
   // The same bytes under a name the plain upload's ("plain-…") does not contain: the card is found by name.
   const file: TestFile = {
@@ -208,10 +223,10 @@ async function storeInApp(app: App, dir: string, size: number): Promise<void> {
   };
   await link(plain.path, file.path);
   try {
-    const { fileId } = await plainUpload(app, plain);
-    await encryptedUpload(app as unknown as Harness, file);
-    await app.page.getByRole('link', { name: 'My Files' }).first().click();
-    await fileCard(app.page, file.name).waitFor();
+    const { fileId } = await plainUpload({ page }, plain);
+    await encryptedUpload({ page } as unknown as Harness, file);
+    await page.getByRole('link', { name: 'My Files' }).first().click();
+    await fileCard(page, file.name).waitFor();
     app.stored.set(size, { plainId: fileId, file });
   } finally {
     await rm(plain.path, { force: true });
@@ -220,34 +235,37 @@ async function storeInApp(app: App, dir: string, size: number): Promise<void> {
 }
 
 /** The app's encrypted download of what was stored for `size`, from My Files. */
-async function appEncrypted(app: App, size: number): Promise<Check> {
-  const stored = app.stored.get(size);
-  if (stored === undefined) throw new Error(`nothing of ${String(size)} bytes is stored in the app`);
+async function appEncrypted(app: App, page: Page, size: number): Promise<Check> {
   // Sized and removed by the driver once the browser called it complete.
-  await downloadFromCard(app.page, stored.file, false, 'app-encrypted', app.downloads);
+  await downloadFromCard(page, storedIn(app, size).file, false, 'app-encrypted', app.downloads);
   return () => Promise.resolve();
 }
 
 /** The app's plain download of the file stored for `size`, with a fresh bearer header. */
-async function appPlain(app: App, size: number): Promise<Check> {
-  const fileId = app.stored.get(size)?.plainId;
-  if (fileId === undefined) throw new Error(`nothing of ${String(size)} bytes is stored in the app`);
-  const token = await app.page.evaluate(accessTokenInPage);
-  await app.savePage.setExtraHTTPHeaders({ Authorization: `Bearer ${token}` });
-  const href = `/api/users/files/${encodeURIComponent(fileId)}/download`;
+async function appPlain(app: App, pages: FloorPages, size: number): Promise<Check> {
+  const token = await pages.app.evaluate(accessTokenInPage);
+  await pages.save.setExtraHTTPHeaders({ Authorization: `Bearer ${token}` });
+  const href = `/api/users/files/${encodeURIComponent(storedIn(app, size).plainId)}/download`;
   const start = (): Promise<void> =>
-    app.savePage.evaluate((url) => {
+    pages.save.evaluate((url) => {
       location.href = url;
     }, href);
   // What the plain upload stored: each 95 MiB slice with the 28 bytes an encrypted chunk adds.
   const stored = size + Math.ceil(size / CHUNK_SIZE) * CHUNK_OVERHEAD_BYTES;
-  return save(app.savePage, start, href, stored);
+  return save(pages.save, start, href, stored);
 }
 
-async function runStage(page: Page, app: App, stage: StageId, size: number): Promise<Check> {
+function storedIn(app: App, size: number): { readonly plainId: string; readonly file: TestFile } {
+  const stored = app.stored.get(size);
+  if (stored === undefined) throw new Error(`nothing of ${String(size)} bytes is stored in the app`);
+  return stored;
+}
+
+async function runStage(pages: FloorPages, app: App, stage: ObservedStage, size: number): Promise<Check> {
+  const page = pages.floor;
   if (stage === 'plain') return saveHref(page, `/bytes?size=${String(size)}`, size);
-  if (stage === 'app-plain') return appPlain(app, size);
-  if (stage === 'app-encrypted') return appEncrypted(app, size);
+  if (stage === 'app-plain') return appPlain(app, pages, size);
+  if (stage === 'app-encrypted') return appEncrypted(app, pages.app, size);
   if (stage === 'pipeline' || stage === 'pipeline-crypto')
     return savePipeline(page, size, stage === 'pipeline-crypto');
   if (stage !== 'store') return saveHref(page, `/sw/save?mode=${stage}&size=${String(size)}`, size);
@@ -261,20 +279,114 @@ async function runStage(page: Page, app: App, stage: StageId, size: number): Pro
       : Promise.reject(new Error(`the worker received ${String(received)} bytes`));
 }
 
-/** One stage, timed from its start to the browser calling the download complete (or the worker done). */
+type UnobservedStage = Extract<StageId, `${string}-unobserved`>;
+type ObservedStage = Exclude<StageId, UnobservedStage>;
+
+const isUnobserved = (stage: StageId): stage is UnobservedStage => stage.endsWith('-unobserved');
+
+/** How long after the driver let go of the browser the page starts an unobserved stage. */
+const UNOBSERVED_DELAY_MS = 3000;
+
+/**
+ * Schedules an unobserved stage in its page (it starts {@link UNOBSERVED_DELAY_MS} from now) and
+ * answers what checks it once the browser is connected again, if anything.
+ */
+async function scheduleUnobserved(
+  pages: FloorPages,
+  app: App,
+  stage: UnobservedStage,
+  size: number,
+): Promise<(pages: FloorPages) => Promise<void>> {
+  const delay = UNOBSERVED_DELAY_MS;
+  if (stage === 'app-encrypted-unobserved') {
+    const { name } = storedIn(app, size).file;
+    await pages.app.evaluate(
+      ([file, ms]) => {
+        setTimeout(() => {
+          document.querySelector<HTMLButtonElement>(`button[aria-label="Download ${file}"]`)?.click();
+        }, ms);
+      },
+      [name, delay] as const,
+    );
+    return async ({ app: page }) => {
+      // The app's own end of the download: its Download button comes back once the worker sent its result.
+      await fileCard(page, name)
+        .getByRole('button', { name: `Download ${name}` })
+        .waitFor();
+    };
+  }
+  if (stage === 'plain-unobserved') {
+    await pages.floor.evaluate(
+      ([bytes, ms]) => {
+        setTimeout(() => {
+          (globalThis as unknown as FloorPage).saveFrom(`/bytes?size=${String(bytes)}`);
+        }, ms);
+      },
+      [size, delay] as const,
+    );
+    return () => Promise.resolve();
+  }
+  await pages.floor.evaluate(
+    ([bytes, crypto, ms]) => {
+      setTimeout(() => {
+        void (globalThis as unknown as FloorPage).startPipeline(bytes, crypto);
+      }, ms);
+    },
+    [size, stage === 'pipeline-crypto-unobserved', delay] as const,
+  );
+  return async ({ floor }) => {
+    const received = await floor.evaluate(
+      async () => (await (globalThis as unknown as FloorPage).pipelineDone).received,
+    );
+    if (received !== size) throw new Error(`the feed received ${String(received)} bytes`);
+  };
+}
+
+/**
+ * One stage, timed from its start to the browser calling the download complete (or the worker done);
+ * an unobserved one from its scheduled start to its file whole in the download folder, while the
+ * driver is not connected.
+ */
 async function measureStage(
-  page: Page,
+  browser: FloorBrowser,
   app: App,
   stage: StageId,
   size: number,
   floorPid: number,
 ): Promise<StageRun> {
+  // The page the stage runs in is the browser's front tab, as a user's would be (a background tab's
+  // timers are throttled, and Playwright cannot click in it).
+  const pages = browser.pages();
+  await pages[
+    stage.startsWith('app-encrypted') ? 'app' : stage === 'app-plain' ? 'save' : 'floor'
+  ].bringToFront();
   // No stage pays for the kernel writing back an earlier one's files.
   execFileSync('sync');
   const processes = new ChromiumProcesses(stage.startsWith('app-') ? (app.child.pid ?? -1) : floorPid);
+  if (isUnobserved(stage)) {
+    const check = await scheduleUnobserved(pages, app, stage, size);
+    const scheduledAt = process.hrtime.bigint();
+    await browser.letGo();
+    await new Promise((resolve) => setTimeout(resolve, UNOBSERVED_DELAY_MS - 500));
+    processes.start();
+    const { value: name, machine } = await machineDuring(() =>
+      fileComplete(app.downloads, size, 30 * 60_000),
+    );
+    const seconds = Number(process.hrtime.bigint() - scheduledAt) / 1e9 - UNOBSERVED_DELAY_MS / 1000;
+    const { cpu } = processes.stop();
+    await browser.connect();
+    await check(browser.pages());
+    await rm(join(app.downloads, name), { force: true });
+    return {
+      seconds,
+      chromiumCpu: Object.values(cpu.chromium).reduce((a, b) => a + b, 0),
+      serverCpu: cpu.server,
+      ...machine,
+    };
+  }
   processes.start();
   const start = process.hrtime.bigint();
-  const { value: check, machine } = await machineDuring(() => runStage(page, app, stage, size));
+  const { value: check, machine } = await machineDuring(() => runStage(pages, app, stage, size));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const { cpu } = processes.stop();
   await check();
@@ -330,6 +442,13 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
       0,
     )} MB/s, ${list(ratios(stage, plainSeconds), 2)} × the plain download from the same server and ` +
     `${list(ratios(stage, appSeconds), 2)} × the app's plain download`;
+  const plainUnobserved = (stages.get('plain-unobserved') ?? []).map((run) => run.seconds);
+  const unobservedOf = (stage: StageId): string =>
+    `${list(
+      (stages.get(stage) ?? []).map((run) => rate(run.seconds)),
+      0,
+    )} MB/s, ${list(ratios(stage, plainUnobserved), 2)} × the unobserved plain download and ` +
+    `${list(ratios(stage, appSeconds), 2)} × the app's plain download`;
   return [
     `**${String(Number((size / GIB).toFixed(2)))} GiB per stage:**`,
     '',
@@ -342,6 +461,12 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
     `- With the cryptographic work (\`pipeline-crypto\`): ${floorOf('pipeline-crypto')}.`,
     `- The read-back alone (\`readback\`: no network, no cryptography): ${floorOf('readback')}.`,
     '',
+    "With no DevTools client (each against the unobserved plain download from the same server in the same round, and the app's plain download, which needs the bearer header only a connected driver can add):",
+    '',
+    `- The app's encrypted download: ${unobservedOf('app-encrypted-unobserved')}.`,
+    `- The two threads without cryptography: ${unobservedOf('pipeline-unobserved')}.`,
+    `- With the cryptographic work: ${unobservedOf('pipeline-crypto-unobserved')}.`,
+    '',
   ];
 }
 
@@ -350,14 +475,20 @@ function section(results: SizeRuns[], rounds: number, machine: string, ranAt: st
   return [
     `## ${SECTION_TITLE}`,
     '',
-    'The app\'s encrypted download taken apart (docs/transfers.md, "Two threads"): each stage alone, in one',
-    'headless Chromium session on a profile on disk, against an ordinary download of the same bytes from the',
-    'same server (a Node server of its own, `e2e/bench/floor/`, reading a file on disk in 1 MiB pieces as',
-    "the app's fs store serves a stored object; none of the app's code runs). The plain download runs first and",
-    'last in each round, the other stages between, each after `sync` and after each stage ran once unmeasured',
-    '(64 MiB); a save ends when the browser calls the download complete (its size checked after the clock).',
-    'It shows where a download of this design spends the machine, stage by stage; it is not the app, whose',
-    "stages overlap on the two cores and whose plain baseline is the app server's (`bench:transfer` above).",
+    'The app\'s encrypted download taken apart (docs/transfers.md, "Two threads"), and beside it the same',
+    "design's data movement written as plainly as it can be: each stage alone, then the two threads together",
+    'without and with the cryptographic work, in one headless Chromium (a profile on disk, a desktop window)',
+    'that the benchmark starts itself and drives over CDP, against ordinary downloads of the same bytes: from',
+    "a Node server of its own (`e2e/bench/floor/`, reading a file on disk in 1 MiB pieces as the app's fs store",
+    "serves a stored object; none of the app's code runs there) and from the app's own server (the built server,",
+    'fs store, SQLite: the same bytes stored by a plain upload and by an encrypted one, the denominator and the',
+    "numerator of `bench:transfer`'s download target, measured here in the same session). The floor server's",
+    'plain download runs first and last in each round, the other stages between, each after `sync` and after',
+    'each stage ran once unmeasured (64 MiB); a save ends when the browser calls the download complete (its',
+    "size checked after the clock). Stages marked unobserved run with no DevTools client, as in a user's",
+    'browser: the page starts them 3 s after the driver disconnected, timed to the file arriving whole in the',
+    "download folder (Playwright's instrumentation of a worker's fetches costs CPU a user's browser does not",
+    "spend); the app's plain download cannot (it needs the bearer header the connected driver adds).",
     '',
     `Reproduce: \`npm run bench:floor -w @coffer/e2e\` (options: \`-- --floor-sizes-gib=${sizes} --floor-rounds=${String(rounds)} --no-docs\`; also run by \`npm run bench -w @coffer/e2e\`). Rerunning replaces this section.`,
     '',
@@ -378,44 +509,33 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'coffer-floor-bench-'));
   let server: { base: string; child: ChildProcess } | null = null;
   let appServer: { base: string; child: ChildProcess } | null = null;
-  let context: BrowserContext | null = null;
+  let browser: FloorBrowser | null = null;
   try {
     const source = join(dir, 'stored.bin');
     await writeSource(source, Math.max(...sizes, WARM_UP_BYTES));
     server = await startFloorServer(source);
     const serverPid = server.child.pid ?? -1;
     appServer = await startServer(join(dir, 'app-data'));
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-      executablePath: CHROMIUM_PATH,
-      args: [...CHROMIUM_ARGS],
-      downloadsPath: join(dir, 'downloads'),
-      acceptDownloads: true,
-      // The app's pages go by relative URLs (the sign-up helper); the fixture's page by its own origin.
-      baseURL: appServer.base,
-    });
-    const page = await context.newPage();
+    const downloads = join(dir, 'downloads');
+    await mkdir(downloads);
+    browser = await FloorBrowser.start(dir, downloads, server.base, appServer.base);
+    const page = await browser.newPage();
     await page.goto(`${server.base}/`);
     await page.evaluate(async () => {
       const scope = globalThis as unknown as FloorPage;
       await scope.swReady;
       await scope.runWorker('prepare', 0);
     });
-    const appPage = await context.newPage();
+    // The sign-up helper goes by paths of the app.
+    const appPage = withBase(await browser.newPage(), appServer.base);
     await appPage.addInitScript(NAME_SHIM);
     await forceServiceWorkerSave(appPage);
     await signUpReady(appPage, newPerson('floor'));
-    const savePage = await context.newPage();
-    await savePage.goto('/api/health');
-    const app: App = {
-      ...appServer,
-      page: appPage,
-      savePage,
-      stored: new Map(),
-      downloads: join(dir, 'downloads'),
-    };
-    await storeInApp(app, dir, WARM_UP_BYTES);
+    await (await browser.newPage()).goto(`${appServer.base}/api/health`);
+    const app: App = { ...appServer, stored: new Map(), downloads };
+    await storeInApp(app, appPage, dir, WARM_UP_BYTES);
     // Once each, unmeasured: a fresh profile's first download and the workers' first start cost more.
-    for (const { id } of STAGES) await (await runStage(page, app, id, WARM_UP_BYTES))();
+    for (const { id } of STAGES) await measureStage(browser, app, id, WARM_UP_BYTES, serverPid);
     const results: SizeRuns[] = [];
     const log = (size: number, round: number, id: string, run: StageRun): void => {
       console.log(
@@ -427,14 +547,14 @@ async function main(): Promise<void> {
     for (const size of sizes) {
       const stages = new Map<StageId, StageRun[]>(STAGES.map(({ id }) => [id, []]));
       const plainAfter: StageRun[] = [];
-      await storeInApp(app, dir, size);
+      await storeInApp(app, browser.pages().app, dir, size);
       for (let round = 1; round <= rounds; round++) {
         for (const { id } of STAGES) {
-          const run = await measureStage(page, app, id, size, serverPid);
+          const run = await measureStage(browser, app, id, size, serverPid);
           stages.get(id)?.push(run);
           log(size, round, id, run);
         }
-        const again = await measureStage(page, app, 'plain', size, serverPid);
+        const again = await measureStage(browser, app, 'plain', size, serverPid);
         plainAfter.push(again);
         log(size, round, 'plain again', again);
       }
@@ -453,7 +573,8 @@ async function main(): Promise<void> {
       console.log('Written to docs/benchmarks.md.');
     }
   } finally {
-    await context?.close().catch(() => undefined);
+    await browser?.letGo().catch(() => undefined);
+    browser?.kill();
     server?.child.kill('SIGTERM');
     appServer?.child.kill('SIGTERM');
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });

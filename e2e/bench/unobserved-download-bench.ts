@@ -12,18 +12,17 @@
  *
  * `npx tsx bench/unobserved-download-bench.ts --size-gib=1 --runs=2` from e2e/, after `npm run build`.
  */
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { newPerson, signUpReady } from '../helpers/auth.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.js';
 import { fileCard, forceServiceWorkerSave, writeTestFile, type TestFile } from '../helpers/files.js';
 import { CHUNK_OVERHEAD_BYTES, CHUNK_SIZE } from '@coffer/contracts';
 import { elapsed, GIB } from './bench-units.js';
 import { startServer } from './driver/bench-stack.js';
 import { encryptedUpload, downloadFromCard } from './driver/encrypted-transfers.js';
+import { fileComplete, launchOwnChromium, withBase } from './driver/own-chromium.js';
 import { plainDownload } from './driver/plain-transfers.js';
 import type { Harness } from './driver/session.js';
 import { NAME_SHIM } from './driver/session.js';
@@ -33,65 +32,6 @@ import { describeBusy, machineDuring } from './measure/machine-busy.js';
 function arg(name: string, fallback: number): number {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   return found === undefined ? fallback : Number(found.slice(name.length + 3));
-}
-
-/** Chromium with a DevTools port, on a fresh profile whose downloads go to `downloads`. */
-async function launchOwnChromium(
-  dir: string,
-  downloads: string,
-): Promise<{ ws: string; pid: number; kill: () => void }> {
-  const profile = await mkdtemp(join(dir, 'profile-'));
-  await mkdir(join(profile, 'Default'), { recursive: true });
-  await writeFile(
-    join(profile, 'Default', 'Preferences'),
-    JSON.stringify({ download: { default_directory: downloads, prompt_for_download: false } }),
-  );
-  const child = spawn(
-    CHROMIUM_PATH,
-    [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const ws = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stderr.on('data', (data: Buffer) => {
-      text += data.toString();
-      const found = /DevTools listening on (ws:\S+)/.exec(text);
-      if (found?.[1] !== undefined) resolve(found[1]);
-    });
-    child.once('exit', (code) => {
-      reject(new Error(`chromium exited with ${code}`));
-    });
-  });
-  return {
-    ws,
-    pid: child.pid ?? 0,
-    kill: () => {
-      child.kill('SIGKILL');
-    },
-  };
-}
-
-/** A page whose `goto` takes paths of `base`, as a context with `baseURL` would. */
-function withBase(page: Page, base: string): Page {
-  return new Proxy(page, {
-    get(target, key) {
-      if (key === 'goto')
-        return (url: string, options?: object) => target.goto(new URL(url, base).href, options);
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
-
-/** Waits for `name` in `dir` at `size` bytes (Chromium renames it from `.crdownload` when complete). */
-async function fileComplete(dir: string, name: string, size: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const names = await readdir(dir).catch(() => [] as string[]);
-    if (names.includes(name) && (await stat(join(dir, name))).size === size) return;
-    if (Date.now() > deadline) throw new Error(`${name} did not arrive whole in ${dir}: ${names.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 async function main(): Promise<void> {
@@ -150,7 +90,7 @@ async function main(): Promise<void> {
       processes.identifyPage();
       processes.start();
       const { machine: busy } = await machineDuring(() =>
-        fileComplete(downloads, file.name, size, 30 * 60_000),
+        fileComplete(downloads, size, 30 * 60_000, file.name),
       );
       const unobserved = elapsed(scheduledAt) - delayMs / 1000;
       const { cpu: use } = processes.stop();
