@@ -70,6 +70,10 @@ const STAGES = [
     what: "the same with the app's cryptographic work: a GMAC per 256 KiB as each chunk is stored, an AES-GCM call per 256 KiB of what the service worker read back (counter mode and GHASH, as the app's decrypt pass), its output copied into the slice",
   },
   {
+    id: 'pipeline-slices8',
+    what: 'as `pipeline`, the service worker reading each chunk file as `slice().arrayBuffer()` of 8 MiB, each enqueued as it is (as `slices8`)',
+  },
+  {
     id: 'plain-unobserved',
     what: 'as `plain`, with no DevTools client: the page starts it 3 s after the driver let go of the browser, timed to the file arriving whole in the download folder',
   },
@@ -84,6 +88,10 @@ const STAGES = [
   {
     id: 'pipeline-crypto-unobserved',
     what: 'as `pipeline-crypto`, with no DevTools client',
+  },
+  {
+    id: 'pipeline-slices8-unobserved',
+    what: 'as `pipeline-slices8`, with no DevTools client',
   },
   {
     id: 'store',
@@ -160,7 +168,7 @@ type Check = () => Promise<void>;
 interface FloorPage {
   swReady: Promise<void>;
   saveFrom(url: string): void;
-  startPipeline(size: number, crypto: boolean): Promise<void>;
+  startPipeline(size: number, crypto: boolean, read?: 'byob' | 'slices8'): Promise<void>;
   pipelineDone: Promise<{ received: number }>;
   runWorker(kind: string, size: number): Promise<{ received: number }>;
 }
@@ -186,11 +194,21 @@ function saveHref(page: Page, href: string, size: number): Promise<Check> {
 }
 
 /** The two-thread stages: the save, then the dedicated worker's count of what it fetched. */
-async function savePipeline(page: Page, size: number, crypto: boolean): Promise<Check> {
+/** How a pipeline stage computes and reads back: its cryptographic work, and the service worker's read method. */
+function pipelineOf(stage: StageId): { crypto: boolean; read: 'byob' | 'slices8' } {
+  return {
+    crypto: stage.startsWith('pipeline-crypto'),
+    read: stage.startsWith('pipeline-slices8') ? 'slices8' : 'byob',
+  };
+}
+
+async function savePipeline(page: Page, size: number, stage: StageId): Promise<Check> {
+  const { crypto, read } = pipelineOf(stage);
   const start = (): Promise<void> =>
     page.evaluate(
-      ([bytes, withCrypto]) => (globalThis as unknown as FloorPage).startPipeline(bytes, withCrypto),
-      [size, crypto] as const,
+      ([bytes, withCrypto, method]) =>
+        (globalThis as unknown as FloorPage).startPipeline(bytes, withCrypto, method),
+      [size, crypto, read] as const,
     );
   const saved = await save(page, start, `pipeline (crypto: ${String(crypto)})`, size);
   const received = await page.evaluate(
@@ -266,8 +284,7 @@ async function runStage(pages: FloorPages, app: App, stage: ObservedStage, size:
   if (stage === 'plain') return saveHref(page, `/bytes?size=${String(size)}`, size);
   if (stage === 'app-plain') return appPlain(app, pages, size);
   if (stage === 'app-encrypted') return appEncrypted(app, pages.app, size);
-  if (stage === 'pipeline' || stage === 'pipeline-crypto')
-    return savePipeline(page, size, stage === 'pipeline-crypto');
+  if (stage.startsWith('pipeline')) return savePipeline(page, size, stage);
   if (stage !== 'store') return saveHref(page, `/sw/save?mode=${stage}&size=${String(size)}`, size);
   const received = await page.evaluate(
     async (bytes) => (await (globalThis as unknown as FloorPage).runWorker('store', bytes)).received,
@@ -327,12 +344,12 @@ async function scheduleUnobserved(
     return () => Promise.resolve();
   }
   await pages.floor.evaluate(
-    ([bytes, crypto, ms]) => {
+    ([bytes, crypto, read, ms]) => {
       setTimeout(() => {
-        void (globalThis as unknown as FloorPage).startPipeline(bytes, crypto);
+        void (globalThis as unknown as FloorPage).startPipeline(bytes, crypto, read);
       }, ms);
     },
-    [size, stage === 'pipeline-crypto-unobserved', delay] as const,
+    [size, pipelineOf(stage).crypto, pipelineOf(stage).read, delay] as const,
   );
   return async ({ floor }) => {
     const received = await floor.evaluate(
@@ -426,7 +443,7 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
       0,
     )} | ${ofPlain} | ${ofApp} | ${median(perGib).toFixed(1)} | ${busy.join(' / ')} |`;
   };
-  const rows = STAGES.map(({ id, what }) =>
+  const rows = STAGES.filter(({ id }) => stages.has(id)).map(({ id, what }) =>
     row(
       id,
       what,
@@ -459,6 +476,7 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
     `- The app's encrypted download (\`app-encrypted\`): ${floorOf('app-encrypted')}.`,
     `- The two threads of the app's download without cryptography (\`pipeline\`): ${floorOf('pipeline')}.`,
     `- With the cryptographic work (\`pipeline-crypto\`): ${floorOf('pipeline-crypto')}.`,
+    `- Without cryptography, read back as 8 MiB \`slice().arrayBuffer()\` (\`pipeline-slices8\`): ${floorOf('pipeline-slices8')}.`,
     `- The read-back alone (\`readback\`: no network, no cryptography): ${floorOf('readback')}.`,
     '',
     "With no DevTools client (each against the unobserved plain download from the same server in the same round, and the app's plain download, which needs the bearer header only a connected driver can add):",
@@ -466,6 +484,7 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
     `- The app's encrypted download: ${unobservedOf('app-encrypted-unobserved')}.`,
     `- The two threads without cryptography: ${unobservedOf('pipeline-unobserved')}.`,
     `- With the cryptographic work: ${unobservedOf('pipeline-crypto-unobserved')}.`,
+    `- Without cryptography, read back as 8 MiB slices: ${unobservedOf('pipeline-slices8-unobserved')}.`,
     '',
   ];
 }
@@ -504,7 +523,15 @@ async function main(): Promise<void> {
   const sizes = option('floor-sizes-gib', '1,4').map((gib) => Math.round(gib * GIB));
   const rounds = option('floor-rounds', '3')[0] ?? 3;
   if (!Number.isInteger(rounds)) throw new Error('--floor-rounds: a whole number');
-  const docs = !process.argv.includes('--no-docs');
+  // `--floor-stages=a,b`: only these (and both plain downloads, the denominators), never into the docs.
+  const only = process.argv
+    .find((a) => a.startsWith('--floor-stages='))
+    ?.slice('--floor-stages='.length)
+    .split(',');
+  const chosen = STAGES.filter(
+    ({ id }) => only === undefined || id === 'plain' || id === 'app-plain' || only.includes(id),
+  );
+  const docs = !process.argv.includes('--no-docs') && only === undefined;
   const loadAtStart = loadavg()[0]?.toFixed(1) ?? '?';
   const dir = await mkdtemp(join(tmpdir(), 'coffer-floor-bench-'));
   let server: { base: string; child: ChildProcess } | null = null;
@@ -535,7 +562,7 @@ async function main(): Promise<void> {
     const app: App = { ...appServer, stored: new Map(), downloads };
     await storeInApp(app, appPage, dir, WARM_UP_BYTES);
     // Once each, unmeasured: a fresh profile's first download and the workers' first start cost more.
-    for (const { id } of STAGES) await measureStage(browser, app, id, WARM_UP_BYTES, serverPid);
+    for (const { id } of chosen) await measureStage(browser, app, id, WARM_UP_BYTES, serverPid);
     const results: SizeRuns[] = [];
     const log = (size: number, round: number, id: string, run: StageRun): void => {
       console.log(
@@ -545,11 +572,11 @@ async function main(): Promise<void> {
       );
     };
     for (const size of sizes) {
-      const stages = new Map<StageId, StageRun[]>(STAGES.map(({ id }) => [id, []]));
+      const stages = new Map<StageId, StageRun[]>(chosen.map(({ id }) => [id, []]));
       const plainAfter: StageRun[] = [];
       await storeInApp(app, browser.pages().app, dir, size);
       for (let round = 1; round <= rounds; round++) {
-        for (const { id } of STAGES) {
+        for (const { id } of chosen) {
           const run = await measureStage(browser, app, id, size, serverPid);
           stages.get(id)?.push(run);
           log(size, round, id, run);

@@ -38,7 +38,7 @@ globalThis.saveFrom = (href) => {
 };
 // The two threads of the app's download: the dedicated worker fetches and stores each chunk in a file
 // and posts it to the service worker over a channel of their own, which reads it back into the save.
-globalThis.startPipeline = async (size, crypto) => {
+globalThis.startPipeline = async (size, crypto, read = 'byob') => {
   const registration = await navigator.serviceWorker.getRegistration('/sw/');
   const channel = new MessageChannel();
   const feed = String(Math.random()).slice(2);
@@ -49,7 +49,7 @@ globalThis.startPipeline = async (size, crypto) => {
     worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message)); };
   });
   worker.postMessage({ kind: 'feed', size, chunk: ${FLOOR_CHUNK_BYTES}, crypto }, [channel.port2]);
-  saveFrom('/sw/save?mode=pipeline&size=' + size + '&feed=' + feed + '&crypto=' + (crypto ? 1 : 0));
+  saveFrom('/sw/save?mode=pipeline&size=' + size + '&feed=' + feed + '&crypto=' + (crypto ? 1 : 0) + '&read=' + read);
 };
 globalThis.runWorker = (kind, size) => new Promise((resolve, reject) => {
   const worker = new Worker('/dedicated.js');
@@ -71,6 +71,7 @@ self.addEventListener('fetch', (event) => {
     mode === 'constant' ? constant(size)
     : mode === 'readback' ? readBack(size)
     : mode === 'refetch' ? refetch(size)
+    : mode === 'pipeline' && url.searchParams.get('read') === 'slices8' ? pipelineSlices8(size, url.searchParams.get('feed'))
     : mode === 'pipeline' ? pipeline(size, url.searchParams.get('feed'), url.searchParams.get('crypto') === '1')
     : slices(size, 8 * SLICE);
   event.respondWith(new Response(body, { headers: {
@@ -98,7 +99,9 @@ self.addEventListener('message', (event) => {
 // The chunks the dedicated worker posts, each read back through one BYOB reader into the slices as
 // readBack does, and 'taken' said once read; with crypto, each 256 KiB piece of a slice goes through
 // one AES-GCM call (counter mode and GHASH, as the app's decrypt pass) whose output is copied back.
-function pipeline(size, id, decrypting) {
+// What the dedicated worker posts over the feed \`id\`: \`next()\` answers its chunks in order
+// ({ index, file }), \`taken(index)\` tells it a chunk was read.
+function feedChunks(id) {
   const chunks = [];
   let wake = null;
   let failed = null;
@@ -110,30 +113,42 @@ function pipeline(size, id, decrypting) {
     };
     return p;
   });
+  return {
+    async next() {
+      await port;
+      while (chunks.length === 0) {
+        if (failed !== null) throw failed;
+        await new Promise((resolve) => { wake = resolve; });
+      }
+      return chunks.shift();
+    },
+    async taken(index) {
+      (await port).postMessage({ taken: index });
+    },
+  };
+}
+
+function pipeline(size, id, decrypting) {
+  const feed = feedChunks(id);
   const key = crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt']);
   const iv = new Uint8Array(12);
   let sent = 0;
   let reader = null;
   let current = null;
   return pooledSlices(async (buffer) => {
-    const feed = await port;
     if (sent >= size) return null;
     const want = Math.min(SLICE, size - sent);
     let memory = buffer;
     let filled = 0;
     while (filled < want) {
       if (reader === null) {
-        while (chunks.length === 0) {
-          if (failed !== null) throw failed;
-          await new Promise((resolve) => { wake = resolve; });
-        }
-        current = chunks.shift();
+        current = await feed.next();
         reader = current.file.stream().getReader({ mode: 'byob' });
       }
       const { value, done } = await reader.read(new Uint8Array(memory, filled, want - filled));
       if (value !== undefined) memory = value.buffer;
       if (done) {
-        feed.postMessage({ taken: current.index });
+        await feed.taken(current.index);
         reader = null;
         continue;
       }
@@ -153,9 +168,36 @@ function pipeline(size, id, decrypting) {
         at += output.length - 16;
       }
     }
-    if (sent >= size && current !== null) feed.postMessage({ taken: current.index });
+    if (sent >= size && current !== null) await feed.taken(current.index);
     return slice;
   });
+}
+
+// The same two threads, each chunk file read as \`slice().arrayBuffer()\` of 8 MiB, each enqueued
+// as it is (as \`slices8\`): the other way of reading a file back, no cryptography.
+function pipelineSlices8(size, id) {
+  const feed = feedChunks(id);
+  let sent = 0;
+  let current = null;
+  let at = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (sent >= size) return controller.close();
+      if (current === null) {
+        current = await feed.next();
+        at = 0;
+      }
+      const end = Math.min(current.file.size, at + 8 * SLICE);
+      const bytes = await current.file.slice(at, end).arrayBuffer();
+      at = end;
+      sent += bytes.byteLength;
+      controller.enqueue(new Uint8Array(bytes));
+      if (at >= current.file.size) {
+        await feed.taken(current.index);
+        current = null;
+      }
+    },
+  }, { highWaterMark: QUEUED });
 }
 
 async function chunkFile() {
