@@ -1,29 +1,31 @@
 /**
- * `npm run bench:floor -w @coffer/e2e [-- --floor-sizes-gib=1,4 --floor-rounds=3 --no-docs]`: the
- * app's encrypted download taken apart (docs/transfers.md, "Two threads"): each of its stages alone,
- * in one browser session (a profile on disk), against an ordinary download of the same bytes from the
- * same server (a file on disk read in 1 MiB pieces, as the app's fs store serves a stored object),
- * measured before and after each round's stages. What each stage costs the machine and how fast it
- * runs beside the plain download; it does not run the app (see `floor/floor-fixture.ts`).
- * Rewrites its section of docs/benchmarks.md unless `--no-docs`.
+ * `npm run bench:floor -w @coffer/e2e [-- --floor-sizes-gib=1,4 --floor-rounds=3 --floor-stages=a,b
+ * --no-docs]`: the app's encrypted download taken apart (docs/transfers.md, "Two threads"), in one
+ * Chromium this script starts and drives over CDP (`floor/floor-browser.ts`): each stage of the
+ * download's design alone and the design's two threads written plainly (`floor/floor-fixture.ts`,
+ * served by `floor/floor-server.ts` from a file on disk), the app's own plain and encrypted downloads
+ * of the same number of bytes (the built server), some stages also with no DevTools client. What each
+ * costs the machine and how fast it runs beside the plain downloads. Rewrites its section of
+ * docs/benchmarks.md unless `--no-docs` or `--floor-stages`.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { link, mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../helpers/browser.js';
 import { GIB, MB } from './bench-units.js';
-import { CHUNK_OVERHEAD_BYTES, CHUNK_SIZE } from '@coffer/contracts';
+import { encryptedSizeFor } from '@coffer/contracts';
 import { newPerson, signUpReady } from '../helpers/auth.js';
 import { fileCard, forceServiceWorkerSave, writeTestFile, type TestFile } from '../helpers/files.js';
 import { measuredCommit, startServer } from './driver/bench-stack.js';
-import { downloadFromCard, encryptedUpload } from './driver/encrypted-transfers.js';
+import { encryptedUpload } from './driver/encrypted-transfers.js';
 import { fileComplete, withBase } from './driver/own-chromium.js';
 import { FloorBrowser, type FloorPages } from './floor/floor-browser.js';
-import { accessTokenInPage, plainUpload } from './driver/plain-transfers.js';
-import { NAME_SHIM, type Harness } from './driver/session.js';
+import { accessSessionInPage, plainUpload } from './driver/plain-transfers.js';
+import { deleteAllFiles, NAME_SHIM } from './driver/session.js';
+import { spawnReady, stopped } from './driver/spawn-ready.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
 import { describeBusy, machineDuring, type MachineBusy } from './measure/machine-busy.js';
 import { median } from './report/report-rows.js';
@@ -63,7 +65,7 @@ const STAGES = [
   },
   {
     id: 'pipeline',
-    what: "the two threads of the app's download without cryptography: a dedicated worker fetches the bytes and stores each 95 MiB chunk in a file of its own (synchronous access handle), posts it to the service worker once chunk i − 2 was taken, and the service worker reads each back (as `readback`) into the save",
+    what: "the two threads of the app's download without cryptography: a dedicated worker fetches the bytes and stores each 95 MiB chunk in a file of its own (synchronous access handle; chunk i only once the service worker took chunk i − 2, as the app's crypto worker), posts it to the service worker, which reads each back (as `readback`) into the save",
   },
   {
     id: 'pipeline-crypto',
@@ -75,7 +77,7 @@ const STAGES = [
   },
   {
     id: 'plain-unobserved',
-    what: 'as `plain`, with no DevTools client: the page starts it 3 s after the driver let go of the browser, timed to the file arriving whole in the download folder',
+    what: "as `plain`, with no DevTools client: the page's timer starts it 3 s after it was scheduled (the driver lets go of the browser in between), timed from that start to the file arriving whole in the download folder",
   },
   {
     id: 'app-encrypted-unobserved',
@@ -136,29 +138,13 @@ async function writeSource(path: string, size: number): Promise<void> {
 /** The fixture's server as a process of its own (its CPU apart from the browser's). */
 async function startFloorServer(source: string): Promise<{ base: string; child: ChildProcess }> {
   const script = fileURLToPath(new URL('floor/floor-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, source], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const { child, found } = await spawnReady(process.execPath, ['--import', 'tsx', script, source], {
+    stream: 'stdout',
+    ready: /LISTENING (\d+)/,
+    timeoutMs: 60_000,
+    what: 'the floor server',
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('the floor server did not start within 60 s'));
-    }, 60_000);
-    child.once('error', reject);
-    let text = '';
-    child.stdout.on('data', (data: Buffer) => {
-      text += data.toString();
-      const found = /LISTENING (\d+)/.exec(text);
-      if (found?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(Number(found[1]));
-      }
-    });
-    child.once('exit', (code) => {
-      reject(new Error(`the floor server exited with ${String(code)}`));
-    });
-  });
-  return { base: `http://127.0.0.1:${String(port)}`, child };
+  return { base: `http://127.0.0.1:${found}`, child };
 }
 
 /** Answers, once the stage's work is done, what checks and cleans up after it (outside the clock). */
@@ -169,14 +155,42 @@ interface FloorPage {
   swReady: Promise<void>;
   saveFrom(url: string): void;
   startPipeline(size: number, crypto: boolean, read?: 'byob' | 'slices8'): Promise<void>;
-  pipelineDone: Promise<{ received: number }>;
+  pipelineDone: Promise<{ received: number }> | null;
   runWorker(kind: string, size: number): Promise<{ received: number }>;
 }
 
-/** Saves what `start` begins in the page (a download it starts by navigating a hidden iframe); the check compares its size. */
-async function save(page: Page, start: () => Promise<void>, what: string, size: number): Promise<Check> {
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30 * 60_000 }), start()]);
-  const path = await download.path();
+/** What an unobserved stage leaves in its page: when its timer started it, or why it could not start. */
+interface StartedInPage {
+  floorStartedAt?: number;
+  floorStartError?: string;
+}
+
+/** A ceiling for a stage that hangs (2 minutes, then 20 MB/s at worst), never its expected length. */
+function stageTimeoutMs(size: number): number {
+  return 120_000 + Math.round(size / 20e3);
+}
+
+/** Rejects after `ms` with `what`: a ceiling for a step that may hang. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const ceiling = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`${what} did not end within ${String(Math.round(ms / 1000))} s`));
+    }, ms);
+  });
+  return Promise.race([promise, ceiling]).finally(() => {
+    clearTimeout(timer);
+  });
+}
+
+/**
+ * Saves what `start` begins in `page` (a download): timed to the browser calling it complete; the
+ * check (after the clock) compares its size and deletes it.
+ */
+async function save(page: Page, start: () => Promise<unknown>, what: string, size: number): Promise<Check> {
+  const timeout = stageTimeoutMs(size);
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout }), start()]);
+  const path = await within(download.path(), timeout, what);
   return async () => {
     const { size: saved } = await stat(path);
     await download.delete();
@@ -193,7 +207,6 @@ function saveHref(page: Page, href: string, size: number): Promise<Check> {
   return save(page, start, href, size);
 }
 
-/** The two-thread stages: the save, then the dedicated worker's count of what it fetched. */
 /** How a pipeline stage computes and reads back: its cryptographic work, and the service worker's read method. */
 function pipelineOf(stage: StageId): { crypto: boolean; read: 'byob' | 'slices8' } {
   return {
@@ -202,6 +215,16 @@ function pipelineOf(stage: StageId): { crypto: boolean; read: 'byob' | 'slices8'
   };
 }
 
+/** After a pipeline stage (outside the clock): the dedicated worker fetched every byte. */
+async function checkFeed(page: Page, size: number): Promise<void> {
+  const received = await page.evaluate(async () => {
+    const done = (globalThis as unknown as FloorPage).pipelineDone;
+    return done === null ? -1 : (await done).received;
+  });
+  if (received !== size) throw new Error(`the feed received ${String(received)} bytes`);
+}
+
+/** The two-thread stages: the save; its check also asks the dedicated worker what it fetched. */
 async function savePipeline(page: Page, size: number, stage: StageId): Promise<Check> {
   const { crypto, read } = pipelineOf(stage);
   const start = (): Promise<void> =>
@@ -210,17 +233,14 @@ async function savePipeline(page: Page, size: number, stage: StageId): Promise<C
         (globalThis as unknown as FloorPage).startPipeline(bytes, withCrypto, method),
       [size, crypto, read] as const,
     );
-  const saved = await save(page, start, `pipeline (crypto: ${String(crypto)})`, size);
-  const received = await page.evaluate(
-    async () => (await (globalThis as unknown as FloorPage).pipelineDone).received,
-  );
+  const saved = await save(page, start, `${stage} (the service worker's save)`, size);
   return async () => {
     await saved();
-    if (received !== size) throw new Error(`the feed received ${String(received)} bytes`);
+    await checkFeed(page, size);
   };
 }
 
-/** The app's server, a person signed in there, and the file stored for each size (its plain download). */
+/** The app's server and, per size, the file stored in it twice (plainly and encrypted). */
 interface App {
   readonly base: string;
   readonly child: ChildProcess;
@@ -229,11 +249,14 @@ interface App {
   readonly downloads: string;
 }
 
-/** Stores `size` bytes through the app twice: a plain upload (no encryption) and an encrypted one. */
+/**
+ * Stores `size` bytes through the app twice, from one test file: a plain upload (no encryption, the
+ * target's denominator) and an encrypted one (under another name: the card is found by name, and the
+ * plain upload's is "plain-" + the file's).
+ */
 async function storeInApp(app: App, page: Page, dir: string, size: number): Promise<void> {
   await page.bringToFront();
   const plain = await writeTestFile(dir, `floor-${String(size)}.bin`, size, 'FLOOR');
-  // The same bytes under a name the plain upload's ("plain-…") does not contain: the card is found by name.
   const file: TestFile = {
     ...plain,
     name: `sealed-${String(size)}.bin`,
@@ -242,7 +265,7 @@ async function storeInApp(app: App, page: Page, dir: string, size: number): Prom
   await link(plain.path, file.path);
   try {
     const { fileId } = await plainUpload({ page }, plain);
-    await encryptedUpload({ page } as unknown as Harness, file);
+    await encryptedUpload({ page }, file);
     await page.getByRole('link', { name: 'My Files' }).first().click();
     await fileCard(page, file.name).waitFor();
     app.stored.set(size, { plainId: fileId, file });
@@ -252,25 +275,57 @@ async function storeInApp(app: App, page: Page, dir: string, size: number): Prom
   }
 }
 
-/** The app's encrypted download of what was stored for `size`, from My Files. */
+/** The file's Download button on My Files. */
+const downloadButton = (page: Page, name: string): Locator =>
+  fileCard(page, name).getByRole('button', { name: `Download ${name}` });
+
+/**
+ * The app's encrypted download of what was stored for `size`, from My Files: timed from the click
+ * to the browser calling it complete; the check sizes it, deletes it and waits for the app's own end
+ * (its Download button comes back once the service worker sent its result).
+ */
 async function appEncrypted(app: App, page: Page, size: number): Promise<Check> {
-  // Sized and removed by the driver once the browser called it complete.
-  await downloadFromCard(page, storedIn(app, size).file, false, 'app-encrypted', app.downloads);
-  return () => Promise.resolve();
+  const { name } = storedIn(app, size).file;
+  const button = downloadButton(page, name);
+  await button.waitFor();
+  const saved = await save(page, () => button.click(), 'app-encrypted', size);
+  return async () => {
+    await saved();
+    await button.waitFor({ timeout: 60_000 });
+  };
 }
 
-/** The app's plain download of the file stored for `size`, with a fresh bearer header. */
-async function appPlain(app: App, pages: FloorPages, size: number): Promise<Check> {
-  const token = await pages.app.evaluate(accessTokenInPage);
-  await pages.save.setExtraHTTPHeaders({ Authorization: `Bearer ${token}` });
+/**
+ * Before the app's plain download (outside the clock): the save page sends the app's current access
+ * token. One that expires within 90 s is first renewed by the app (its tab in front: a background
+ * tab's timers, which renew it, run late).
+ */
+async function sendBearer(pages: FloorPages): Promise<void> {
+  const session = (): Promise<{ token: string; expiresAt: number }> =>
+    pages.app.evaluate(accessSessionInPage);
+  let current = await session();
+  if (current.expiresAt - Date.now() < 90_000) {
+    await pages.app.bringToFront();
+    const old = current.token;
+    const deadline = Date.now() + 120_000;
+    while (current.token === old) {
+      if (Date.now() > deadline) throw new Error('the app did not renew its access token within 120 s');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      current = await session();
+    }
+  }
+  await pages.save.setExtraHTTPHeaders({ Authorization: `Bearer ${current.token}` });
+}
+
+/** The app's plain download of the file stored for `size` (the bearer header already set). */
+function appPlain(app: App, pages: FloorPages, size: number): Promise<Check> {
   const href = `/api/users/files/${encodeURIComponent(storedIn(app, size).plainId)}/download`;
   const start = (): Promise<void> =>
     pages.save.evaluate((url) => {
       location.href = url;
     }, href);
   // What the plain upload stored: each 95 MiB slice with the 28 bytes an encrypted chunk adds.
-  const stored = size + Math.ceil(size / CHUNK_SIZE) * CHUNK_OVERHEAD_BYTES;
-  return save(pages.save, start, href, stored);
+  return save(pages.save, start, href, encryptedSizeFor(size));
 }
 
 function storedIn(app: App, size: number): { readonly plainId: string; readonly file: TestFile } {
@@ -301,118 +356,168 @@ type ObservedStage = Exclude<StageId, UnobservedStage>;
 
 const isUnobserved = (stage: StageId): stage is UnobservedStage => stage.endsWith('-unobserved');
 
-/** How long after the driver let go of the browser the page starts an unobserved stage. */
+/** How long after it was scheduled (before the driver lets go of the browser) an unobserved stage starts. */
 const UNOBSERVED_DELAY_MS = 3000;
 
+/** An unobserved stage scheduled in its page: the file it saves, and what checks it once connected again. */
+interface Scheduled {
+  readonly page: 'floor' | 'app';
+  readonly fileName: string;
+  readonly check: (pages: FloorPages) => Promise<void>;
+}
+
 /**
- * Schedules an unobserved stage in its page (it starts {@link UNOBSERVED_DELAY_MS} from now) and
- * answers what checks it once the browser is connected again, if anything.
+ * Schedules an unobserved stage in its page: its timer starts the stage {@link UNOBSERVED_DELAY_MS}
+ * from now and notes when (`floorStartedAt`), or why it could not (`floorStartError`).
  */
 async function scheduleUnobserved(
   pages: FloorPages,
   app: App,
   stage: UnobservedStage,
   size: number,
-): Promise<(pages: FloorPages) => Promise<void>> {
+): Promise<Scheduled> {
   const delay = UNOBSERVED_DELAY_MS;
   if (stage === 'app-encrypted-unobserved') {
     const { name } = storedIn(app, size).file;
+    await downloadButton(pages.app, name).waitFor();
     await pages.app.evaluate(
       ([file, ms]) => {
+        const scope = globalThis as StartedInPage;
+        delete scope.floorStartedAt;
+        delete scope.floorStartError;
         setTimeout(() => {
-          document.querySelector<HTMLButtonElement>(`button[aria-label="Download ${file}"]`)?.click();
+          const button = document.querySelector<HTMLButtonElement>(`button[aria-label="Download ${file}"]`);
+          if (button === null) {
+            scope.floorStartError = 'no Download button';
+            return;
+          }
+          scope.floorStartedAt = Date.now();
+          button.click();
         }, ms);
       },
       [name, delay] as const,
     );
-    return async ({ app: page }) => {
+    return {
+      page: 'app',
+      fileName: name,
       // The app's own end of the download: its Download button comes back once the worker sent its result.
-      await fileCard(page, name)
-        .getByRole('button', { name: `Download ${name}` })
-        .waitFor();
+      check: ({ app: page }) => downloadButton(page, name).waitFor({ timeout: 60_000 }),
     };
   }
-  if (stage === 'plain-unobserved') {
-    await pages.floor.evaluate(
-      ([bytes, ms]) => {
-        setTimeout(() => {
-          (globalThis as unknown as FloorPage).saveFrom(`/bytes?size=${String(bytes)}`);
-        }, ms);
-      },
-      [size, delay] as const,
-    );
-    return () => Promise.resolve();
-  }
+  const plain = stage === 'plain-unobserved';
+  const { crypto, read } = pipelineOf(stage);
   await pages.floor.evaluate(
-    ([bytes, crypto, read, ms]) => {
+    ([bytes, isPlain, withCrypto, method, ms]) => {
+      const scope = globalThis as unknown as FloorPage & StartedInPage;
+      delete scope.floorStartedAt;
+      delete scope.floorStartError;
+      scope.pipelineDone = null;
       setTimeout(() => {
-        void (globalThis as unknown as FloorPage).startPipeline(bytes, crypto, read);
+        scope.floorStartedAt = Date.now();
+        if (isPlain) scope.saveFrom(`/bytes?size=${String(bytes)}`);
+        else
+          scope.startPipeline(bytes, withCrypto, method).catch((error: unknown) => {
+            scope.floorStartError = String(error);
+          });
       }, ms);
     },
-    [size, pipelineOf(stage).crypto, pipelineOf(stage).read, delay] as const,
+    [size, plain, crypto, read, delay] as const,
   );
-  return async ({ floor }) => {
-    const received = await floor.evaluate(
-      async () => (await (globalThis as unknown as FloorPage).pipelineDone).received,
-    );
-    if (received !== size) throw new Error(`the feed received ${String(received)} bytes`);
+  return {
+    page: 'floor',
+    fileName: plain ? 'plain.bin' : 'pipeline.bin',
+    check: plain ? () => Promise.resolve() : ({ floor }) => checkFeed(floor, size),
   };
 }
 
+/** What the page noted of an unobserved stage's start (once connected again). */
+async function startedAt(page: Page): Promise<number> {
+  const { floorStartedAt, floorStartError } = await page.evaluate(() => {
+    const scope = globalThis as StartedInPage;
+    return { floorStartedAt: scope.floorStartedAt, floorStartError: scope.floorStartError };
+  });
+  if (floorStartError !== undefined)
+    throw new Error(`the unobserved stage did not start: ${floorStartError}`);
+  if (floorStartedAt === undefined) throw new Error('the unobserved stage did not start');
+  return floorStartedAt;
+}
+
 /**
- * One stage, timed from its start to the browser calling the download complete (or the worker done);
- * an unobserved one from its scheduled start to its file whole in the download folder, while the
- * driver is not connected.
+ * An unobserved stage: scheduled, the driver lets go of the browser, the machine and Chromium are
+ * sampled from the scheduled start to the file arriving whole in the download folder; timed from the
+ * start the page noted to that moment (both wall-clock times of this machine).
  */
-async function measureStage(
+async function measureUnobserved(
   browser: FloorBrowser,
+  pages: FloorPages,
   app: App,
-  stage: StageId,
+  stage: UnobservedStage,
   size: number,
-  floorPid: number,
+  processes: ChromiumProcesses,
 ): Promise<StageRun> {
-  // The page the stage runs in is the browser's front tab, as a user's would be (a background tab's
-  // timers are throttled, and Playwright cannot click in it).
-  const pages = browser.pages();
-  await pages[
-    stage.startsWith('app-encrypted') ? 'app' : stage === 'app-plain' ? 'save' : 'floor'
-  ].bringToFront();
-  // No stage pays for the kernel writing back an earlier one's files.
-  execFileSync('sync');
-  const processes = new ChromiumProcesses(stage.startsWith('app-') ? (app.child.pid ?? -1) : floorPid);
-  if (isUnobserved(stage)) {
-    const check = await scheduleUnobserved(pages, app, stage, size);
-    const scheduledAt = process.hrtime.bigint();
-    await browser.letGo();
-    await new Promise((resolve) => setTimeout(resolve, UNOBSERVED_DELAY_MS - 500));
-    processes.start();
-    const { value: name, machine } = await machineDuring(() =>
-      fileComplete(app.downloads, size, 30 * 60_000),
-    );
-    const seconds = Number(process.hrtime.bigint() - scheduledAt) / 1e9 - UNOBSERVED_DELAY_MS / 1000;
-    const { cpu } = processes.stop();
-    await browser.connect();
-    await check(browser.pages());
-    await rm(join(app.downloads, name), { force: true });
-    return {
-      seconds,
-      chromiumCpu: Object.values(cpu.chromium).reduce((a, b) => a + b, 0),
-      serverCpu: cpu.server,
-      ...machine,
-    };
-  }
+  const scheduled = await scheduleUnobserved(pages, app, stage, size);
+  const startsAt = Date.now() + UNOBSERVED_DELAY_MS;
+  await browser.letGo();
+  const spare = startsAt - Date.now();
+  if (spare < 100)
+    throw new Error(`the driver let go of the browser only ${String(-spare)} ms after the stage started`);
+  await new Promise((resolve) => setTimeout(resolve, spare));
   processes.start();
-  const start = process.hrtime.bigint();
-  const { value: check, machine } = await machineDuring(() => runStage(pages, app, stage, size));
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const { cpu } = processes.stop();
-  await check();
+  const { value: endedAt, machine } = await machineDuring(async () => {
+    await fileComplete(app.downloads, size, stageTimeoutMs(size), scheduled.fileName);
+    return Date.now();
+  });
+  const cpu = processes.stop();
+  await browser.connect();
+  const connected = browser.pages();
+  const seconds = (endedAt - (await startedAt(connected[scheduled.page]))) / 1000;
+  await scheduled.check(connected);
+  await rm(join(app.downloads, scheduled.fileName), { force: true });
+  return stageRun(seconds, cpu, machine);
+}
+
+function stageRun(
+  seconds: number,
+  { cpu }: ReturnType<ChromiumProcesses['stop']>,
+  machine: MachineBusy,
+): StageRun {
   return {
     seconds,
     chromiumCpu: Object.values(cpu.chromium).reduce((a, b) => a + b, 0),
     serverCpu: cpu.server,
     ...machine,
   };
+}
+
+/**
+ * One stage, timed from its start to the browser calling the download complete (or the worker done),
+ * its preparation and checks outside the clock; an unobserved one as {@link measureUnobserved} says.
+ */
+async function measureStage(
+  browser: FloorBrowser,
+  app: App,
+  stage: StageId,
+  size: number,
+  floorServerPid: number,
+): Promise<StageRun> {
+  // The page the stage runs in is the browser's front tab, as a user's would be (a background tab's
+  // timers are throttled, and Playwright cannot click in it).
+  const pages = browser.pages();
+  if (stage === 'app-plain') await sendBearer(pages);
+  await pages[
+    stage.startsWith('app-encrypted') ? 'app' : stage === 'app-plain' ? 'save' : 'floor'
+  ].bringToFront();
+  // No stage pays for the kernel writing back an earlier one's files.
+  execFileSync('sync');
+  const processes = new ChromiumProcesses(stage.startsWith('app-') ? (app.child.pid ?? -1) : floorServerPid);
+  if (isUnobserved(stage)) return measureUnobserved(browser, pages, app, stage, size, processes);
+  processes.start();
+  const start = process.hrtime.bigint();
+  const { value: check, machine } = await machineDuring(() => runStage(pages, app, stage, size));
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpu = processes.stop();
+  await check();
+  return stageRun(seconds, cpu, machine);
 }
 
 /** One size's runs: each stage's, and the plain download's again after each round's other stages. */
@@ -443,12 +548,15 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
       0,
     )} | ${ofPlain} | ${ofApp} | ${median(perGib).toFixed(1)} | ${busy.join(' / ')} |`;
   };
+  const plainUnobserved = (stages.get('plain-unobserved') ?? []).map((run) => run.seconds);
   const rows = STAGES.filter(({ id }) => stages.has(id)).map(({ id, what }) =>
     row(
       id,
       what,
       stages.get(id) ?? [],
-      id === 'plain' ? '1 (with the row below)' : list(ratios(id, plainSeconds), 2),
+      id === 'plain' || id === 'plain-unobserved'
+        ? '1'
+        : list(ratios(id, isUnobserved(id) ? plainUnobserved : plainSeconds), 2),
       id === 'app-plain' ? '1' : list(ratios(id, appSeconds), 2),
     ),
   );
@@ -457,19 +565,18 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
     `${list(
       (stages.get(stage) ?? []).map((run) => rate(run.seconds)),
       0,
-    )} MB/s, ${list(ratios(stage, plainSeconds), 2)} × the plain download from the same server and ` +
+    )} MB/s, ${list(ratios(stage, plainSeconds), 2)} × the floor server's plain download and ` +
     `${list(ratios(stage, appSeconds), 2)} × the app's plain download`;
-  const plainUnobserved = (stages.get('plain-unobserved') ?? []).map((run) => run.seconds);
   const unobservedOf = (stage: StageId): string =>
     `${list(
       (stages.get(stage) ?? []).map((run) => rate(run.seconds)),
       0,
-    )} MB/s, ${list(ratios(stage, plainUnobserved), 2)} × the unobserved plain download and ` +
+    )} MB/s, ${list(ratios(stage, plainUnobserved), 2)} × the floor server's unobserved plain download and ` +
     `${list(ratios(stage, appSeconds), 2)} × the app's plain download`;
   return [
     `**${String(Number((size / GIB).toFixed(2)))} GiB per stage:**`,
     '',
-    "| stage | what it does | MB/s, each round (**median**) | × plain, each round against the mean of its two plain downloads (**median**) | × the app's plain download, each round (**median**) | Chromium CPU-s per GiB (median) | machine busy (kernel), each round |",
+    "| stage | what it does | MB/s, each round (**median**) | × the floor server's plain download, each round (**median**): against the mean of the round's first and last, or for an unobserved stage against the round's unobserved one | × the app's plain download, each round (**median**) | Chromium CPU-s per GiB (median) | machine busy (kernel), each round |",
     '| --- | --- | ---: | ---: | ---: | ---: | --- |',
     ...rows,
     '',
@@ -479,7 +586,7 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
     `- Without cryptography, read back as 8 MiB \`slice().arrayBuffer()\` (\`pipeline-slices8\`): ${floorOf('pipeline-slices8')}.`,
     `- The read-back alone (\`readback\`: no network, no cryptography): ${floorOf('readback')}.`,
     '',
-    "With no DevTools client (each against the unobserved plain download from the same server in the same round, and the app's plain download, which needs the bearer header only a connected driver can add):",
+    "With no DevTools client (each against the floor server's unobserved plain download of the same round, and the app's plain download, observed: it needs the bearer header only a connected driver can add):",
     '',
     `- The app's encrypted download: ${unobservedOf('app-encrypted-unobserved')}.`,
     `- The two threads without cryptography: ${unobservedOf('pipeline-unobserved')}.`,
@@ -495,19 +602,23 @@ function section(results: SizeRuns[], rounds: number, machine: string, ranAt: st
     `## ${SECTION_TITLE}`,
     '',
     'The app\'s encrypted download taken apart (docs/transfers.md, "Two threads"), and beside it the same',
-    "design's data movement written as plainly as it can be: each stage alone, then the two threads together",
-    'without and with the cryptographic work, in one headless Chromium (a profile on disk, a desktop window)',
-    'that the benchmark starts itself and drives over CDP, against ordinary downloads of the same bytes: from',
-    "a Node server of its own (`e2e/bench/floor/`, reading a file on disk in 1 MiB pieces as the app's fs store",
-    "serves a stored object; none of the app's code runs there) and from the app's own server (the built server,",
-    'fs store, SQLite: the same bytes stored by a plain upload and by an encrypted one, the denominator and the',
-    "numerator of `bench:transfer`'s download target, measured here in the same session). The floor server's",
-    'plain download runs first and last in each round, the other stages between, each after `sync` and after',
-    'each stage ran once unmeasured (64 MiB); a save ends when the browser calls the download complete (its',
-    "size checked after the clock). Stages marked unobserved run with no DevTools client, as in a user's",
-    'browser: the page starts them 3 s after the driver disconnected, timed to the file arriving whole in the',
-    "download folder (Playwright's instrumentation of a worker's fetches costs CPU a user's browser does not",
-    "spend); the app's plain download cannot (it needs the bearer header the connected driver adds).",
+    "design's data movement written plainly: each stage alone, then the two threads together without and",
+    'with the cryptographic work (and without it, read back another way), in one headless Chromium (a profile',
+    'on disk, a desktop window) that the benchmark starts itself and drives over CDP, against ordinary',
+    'downloads of the same number of bytes: from a Node server of its own (`e2e/bench/floor/`, reading a file',
+    "on disk in 1 MiB pieces as the app's fs store serves a stored object; none of the app's code runs there)",
+    "and from the app's own server (the built server, fs store, SQLite: one test file stored by a plain upload",
+    "and by an encrypted one, the denominator and the numerator of `bench:transfer`'s download target, measured",
+    "here in the same session; a size's files are deleted after its rounds). The floor server's plain download",
+    'runs first and last in each round, the other stages between, each after `sync` and after each stage ran',
+    'once unmeasured (64 MiB); a save is timed to the browser calling the download complete, its preparation',
+    "(the app's bearer header) and checks (size, the worker's byte count, the app's Download button back)",
+    "outside the clock. Stages marked unobserved run with no DevTools client, as in a user's browser: the",
+    "page's timer starts them 3 s after they were scheduled (the driver disconnects in between), timed from",
+    'that start, as the page noted it, to the file arriving whole in the download folder (polled every 20 ms),',
+    "CPU and busy sampled over the same span (Playwright's instrumentation of a worker's fetches costs CPU a",
+    "user's browser does not spend); the app's plain download cannot run so (it needs the bearer header the",
+    'connected driver adds). The machine has 24 GB of memory: every file read here is in the page cache.',
     '',
     `Reproduce: \`npm run bench:floor -w @coffer/e2e\` (options: \`-- --floor-sizes-gib=${sizes} --floor-rounds=${String(rounds)} --no-docs\`; also run by \`npm run bench -w @coffer/e2e\`). Rerunning replaces this section.`,
     '',
@@ -528,6 +639,8 @@ async function main(): Promise<void> {
     .find((a) => a.startsWith('--floor-stages='))
     ?.slice('--floor-stages='.length)
     .split(',');
+  const unknown = only?.filter((id) => !STAGES.some((stage) => stage.id === id)) ?? [];
+  if (unknown.length > 0) throw new Error(`--floor-stages: no stage ${unknown.join(', ')}`);
   const chosen = STAGES.filter(
     ({ id }) => only === undefined || id === 'plain' || id === 'app-plain' || only.includes(id),
   );
@@ -563,6 +676,8 @@ async function main(): Promise<void> {
     await storeInApp(app, appPage, dir, WARM_UP_BYTES);
     // Once each, unmeasured: a fresh profile's first download and the workers' first start cost more.
     for (const { id } of chosen) await measureStage(browser, app, id, WARM_UP_BYTES, serverPid);
+    await deleteAllFiles(browser.pages().app);
+    app.stored.delete(WARM_UP_BYTES);
     const results: SizeRuns[] = [];
     const log = (size: number, round: number, id: string, run: StageRun): void => {
       console.log(
@@ -586,6 +701,9 @@ async function main(): Promise<void> {
         log(size, round, 'plain again', again);
       }
       results.push({ size, stages, plainAfter });
+      // The size's two stored files go (the next size's stages read theirs, not these, from the disk).
+      await deleteAllFiles(browser.pages().app);
+      app.stored.delete(size);
     }
     const chromiumVersion = execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' }).trim();
     const machine =
@@ -601,10 +719,12 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser?.letGo().catch(() => undefined);
-    browser?.kill();
-    server?.child.kill('SIGTERM');
-    appServer?.child.kill('SIGTERM');
-    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+    await browser?.kill();
+    await stopped(server?.child);
+    await stopped(appServer?.child);
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 }).catch((error: unknown) => {
+      console.warn('could not remove', dir, error);
+    });
   }
 }
 

@@ -22,7 +22,7 @@ import { CHUNK_OVERHEAD_BYTES, CHUNK_SIZE } from '@coffer/contracts';
 import { elapsed, GIB } from './bench-units.js';
 import { startServer } from './driver/bench-stack.js';
 import { encryptedUpload, downloadFromCard } from './driver/encrypted-transfers.js';
-import { fileComplete, launchOwnChromium, withBase } from './driver/own-chromium.js';
+import { fileComplete, launchOwnChromium, withBase, type OwnChromium } from './driver/own-chromium.js';
 import { plainDownload } from './driver/plain-transfers.js';
 import type { Harness } from './driver/session.js';
 import { NAME_SHIM } from './driver/session.js';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const downloads = join(dir, 'downloads');
   await mkdir(downloads);
   const server = await startServer(join(dir, 'data'));
-  let own: { ws: string; pid: number; kill: () => void } | undefined;
+  let own: OwnChromium | undefined;
   try {
     const file: TestFile = await writeTestFile(dir, `unobserved-${size}.bin`, size, 'UNOBSERVED');
     const rows: string[] = [];
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
             .map(([role, faults]) => `${role} ${(faults / 1000).toFixed(1)}`)
             .join('; ')}.`,
       );
-      own.kill();
+      await own.kill();
       own = undefined;
       const mbps = (seconds: number): string => (size / 1e6 / seconds).toFixed(0);
       rows.push(
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
         notes.join('\n'),
     );
   } finally {
-    own?.kill();
+    await own?.kill();
     server.child.kill('SIGTERM');
     // Chromium may still be writing its profile as it dies.
     await new Promise((resolve) => setTimeout(resolve, 1000));

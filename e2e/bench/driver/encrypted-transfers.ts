@@ -12,7 +12,7 @@ import type { Harness } from './session.js';
  * Through the New Upload screen: timed from the Upload Files click to the success snackbar.
  * @throws {TransferFailed} the row turned to failed (its status text is the message).
  */
-export async function encryptedUpload(h: Harness, file: TestFile): Promise<number> {
+export async function encryptedUpload(h: Pick<Harness, 'page'>, file: TestFile): Promise<number> {
   const { page } = h;
   await page.getByRole('link', { name: 'New Upload' }).first().click();
   await page.getByText('Drop files here or click to upload').waitFor();

@@ -3,17 +3,18 @@
  * let go of it: Playwright connects over CDP to set up and disconnects while a transfer runs, as a
  * user's browser has no DevTools client (`unobserved-download-bench.ts`, `download-floor-bench.ts`).
  */
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../helpers/browser.js';
+import { spawnReady, stopped } from './spawn-ready.js';
 
 export interface OwnChromium {
   /** The DevTools WebSocket to `chromium.connectOverCDP`. */
   readonly ws: string;
   readonly pid: number;
-  kill(): void;
+  /** Kills it and waits until it exited. */
+  kill(): Promise<void>;
 }
 
 /** Chromium with a DevTools port, on a fresh profile whose downloads go to `downloads`; `args` added. */
@@ -28,28 +29,15 @@ export async function launchOwnChromium(
     join(profile, 'Default', 'Preferences'),
     JSON.stringify({ download: { default_directory: downloads, prompt_for_download: false } }),
   );
-  const child = spawn(
+  const { child, found: ws } = await spawnReady(
     CHROMIUM_PATH,
     [...CHROMIUM_ARGS, ...args, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stream: 'stderr', ready: /DevTools listening on (ws:\S+)/, timeoutMs: 120_000, what: 'Chromium' },
   );
-  const ws = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stderr.on('data', (data: Buffer) => {
-      text += data.toString();
-      const found = /DevTools listening on (ws:\S+)/.exec(text);
-      if (found?.[1] !== undefined) resolve(found[1]);
-    });
-    child.once('exit', (code) => {
-      reject(new Error(`chromium exited with ${code}`));
-    });
-  });
   return {
     ws,
     pid: child.pid ?? 0,
-    kill: () => {
-      child.kill('SIGKILL');
-    },
+    kill: () => stopped(child, 'SIGKILL'),
   };
 }
 

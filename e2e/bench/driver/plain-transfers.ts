@@ -165,3 +165,13 @@ export function accessTokenInPage(): string {
   const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:')) ?? '';
   return (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token ?? '';
 }
+
+/** In the page: the signed-in person's access token and when it expires (ms since the epoch). */
+export function accessSessionInPage(): { token: string; expiresAt: number } {
+  const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:')) ?? '';
+  const user = JSON.parse(localStorage.getItem(key) ?? '{}') as {
+    access_token?: string;
+    expires_at?: number;
+  };
+  return { token: user.access_token ?? '', expiresAt: (user.expires_at ?? 0) * 1000 };
+}

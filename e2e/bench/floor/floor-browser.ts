@@ -37,7 +37,7 @@ export class FloorBrowser {
     try {
       await started.connect();
     } catch (error) {
-      own.kill();
+      await own.kill();
       throw error;
     }
     return started;
@@ -68,20 +68,27 @@ export class FloorBrowser {
   /** The three pages of this connection, by their address. */
   pages(): FloorPages {
     const pages = this.context.pages();
-    const saveUrl = `${this.appBase}/api/health`;
-    const floor = pages.find((page) => page.url().startsWith(this.floorBase));
-    const save = pages.find((page) => page.url() === saveUrl);
-    const app = pages.find((page) => page.url().startsWith(this.appBase) && page.url() !== saveUrl);
+    const at = (page: Page): { origin: string; pathname: string } => {
+      try {
+        return new URL(page.url());
+      } catch {
+        return { origin: '', pathname: '' };
+      }
+    };
+    const floorOrigin = new URL(this.floorBase).origin;
+    const appOrigin = new URL(this.appBase).origin;
+    const isSave = (page: Page): boolean =>
+      at(page).origin === appOrigin && at(page).pathname === '/api/health';
+    const floor = pages.find((page) => at(page).origin === floorOrigin);
+    const save = pages.find(isSave);
+    const app = pages.find((page) => at(page).origin === appOrigin && !isSave(page));
     if (floor === undefined || save === undefined || app === undefined)
       throw new Error(`the floor browser's pages: ${pages.map((page) => page.url()).join(', ')}`);
     return { floor, app, save };
   }
 
-  get pid(): number {
-    return this.own.pid;
-  }
-
-  kill(): void {
-    this.own.kill();
+  /** Kills the browser and waits until it exited. */
+  kill(): Promise<void> {
+    return this.own.kill();
   }
 }

@@ -1,10 +1,12 @@
 /**
  * The pages of the download floor benchmark (`download-floor-bench.ts`): each stage of the app's
- * encrypted download, alone, in a browser, against an ordinary download of the same bytes from the
- * same server. Served by `floor-server.ts` on an origin of its own; none of it is the app's code.
+ * encrypted download alone, and its two threads written plainly, in a browser, against an ordinary
+ * download of the same bytes from the same server. Served by `floor-server.ts` on an origin of its
+ * own; none of it is the app's code.
  *
  * - The page: registers the service worker (scope `/sw/`, so it never controls the page), starts a
- *   save by navigating a hidden iframe (as the app does), runs a dedicated worker.
+ *   save by navigating a hidden iframe (as the app does), runs a dedicated worker alone
+ *   (`runWorker`) or as the feed of a two-thread save (`startPipeline`).
  * - The service worker answers `/sw/save?mode=…&size=…` with a stream it makes in JavaScript, queued
  *   as the app's stream sink queues (full 1 MiB slices in pooled buffers, up to four waiting):
  *   `constant` enqueues one 1 MiB buffer again and again (the service-worker save path alone);
@@ -13,11 +15,14 @@
  *   (the save path and the read-back: no network, no cryptography); `slices8` reads the same file as
  *   `slice().arrayBuffer()` of 8 MiB (another way a service worker can read a file); `refetch` fetches
  *   the bytes from the server again, each piece copied into the slices (the second pass of a design
- *   that fetches each chunk twice instead of keeping it on disk, without its decryption).
+ *   that fetches each chunk twice instead of keeping it on disk, without its decryption); `pipeline`
+ *   reads the chunk files the dedicated worker posts over a channel of their own, as `readback`
+ *   (optionally with an AES-GCM call per 256 KiB, as the app's decrypt pass) or as `slices8`.
  * - The dedicated worker: `prepare` writes the 95 MiB file; `store` fetches `/bytes?size=` and
  *   writes it into a 95 MiB file with a synchronous access handle, a GMAC (AES-GCM over nothing, the
  *   256 KiB piece as additional data) per piece, as the app's crypto worker fetches, stores and
- *   verifies each chunk.
+ *   verifies each chunk; `feed` does the same into a file per chunk (chunk i once chunk i - 2 was
+ *   taken, as the app's crypto worker) and posts each to the service worker.
  */
 
 export const FLOOR_CHUNK_BYTES = 95 * 1024 * 1024;
@@ -43,10 +48,15 @@ globalThis.startPipeline = async (size, crypto, read = 'byob') => {
   const channel = new MessageChannel();
   const feed = String(Math.random()).slice(2);
   registration.active.postMessage({ feed }, [channel.port1]);
+  // A worker that fails before it feeds anything tells the service worker too, which fails the save.
+  const failed = (message) => {
+    registration.active.postMessage({ feed, error: message });
+    return new Error(message);
+  };
   const worker = new Worker('/dedicated.js');
   globalThis.pipelineDone = new Promise((resolve, reject) => {
-    worker.onmessage = (event) => { worker.terminate(); if (event.data.error) reject(new Error(event.data.error)); else resolve(event.data); };
-    worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message)); };
+    worker.onmessage = (event) => { worker.terminate(); if (event.data.error) reject(failed(event.data.error)); else resolve(event.data); };
+    worker.onerror = (event) => { worker.terminate(); reject(failed(event.message)); };
   });
   worker.postMessage({ kind: 'feed', size, chunk: ${FLOOR_CHUNK_BYTES}, crypto }, [channel.port2]);
   saveFrom('/sw/save?mode=pipeline&size=' + size + '&feed=' + feed + '&crypto=' + (crypto ? 1 : 0) + '&read=' + read);
@@ -73,7 +83,12 @@ self.addEventListener('fetch', (event) => {
     : mode === 'refetch' ? refetch(size)
     : mode === 'pipeline' && url.searchParams.get('read') === 'slices8' ? pipelineSlices8(size, url.searchParams.get('feed'))
     : mode === 'pipeline' ? pipeline(size, url.searchParams.get('feed'), url.searchParams.get('crypto') === '1')
-    : slices(size, 8 * SLICE);
+    : mode === 'slices8' ? slices(size, 8 * SLICE)
+    : null;
+  if (body === null) {
+    event.respondWith(new Response('no such mode', { status: 404 }));
+    return;
+  }
   event.respondWith(new Response(body, { headers: {
     'Content-Type': 'application/octet-stream',
     'Content-Disposition': 'attachment; filename="' + mode + '.bin"',
@@ -81,37 +96,48 @@ self.addEventListener('fetch', (event) => {
   } }));
 });
 
-// The feeds' ports, by id: the page posts one before it starts the save that reads from it.
+// The feeds' ports, by id: the page posts one before it starts the save that reads from it, and an
+// error instead where its dedicated worker failed before feeding.
 const feeds = new Map();
 function feedPort(id) {
   let feed = feeds.get(id);
   if (feed === undefined) {
     let resolve;
-    feed = { port: new Promise((r) => { resolve = r; }), resolve };
+    let reject;
+    feed = { port: new Promise((ok, no) => { resolve = ok; reject = no; }), resolve, reject };
+    feed.port.catch(() => undefined);
     feeds.set(id, feed);
   }
   return feed;
 }
 self.addEventListener('message', (event) => {
-  if (typeof event.data?.feed === 'string') feedPort(event.data.feed).resolve(event.ports[0]);
+  if (typeof event.data?.feed !== 'string') return;
+  if (typeof event.data.error === 'string') feedPort(event.data.feed).reject(new Error(event.data.error));
+  else feedPort(event.data.feed).resolve(event.ports[0]);
 });
 
-// The chunks the dedicated worker posts, each read back through one BYOB reader into the slices as
-// readBack does, and 'taken' said once read; with crypto, each 256 KiB piece of a slice goes through
-// one AES-GCM call (counter mode and GHASH, as the app's decrypt pass) whose output is copied back.
 // What the dedicated worker posts over the feed \`id\`: \`next()\` answers its chunks in order
-// ({ index, file }), \`taken(index)\` tells it a chunk was read.
+// ({ index, file }) and throws once the worker failed, \`taken(index)\` tells it a chunk was read.
 function feedChunks(id) {
   const chunks = [];
   let wake = null;
   let failed = null;
-  const port = feedPort(id).port.then((p) => {
+  const feed = feedPort(id);
+  const port = feed.port.then((p) => {
     p.onmessage = (event) => {
       if (event.data.error) failed = new Error(event.data.error);
       else chunks.push(event.data);
       wake?.();
     };
     return p;
+  });
+  port.catch(() => undefined);
+  // An error the page posts after the port arrived (the worker failed later) ends the wait too.
+  self.addEventListener('message', (event) => {
+    if (event.data?.feed === id && typeof event.data.error === 'string') {
+      failed = new Error(event.data.error);
+      wake?.();
+    }
   });
   return {
     async next() {
