@@ -158,34 +158,14 @@ function pipeline(size, id, decrypting) {
   const feed = feedChunks(id);
   const key = crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt']);
   const iv = new Uint8Array(12);
-  let sent = 0;
-  let reader = null;
-  let current = null;
+  const files = filesInSlices(size, () => feed.next(), (chunk) => feed.taken(chunk.index));
   return pooledSlices(async (buffer) => {
-    if (sent >= size) return null;
-    const want = Math.min(SLICE, size - sent);
-    let memory = buffer;
-    let filled = 0;
-    while (filled < want) {
-      if (reader === null) {
-        current = await feed.next();
-        reader = current.file.stream().getReader({ mode: 'byob' });
-      }
-      const { value, done } = await reader.read(new Uint8Array(memory, filled, want - filled));
-      if (value !== undefined) memory = value.buffer;
-      if (done) {
-        await feed.taken(current.index);
-        reader = null;
-        continue;
-      }
-      filled += value.length;
-    }
-    sent += filled;
-    const slice = new Uint8Array(memory, 0, filled);
+    const slice = await files.fill(buffer);
+    if (slice === null) return null;
     if (decrypting) {
       const calls = [];
-      for (let at = 0; at < filled; at += 256 * 1024) {
-        calls.push(crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await key, slice.subarray(at, Math.min(filled, at + 256 * 1024))));
+      for (let at = 0; at < slice.length; at += 256 * 1024) {
+        calls.push(crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await key, slice.subarray(at, Math.min(slice.length, at + 256 * 1024))));
       }
       let at = 0;
       for (const call of calls) {
@@ -194,7 +174,8 @@ function pipeline(size, id, decrypting) {
         at += output.length - 16;
       }
     }
-    if (sent >= size && current !== null) await feed.taken(current.index);
+    // The last chunk is taken once its last slice is (no read reaches its end).
+    if (files.done()) await feed.taken(files.current().index);
     return slice;
   });
 }
@@ -265,34 +246,49 @@ function pooledSlices(fill) {
   }, { highWaterMark: QUEUED });
 }
 
-// The chunk file read back through one BYOB reader, each slice filled whole (as readSlicesInto).
-function readBack(size) {
+// Slices of \`size\` bytes in all, each filled whole from files read one after the other, each
+// through one BYOB reader (as readSlicesInto): \`next()\` answers the next { file, … }, \`ended(it)\`
+// runs once one was read to its end.
+function filesInSlices(size, next, ended) {
   let sent = 0;
   let reader = null;
+  let current = null;
   let readSinceOpen = 0;
-  return pooledSlices(async (buffer) => {
-    if (sent >= size) return null;
-    const want = Math.min(SLICE, size - sent);
-    let memory = buffer;
-    let filled = 0;
-    while (filled < want) {
-      if (reader === null) {
-        reader = (await chunkFile()).stream().getReader({ mode: 'byob' });
-        readSinceOpen = 0;
+  return {
+    current: () => current,
+    done: () => sent >= size,
+    async fill(buffer) {
+      if (sent >= size) return null;
+      const want = Math.min(buffer.byteLength, size - sent);
+      let memory = buffer;
+      let filled = 0;
+      while (filled < want) {
+        if (reader === null) {
+          current = await next();
+          reader = current.file.stream().getReader({ mode: 'byob' });
+          readSinceOpen = 0;
+        }
+        const { value, done } = await reader.read(new Uint8Array(memory, filled, want - filled));
+        if (value !== undefined) memory = value.buffer;
+        if (done) {
+          if (readSinceOpen === 0) throw new Error('an empty file');
+          await ended(current);
+          reader = null;
+          continue;
+        }
+        filled += value.length;
+        readSinceOpen += value.length;
       }
-      const { value, done } = await reader.read(new Uint8Array(memory, filled, want - filled));
-      if (value !== undefined) memory = value.buffer;
-      if (done) {
-        if (readSinceOpen === 0) throw new Error('the chunk file is empty');
-        reader = null;
-        continue;
-      }
-      filled += value.length;
-      readSinceOpen += value.length;
-    }
-    sent += filled;
-    return new Uint8Array(memory, 0, filled);
-  });
+      sent += filled;
+      return new Uint8Array(memory, 0, filled);
+    },
+  };
+}
+
+// The chunk file read back, again and again.
+function readBack(size) {
+  const files = filesInSlices(size, async () => ({ file: await chunkFile() }), () => undefined);
+  return pooledSlices((buffer) => files.fill(buffer));
 }
 
 // The bytes fetched from the server again, each piece copied into the slices (as the app's sink packs
