@@ -9,21 +9,28 @@
  * docs/benchmarks.md unless `--no-docs` or `--floor-stages`.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { link, mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../helpers/browser.js';
 import { GIB, MB } from './bench-units.js';
-import { encryptedSizeFor } from '@coffer/contracts';
 import { newPerson, signUpReady } from '../helpers/auth.js';
-import { fileCard, forceServiceWorkerSave, writeTestFile, type TestFile } from '../helpers/files.js';
+import { forceServiceWorkerSave } from '../helpers/files.js';
 import { measuredCommit, startServer } from './driver/bench-stack.js';
-import { encryptedUpload } from './driver/encrypted-transfers.js';
 import { fileComplete, withBase } from './driver/own-chromium.js';
+import {
+  appEncrypted,
+  appPlain,
+  downloadButton,
+  sendBearer,
+  storedIn,
+  storeInApp,
+  type App,
+} from './floor/floor-app.js';
 import { FloorBrowser, type FloorPages } from './floor/floor-browser.js';
-import { accessSessionInPage, plainUpload } from './driver/plain-transfers.js';
+import { save, stageTimeoutMs, type Check } from './floor/floor-save.js';
 import { deleteAllFiles, NAME_SHIM } from './driver/session.js';
 import { spawnReady, stopped } from './driver/spawn-ready.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
@@ -147,9 +154,6 @@ async function startFloorServer(source: string): Promise<{ base: string; child: 
   return { base: `http://127.0.0.1:${found}`, child };
 }
 
-/** Answers, once the stage's work is done, what checks and cleans up after it (outside the clock). */
-type Check = () => Promise<void>;
-
 /** What the fixture's page offers (floor-fixture.ts). */
 interface FloorPage {
   swReady: Promise<void>;
@@ -163,39 +167,6 @@ interface FloorPage {
 interface StartedInPage {
   floorStartedAt?: number;
   floorStartError?: string;
-}
-
-/** A ceiling for a stage that hangs (2 minutes, then 20 MB/s at worst), never its expected length. */
-function stageTimeoutMs(size: number): number {
-  return 120_000 + Math.round(size / 20e3);
-}
-
-/** Rejects after `ms` with `what`: a ceiling for a step that may hang. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const ceiling = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`${what} did not end within ${String(Math.round(ms / 1000))} s`));
-    }, ms);
-  });
-  return Promise.race([promise, ceiling]).finally(() => {
-    clearTimeout(timer);
-  });
-}
-
-/**
- * Saves what `start` begins in `page` (a download): timed to the browser calling it complete; the
- * check (after the clock) compares its size and deletes it.
- */
-async function save(page: Page, start: () => Promise<unknown>, what: string, size: number): Promise<Check> {
-  const timeout = stageTimeoutMs(size);
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout }), start()]);
-  const path = await within(download.path(), timeout, what);
-  return async () => {
-    const { size: saved } = await stat(path);
-    await download.delete();
-    if (saved !== size) throw new Error(`${what}: ${String(saved)} bytes saved, expected ${String(size)}`);
-  };
 }
 
 /** Saves `href` through the page's hidden iframe. */
@@ -238,100 +209,6 @@ async function savePipeline(page: Page, size: number, stage: StageId): Promise<C
     await saved();
     await checkFeed(page, size);
   };
-}
-
-/** The app's server and, per size, the file stored in it twice (plainly and encrypted). */
-interface App {
-  readonly base: string;
-  readonly child: ChildProcess;
-  /** Per size: the plain upload's stored file id, and the file uploaded encrypted. */
-  readonly stored: Map<number, { readonly plainId: string; readonly file: TestFile }>;
-  readonly downloads: string;
-}
-
-/**
- * Stores `size` bytes through the app twice, from one test file: a plain upload (no encryption, the
- * target's denominator) and an encrypted one (under another name: the card is found by name, and the
- * plain upload's is "plain-" + the file's).
- */
-async function storeInApp(app: App, page: Page, dir: string, size: number): Promise<void> {
-  await page.bringToFront();
-  const plain = await writeTestFile(dir, `floor-${String(size)}.bin`, size, 'FLOOR');
-  const file: TestFile = {
-    ...plain,
-    name: `sealed-${String(size)}.bin`,
-    path: join(dir, `sealed-${String(size)}.bin`),
-  };
-  await link(plain.path, file.path);
-  try {
-    const { fileId } = await plainUpload({ page }, plain);
-    await encryptedUpload({ page }, file);
-    await page.getByRole('link', { name: 'My Files' }).first().click();
-    await fileCard(page, file.name).waitFor();
-    app.stored.set(size, { plainId: fileId, file });
-  } finally {
-    await rm(plain.path, { force: true });
-    await rm(file.path, { force: true });
-  }
-}
-
-/** The file's Download button on My Files. */
-const downloadButton = (page: Page, name: string): Locator =>
-  fileCard(page, name).getByRole('button', { name: `Download ${name}` });
-
-/**
- * The app's encrypted download of what was stored for `size`, from My Files: timed from the click
- * to the browser calling it complete; the check sizes it, deletes it and waits for the app's own end
- * (its Download button comes back once the service worker sent its result).
- */
-async function appEncrypted(app: App, page: Page, size: number): Promise<Check> {
-  const { name } = storedIn(app, size).file;
-  const button = downloadButton(page, name);
-  await button.waitFor();
-  const saved = await save(page, () => button.click(), 'app-encrypted', size);
-  return async () => {
-    await saved();
-    await button.waitFor({ timeout: 60_000 });
-  };
-}
-
-/**
- * Before the app's plain download (outside the clock): the save page sends the app's current access
- * token. One that expires within 90 s is first renewed by the app (its tab in front: a background
- * tab's timers, which renew it, run late).
- */
-async function sendBearer(pages: FloorPages): Promise<void> {
-  const session = (): Promise<{ token: string; expiresAt: number }> =>
-    pages.app.evaluate(accessSessionInPage);
-  let current = await session();
-  if (current.expiresAt - Date.now() < 90_000) {
-    await pages.app.bringToFront();
-    const old = current.token;
-    const deadline = Date.now() + 120_000;
-    while (current.token === old) {
-      if (Date.now() > deadline) throw new Error('the app did not renew its access token within 120 s');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      current = await session();
-    }
-  }
-  await pages.save.setExtraHTTPHeaders({ Authorization: `Bearer ${current.token}` });
-}
-
-/** The app's plain download of the file stored for `size` (the bearer header already set). */
-function appPlain(app: App, pages: FloorPages, size: number): Promise<Check> {
-  const href = `/api/users/files/${encodeURIComponent(storedIn(app, size).plainId)}/download`;
-  const start = (): Promise<void> =>
-    pages.save.evaluate((url) => {
-      location.href = url;
-    }, href);
-  // What the plain upload stored: each 95 MiB slice with the 28 bytes an encrypted chunk adds.
-  return save(pages.save, start, href, encryptedSizeFor(size));
-}
-
-function storedIn(app: App, size: number): { readonly plainId: string; readonly file: TestFile } {
-  const stored = app.stored.get(size);
-  if (stored === undefined) throw new Error(`nothing of ${String(size)} bytes is stored in the app`);
-  return stored;
 }
 
 async function runStage(pages: FloorPages, app: App, stage: ObservedStage, size: number): Promise<Check> {
