@@ -46,6 +46,8 @@ export async function startServer(dataDir: string): Promise<{ base: string; chil
     main,
     port,
     dataDir,
+    // Node's own flags for the server, to look inside it (e.g. `--trace-gc`, `--perf-basic-prof`).
+    nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((flag) => flag !== ''),
     env: {
       IDP_ATTEMPTS_PER_IP: '1000',
       PLAN_LIMITS_FREE: plans,
