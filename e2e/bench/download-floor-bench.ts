@@ -30,7 +30,8 @@ import {
   type App,
 } from './floor/floor-app.js';
 import { FloorBrowser, type FloorPages } from './floor/floor-browser.js';
-import { save, stageTimeoutMs, type Check } from './floor/floor-save.js';
+import { save, type Check } from './floor/floor-save.js';
+import { transferTimeoutMs } from './driver/measured-run.js';
 import { deleteAllFiles, NAME_SHIM } from './driver/session.js';
 import { spawnReady, stopped } from './driver/spawn-ready.js';
 import { ChromiumProcesses } from './measure/chromium-processes.js';
@@ -341,7 +342,7 @@ async function measureUnobserved(
   await new Promise((resolve) => setTimeout(resolve, spare));
   processes.start();
   const { value: endedAt, machine } = await machineDuring(async () => {
-    await fileComplete(app.downloads, size, stageTimeoutMs(size), scheduled.fileName);
+    await fileComplete(app.downloads, size, transferTimeoutMs(size), scheduled.fileName);
     return Date.now();
   });
   const cpu = processes.stop();

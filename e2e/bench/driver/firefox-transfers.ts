@@ -27,7 +27,7 @@ import { installBlockRecorder } from '../measure/main-thread-blocking.js';
 import { cryptoWorkerPath } from './bench-stack.js';
 import { transferTimeoutMs } from './measured-run.js';
 import {
-  accessTokenInPage,
+  accessSessionInPage,
   addBenchFileInput,
   plainUploadInPage,
   PLAIN_INPUT_ID,
@@ -182,7 +182,7 @@ async function plainUpload(page: Page, file: TestFile): Promise<{ fileId: string
  * closed or not), and every later figure of the run would include it. Timed to the file saved whole.
  */
 async function plainDownload(h: FirefoxHarness, fileId: string, expected: number): Promise<number> {
-  const token = await h.window.page.evaluate(accessTokenInPage);
+  const { token } = await h.window.page.evaluate(accessSessionInPage);
   const relay = await bearerRelay(`${h.base}/api/users/files/${encodeURIComponent(fileId)}/download`, token);
   try {
     const other = await openWindow(h.browser, h.dir, 'plain');

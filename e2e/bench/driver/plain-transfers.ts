@@ -133,7 +133,7 @@ export async function plainUploadInPage({
  * second context that sends the bearer header with every request. Timed to the file on disk.
  */
 export async function plainDownload(h: Harness, fileId: string, expected: number): Promise<number> {
-  const token = await h.page.evaluate(accessTokenInPage);
+  const { token } = await h.page.evaluate(accessSessionInPage);
   const context = await h.browser.newContext({
     acceptDownloads: true,
     extraHTTPHeaders: { Authorization: `Bearer ${token}` },
@@ -158,12 +158,6 @@ export async function plainDownload(h: Harness, fileId: string, expected: number
   } finally {
     await context.close();
   }
-}
-
-/** In the page: the signed-in person's access token, as the app keeps it. */
-export function accessTokenInPage(): string {
-  const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:')) ?? '';
-  return (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token ?? '';
 }
 
 /** In the page: the signed-in person's access token and when it expires (ms since the epoch). */

@@ -184,27 +184,7 @@ function pipeline(size, id, decrypting) {
 // as it is (as \`slices8\`): the other way of reading a file back, no cryptography.
 function pipelineSlices8(size, id) {
   const feed = feedChunks(id);
-  let sent = 0;
-  let current = null;
-  let at = 0;
-  return new ReadableStream({
-    async pull(controller) {
-      if (sent >= size) return controller.close();
-      if (current === null) {
-        current = await feed.next();
-        at = 0;
-      }
-      const end = Math.min(current.file.size, at + 8 * SLICE);
-      const bytes = await current.file.slice(at, end).arrayBuffer();
-      at = end;
-      sent += bytes.byteLength;
-      controller.enqueue(new Uint8Array(bytes));
-      if (at >= current.file.size) {
-        await feed.taken(current.index);
-        current = null;
-      }
-    },
-  }, { highWaterMark: QUEUED });
+  return fileSlices(size, 8 * SLICE, () => feed.next(), (chunk) => feed.taken(chunk.index));
 }
 
 async function chunkFile() {
@@ -315,20 +295,35 @@ function refetch(size) {
   });
 }
 
+// The chunk file read as \`slice().arrayBuffer()\` of \`sliceBytes\`, again and again.
 function slices(size, sliceBytes) {
+  return fileSlices(size, sliceBytes, async () => ({ file: await chunkFile() }), () => undefined);
+}
+
+// \`size\` bytes in all from files read one after the other, each as \`slice().arrayBuffer()\` of
+// \`sliceBytes\`, each enqueued as it is: \`next()\` answers the next { file, … }, \`ended(it)\` runs
+// once one was read to its end (the last one too, once its last slice is queued).
+function fileSlices(size, sliceBytes, next, ended) {
   let sent = 0;
-  let file = null;
+  let current = null;
   let at = 0;
   return new ReadableStream({
     async pull(controller) {
       if (sent >= size) return controller.close();
-      file ??= await chunkFile();
-      if (at >= file.size) at = 0;
-      const end = Math.min(file.size, at + sliceBytes, at + size - sent);
-      const bytes = await file.slice(at, end).arrayBuffer();
+      if (current === null) {
+        current = await next();
+        at = 0;
+        if (current.file.size === 0) throw new Error('an empty file');
+      }
+      const end = Math.min(current.file.size, at + sliceBytes, at + size - sent);
+      const bytes = await current.file.slice(at, end).arrayBuffer();
       at = end;
       sent += bytes.byteLength;
       controller.enqueue(new Uint8Array(bytes));
+      if (at >= current.file.size || sent >= size) {
+        await ended(current);
+        current = null;
+      }
     },
   }, { highWaterMark: QUEUED });
 }

@@ -4,14 +4,10 @@
  */
 import { stat } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
+import { transferTimeoutMs } from '../driver/measured-run.js';
 
 /** Answers, once the stage's work is done, what checks and cleans up after it (outside the clock). */
 export type Check = () => Promise<void>;
-
-/** A ceiling for a stage that hangs (2 minutes, then 20 MB/s at worst), never its expected length. */
-export function stageTimeoutMs(size: number): number {
-  return 120_000 + Math.round(size / 20e3);
-}
 
 /** Rejects after `ms` with `what`: a ceiling for a step that may hang. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -36,7 +32,7 @@ export async function save(
   what: string,
   size: number,
 ): Promise<Check> {
-  const timeout = stageTimeoutMs(size);
+  const timeout = transferTimeoutMs(size);
   const [download] = await Promise.all([page.waitForEvent('download', { timeout }), start()]);
   const path = await within(download.path(), timeout, what);
   return async () => {
