@@ -1,6 +1,7 @@
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { BlobRange, BlobReadResult, BlobStore, CompletedPart } from './blob-store.js';
+import type { BlobRange, BlobReadOptions, BlobReadResult, BlobStore, CompletedPart } from './blob-store.js';
+import type { ReadBuffers } from './read-buffers.js';
 import {
   BlobNotFoundError,
   BlobReadError,
@@ -200,7 +201,13 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
     return dir;
   }
 
-  async function* readParts(manifest: Manifest, key: string, start: number, length: number) {
+  async function* readParts(
+    manifest: Manifest,
+    key: string,
+    start: number,
+    length: number,
+    buffers: ReadBuffers | undefined,
+  ) {
     const base = versionPath(manifest.data);
     let partStart = 0;
     for (const part of manifest.parts) {
@@ -213,6 +220,7 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
           from - partStart,
           to - from,
           () => new BlobNotFoundError(key),
+          buffers,
         );
       }
       partStart = partEnd;
@@ -331,7 +339,7 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
       await rm(trash, { recursive: true, force: true });
     },
 
-    async get(key, range?: BlobRange): Promise<BlobReadResult> {
+    async get(key, range?: BlobRange, options?: BlobReadOptions): Promise<BlobReadResult> {
       assertValidKey(key);
       if (range !== undefined) assertWellFormedRange(range);
       await init();
@@ -340,7 +348,7 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
       const totalSize = manifest.size;
       const served = range === undefined ? { start: 0, end: totalSize - 1 } : resolveRange(range, totalSize);
       const size = served.end - served.start + 1;
-      return { body: readParts(manifest, key, served.start, size), size, totalSize };
+      return { body: readParts(manifest, key, served.start, size, options?.buffers), size, totalSize };
     },
 
     async stat(key) {

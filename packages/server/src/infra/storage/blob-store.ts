@@ -1,4 +1,5 @@
 import { CodedError } from '../../coded-error.js';
+import type { ReadBuffers } from './read-buffers.js';
 
 /**
  * Where encrypted file content lives. The server only ever stores ciphertext, so a blob store
@@ -64,7 +65,7 @@ export interface BlobStore {
    * The body must be consumed or closed (`break` out of `for await`, or call `return()` on its
    * iterator): with S3 it holds an open connection.
    */
-  get(key: string, range?: BlobRange): Promise<BlobReadResult>;
+  get(key: string, range?: BlobRange, options?: BlobReadOptions): Promise<BlobReadResult>;
 
   /** Size of the object under `key`, or `null` if there is none. */
   stat(key: string): Promise<BlobStat | null>;
@@ -77,6 +78,14 @@ export interface BlobStore {
 export interface BlobRange {
   start: number;
   end: number;
+}
+
+export interface BlobReadOptions {
+  /**
+   * Buffers the store may read into (the fs store does; S3's body arrives in the SDK's own). A chunk
+   * read into one is valid only until the consumer hands that buffer out again.
+   */
+  buffers?: ReadBuffers;
 }
 
 export interface BlobReadResult {

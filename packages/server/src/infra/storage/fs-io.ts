@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { BlobReadError } from './blob-store.js';
 import { IO_CHUNK_SIZE } from './byte-streams.js';
+import type { ReadBuffers } from './read-buffers.js';
 
 /** 128 random bits as hex: upload ids, etags and version ids, unguessable and file-name safe. */
 export function randomId(): string {
@@ -86,13 +87,16 @@ export async function mkdirDurable(dir: string): Promise<void> {
 /**
  * Yields `length` bytes of the file at `path` from `start`. The file is opened lazily (when the
  * consumer first asks) and closed when the read ends, fails or the consumer stops early.
- * `onMissing` turns a vanished file into the caller's error.
+ * `onMissing` turns a vanished file into the caller's error. With `buffers`, each piece is read into
+ * a buffer taken from them (reused by a consumer that says when it is done with one); without, into
+ * a new one each time.
  */
 export async function* readFileRange(
   path: string,
   start: number,
   length: number,
   onMissing: () => Error,
+  buffers?: ReadBuffers,
 ): AsyncGenerator<Uint8Array> {
   if (length === 0) return;
   let handle: FileHandle;
@@ -101,18 +105,44 @@ export async function* readFileRange(
   } catch (error) {
     throw errnoCode(error) === 'ENOENT' ? onMissing() : error;
   }
+  let seen = 0;
+  for await (const chunk of buffers === undefined
+    ? readStreamed(handle, start, length)
+    : readInto(handle, start, length, buffers)) {
+    seen += chunk.byteLength;
+    yield chunk;
+  }
+  if (seen !== length) throw new BlobReadError(`${path} is ${length - seen} bytes shorter than recorded`);
+}
+
+async function* readStreamed(handle: FileHandle, start: number, length: number): AsyncGenerator<Uint8Array> {
   // The stream reads ahead one chunk while the consumer handles the previous one.
   const stream = handle.createReadStream({ start, end: start + length - 1, highWaterMark: IO_CHUNK_SIZE });
-  let seen = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      seen += chunk.byteLength;
-      yield chunk;
-    }
+    yield* stream as AsyncIterable<Buffer>;
   } finally {
     stream.destroy();
   }
-  if (seen !== length) throw new BlobReadError(`${path} is ${length - seen} bytes shorter than recorded`);
+}
+
+async function* readInto(
+  handle: FileHandle,
+  start: number,
+  length: number,
+  buffers: ReadBuffers,
+): AsyncGenerator<Uint8Array> {
+  try {
+    for (let position = start, end = start + length; position < end;) {
+      const want = Math.min(IO_CHUNK_SIZE, end - position);
+      const buffer = await buffers.take(want);
+      const { bytesRead } = await handle.read(buffer, 0, want, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Removes direct children of `dir` not modified for `maxAgeMs`: leftovers of a crashed process. */

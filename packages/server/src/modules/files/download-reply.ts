@@ -1,10 +1,7 @@
-import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { downloadBodyFor } from './download-stream.js';
 import type { Download } from './downloads.service.js';
 import { RangeNotSatisfiableError } from './downloads.service.js';
-
-/** Bytes buffered ahead of the socket per download: one read of the blob store, not a file. */
-const STREAM_HIGH_WATER_MARK = 64 * 1024;
 
 /**
  * Streams a download. The file name is metadata the client decrypts and applies itself, so
@@ -22,9 +19,7 @@ export function sendDownload(reply: FastifyReply, download: Download): FastifyRe
     reply.header('content-range', `bytes ${download.start}-${download.end}/${download.totalSize}`);
   }
   // Fastify destroys the stream when the client goes away, which closes the blob store's body.
-  return reply.send(
-    Readable.from(download.body, { objectMode: false, highWaterMark: STREAM_HIGH_WATER_MARK }),
-  );
+  return reply.send(downloadBodyFor(reply.raw, download.body, download.buffers));
 }
 
 /** Runs `open`; a 416 answer carries `Content-Range: bytes *\/size` as RFC 9110 asks. */

@@ -8,6 +8,7 @@ import { BlobNotFoundError, BlobRangeNotSatisfiableError } from '../../infra/sto
 import { limitsFor, periodStart } from '../users/plans.js';
 import type { CurrentUser } from '../users/users.service.js';
 import type { FilesRepo } from './files.repo.js';
+import { ResponseReadBuffers } from './download-stream.js';
 import { resolveRangeHeader } from './http-range.js';
 import { startBody } from './started-body.js';
 
@@ -25,6 +26,8 @@ export interface Download {
   size: number;
   /** Size of the whole object. */
   totalSize: number;
+  /** The buffers `body` is read into, reused once the response has written them (download-stream.ts). */
+  buffers?: ResponseReadBuffers;
 }
 
 /** 416: the range starts past the end of the object. `totalSize` goes into `Content-Range: bytes *\/N`. */
@@ -136,9 +139,11 @@ export async function openStoredRange(
   objectKey: string,
   range: Exclude<ReturnType<typeof resolveRangeHeader>, { kind: 'unsatisfiable' }>,
 ): Promise<Download> {
+  const buffers = new ResponseReadBuffers();
   const blob = await blobStore.get(
     objectKey,
     range.kind === 'partial' ? { start: range.start, end: range.end } : undefined,
+    { buffers },
   );
   const body = await startBody(blob.body);
   const start = range.kind === 'partial' ? range.start : 0;
@@ -149,5 +154,6 @@ export async function openStoredRange(
     end: start + blob.size - 1,
     size: blob.size,
     totalSize: blob.totalSize,
+    buffers,
   };
 }
