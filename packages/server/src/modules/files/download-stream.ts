@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import type { ReadBuffers } from '../../infra/storage/read-buffers.js';
@@ -38,63 +37,69 @@ export class DownloadGoneError extends Error {
  * `pipe` event), and until then no buffer is handed out twice.
  */
 export class ResponseReadBuffers implements ReadBuffers {
-  private readonly buffers: (Uint8Array | undefined)[] = new Array(RING_SIZE);
-  /** Per buffer: the body offset at which its last chunk ends, `Infinity` while it is out unsent. */
-  private readonly ends: number[] = new Array<number>(RING_SIZE).fill(0);
+  /** Each buffer, and the body offset at which its last chunk ends (`Infinity` while it is out unsent). */
+  private readonly slots: { buffer: Uint8Array; end: number }[] = [];
   private next = 0;
-  private written: (() => number) | null = null;
-  private response: BodyDestination | null = null;
-  private gone = false;
+  private bound: { destination: BodyDestination; written: () => number; gone: boolean } | null = null;
   /** Buffers allocated: at most {@link RING_SIZE} for a download piped straight into its response. */
   allocated = 0;
 
   async take(size: number): Promise<Uint8Array> {
-    const slot = this.next;
-    this.next = (slot + 1) % RING_SIZE;
-    const buffer = this.buffers[slot];
-    if (buffer !== undefined && buffer.byteLength >= size && this.written !== null) {
-      while (this.ends[slot]! > this.written()) await this.somethingWritten();
-      this.ends[slot] = Infinity;
-      return buffer;
+    const index = this.next;
+    this.next = (index + 1) % RING_SIZE;
+    const slot = this.slots[index];
+    const bound = this.bound;
+    if (slot !== undefined && slot.buffer.byteLength >= size && bound !== null) {
+      while (slot.end > bound.written()) await somethingWritten(bound);
+      slot.end = Infinity;
+      return slot.buffer;
     }
-    // Unbound (nothing counts what was written), or the first use of the slot: new memory.
-    const fresh = Buffer.allocUnsafeSlow(size);
+    // The first use of the slot, or unbound (nothing counts what was written): new memory.
+    const buffer = Buffer.allocUnsafeSlow(size);
     this.allocated += 1;
-    this.buffers[slot] = fresh;
-    this.ends[slot] = Infinity;
-    return fresh;
+    this.slots[index] = { buffer, end: Infinity };
+    return buffer;
   }
 
   /** `chunk` was pushed into the body stream, whose first `end` bytes are now pushed. */
   pushed(chunk: Uint8Array, end: number): void {
-    const slot = this.buffers.findIndex((buffer) => buffer !== undefined && buffer.buffer === chunk.buffer);
-    if (slot !== -1) this.ends[slot] = end;
+    const slot = this.slots.find(({ buffer }) => buffer.buffer === chunk.buffer);
+    if (slot !== undefined) slot.end = end;
   }
 
-  /** The body stream `body` is piped straight into `response`: from now on a buffer may be reused. */
-  bindTo(body: DownloadBodyStream, response: BodyDestination): void {
-    this.response = response;
-    this.written = () => body.pushedBytes - body.readableLength - response.writableLength;
-    response.once('close', () => {
-      this.gone = true;
+  /** The body stream `body` is piped straight into `destination`: from now on a buffer may be reused. */
+  bindTo(body: DownloadBodyStream, destination: BodyDestination): void {
+    const bound = {
+      destination,
+      written: () => body.pushedBytes - body.readableLength - destination.writableLength,
+      gone: false,
+    };
+    destination.once('close', () => {
+      bound.gone = true;
     });
+    this.bound = bound;
   }
+}
 
-  private async somethingWritten(): Promise<void> {
-    const response = this.response!;
-    if (this.gone || response.destroyed) throw new DownloadGoneError();
-    const stop = new AbortController();
-    try {
-      await Promise.race([
-        once(response, 'drain', { signal: stop.signal }),
-        once(response, 'close', { signal: stop.signal }),
-        new Promise((resolve) => setTimeout(resolve, RECHECK_MS).unref()),
-      ]);
-    } finally {
-      stop.abort();
+/** Resolves when `destination` drained, or after {@link RECHECK_MS}; rejects once it has closed. */
+function somethingWritten(bound: { destination: BodyDestination; gone: boolean }): Promise<void> {
+  const { destination } = bound;
+  return new Promise((resolve, reject) => {
+    const settle = () => {
+      clearTimeout(timer);
+      destination.off('drain', settle);
+      destination.off('close', settle);
+      if (bound.gone || destination.destroyed) reject(new DownloadGoneError());
+      else resolve();
+    };
+    const timer = setTimeout(settle, RECHECK_MS);
+    if (bound.gone || destination.destroyed) {
+      settle();
+      return;
     }
-    if (this.gone || response.destroyed) throw new DownloadGoneError();
-  }
+    destination.once('drain', settle);
+    destination.once('close', settle);
+  });
 }
 
 /**
@@ -124,7 +129,9 @@ export class DownloadBodyStream extends Readable {
         this.buffers?.pushed(value, this.pushedBytes);
         this.push(value);
       },
-      (error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))),
+      (error: unknown) => {
+        this.destroy(error instanceof Error ? error : new Error(String(error)));
+      },
     );
   }
 
@@ -135,8 +142,12 @@ export class DownloadBodyStream extends Readable {
       return;
     }
     closing.then(
-      () => callback(error),
-      (closeError: unknown) => callback(error ?? (closeError as Error)),
+      () => {
+        callback(error);
+      },
+      (closeError: unknown) => {
+        callback(error ?? (closeError as Error));
+      },
     );
   }
 }
@@ -153,10 +164,9 @@ export function downloadBodyFor(
 ): DownloadBodyStream {
   const stream = new DownloadBodyStream(body, buffers);
   if (buffers !== undefined) {
-    const onPipe = (source: unknown) => {
+    response.once('pipe', (source: unknown) => {
       if (source === stream) buffers.bindTo(stream, response);
-    };
-    response.once('pipe', onPipe);
+    });
   }
   return stream;
 }
