@@ -84,6 +84,10 @@ const STAGES = [
     what: 'as `pipeline`, the service worker reading each chunk file as `slice().arrayBuffer()` of 8 MiB, each enqueued as it is (as `slices8`)',
   },
   {
+    id: 'posted',
+    what: 'a dedicated worker reads the 95 MiB file with a synchronous access handle, 1 MiB at a time, and posts each piece (a transferred `ArrayBuffer`, ≤ 8 ahead) to the service worker, which enqueues it into the save: plaintext handed from the worker that can read a file cheaply to the one that saves, no network, no cryptography',
+  },
+  {
     id: 'plain-unobserved',
     what: "as `plain`, with no DevTools client: the page's timer starts it 3 s after it was scheduled (the driver lets go of the browser in between), timed from that start to the file arriving whole in the download folder",
   },
@@ -102,6 +106,10 @@ const STAGES = [
   {
     id: 'pipeline-slices8-unobserved',
     what: 'as `pipeline-slices8`, with no DevTools client',
+  },
+  {
+    id: 'fetch',
+    what: 'dedicated worker fetches the bytes into one reused 1 MiB buffer (BYOB reader) and keeps nothing: the least any design does to bring the bytes into a page, where they can be decrypted',
   },
   {
     id: 'store',
@@ -159,7 +167,7 @@ async function startFloorServer(source: string): Promise<{ base: string; child: 
 interface FloorPage {
   swReady: Promise<void>;
   saveFrom(url: string): void;
-  startPipeline(size: number, crypto: boolean, read?: 'byob' | 'slices8'): Promise<void>;
+  startPipeline(size: number, crypto: boolean, read?: 'byob' | 'slices8' | 'posted'): Promise<void>;
   pipelineDone: Promise<{ received: number }> | null;
   runWorker(kind: string, size: number): Promise<{ received: number }>;
 }
@@ -180,10 +188,10 @@ function saveHref(page: Page, href: string, size: number): Promise<Check> {
 }
 
 /** How a pipeline stage computes and reads back: its cryptographic work, and the service worker's read method. */
-function pipelineOf(stage: StageId): { crypto: boolean; read: 'byob' | 'slices8' } {
+function pipelineOf(stage: StageId): { crypto: boolean; read: 'byob' | 'slices8' | 'posted' } {
   return {
     crypto: stage.startsWith('pipeline-crypto'),
-    read: stage.startsWith('pipeline-slices8') ? 'slices8' : 'byob',
+    read: stage.startsWith('pipeline-slices8') ? 'slices8' : stage === 'posted' ? 'posted' : 'byob',
   };
 }
 
@@ -217,11 +225,12 @@ async function runStage(pages: FloorPages, app: App, stage: ObservedStage, size:
   if (stage === 'plain') return saveHref(page, `/bytes?size=${String(size)}`, size);
   if (stage === 'app-plain') return appPlain(app, pages, size);
   if (stage === 'app-encrypted') return appEncrypted(app, pages.app, size);
-  if (stage.startsWith('pipeline')) return savePipeline(page, size, stage);
-  if (stage !== 'store') return saveHref(page, `/sw/save?mode=${stage}&size=${String(size)}`, size);
+  if (stage.startsWith('pipeline') || stage === 'posted') return savePipeline(page, size, stage);
+  if (stage !== 'store' && stage !== 'fetch')
+    return saveHref(page, `/sw/save?mode=${stage}&size=${String(size)}`, size);
   const received = await page.evaluate(
-    async (bytes) => (await (globalThis as unknown as FloorPage).runWorker('store', bytes)).received,
-    size,
+    async ([kind, bytes]) => (await (globalThis as unknown as FloorPage).runWorker(kind, bytes)).received,
+    [stage, size] as const,
   );
   return () =>
     received === size
@@ -463,6 +472,9 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
     `- With the cryptographic work (\`pipeline-crypto\`): ${floorOf('pipeline-crypto')}.`,
     `- Without cryptography, read back as 8 MiB \`slice().arrayBuffer()\` (\`pipeline-slices8\`): ${floorOf('pipeline-slices8')}.`,
     `- The read-back alone (\`readback\`: no network, no cryptography): ${floorOf('readback')}.`,
+    `- Handed over by a dedicated worker instead (\`posted\`: no network, no cryptography): ${floorOf('posted')}.`,
+    '',
+    ...arithmetic(size, stages),
     '',
     "With no DevTools client (each against the floor server's unobserved plain download of the same round, and the app's plain download, observed: it needs the bearer header only a connected driver can add):",
     '',
@@ -471,6 +483,35 @@ function sizeTable({ size, stages, plainAfter }: SizeRuns): string[] {
     `- With the cryptographic work: ${unobservedOf('pipeline-crypto-unobserved')}.`,
     `- Without cryptography, read back as 8 MiB slices: ${unobservedOf('pipeline-slices8-unobserved')}.`,
     '',
+  ];
+}
+
+/**
+ * Whether the machine's cores can carry the download target at all: the least any streaming design
+ * spends per GiB (bring the bytes into a page: \`fetch\`; hand them to the browser's download from a
+ * service worker: \`constant\`; the server's sending: \`app-encrypted\`'s server), against the CPU a
+ * GiB may take at 0.6 × the app's plain download.
+ */
+function arithmetic(size: number, stages: Map<StageId, StageRun[]>): string[] {
+  const perGib = (stage: StageId, of: (run: StageRun) => number): number =>
+    median((stages.get(stage) ?? []).map((run) => (of(run) / size) * GIB));
+  const appPlain = median((stages.get('app-plain') ?? []).map((run) => size / MB / run.seconds));
+  const fetchCpu = perGib('fetch', (run) => run.chromiumCpu);
+  const saveCpu = perGib('constant', (run) => run.chromiumCpu);
+  const serverCpu = perGib('app-encrypted', (run) => run.serverCpu);
+  const least = fetchCpu + saveCpu + serverCpu;
+  const cores = cpus().length;
+  const target = 0.6 * appPlain;
+  const budget = (cores * GIB) / MB / target;
+  const ceiling = (cores * GIB) / MB / least;
+  if (![least, budget, ceiling].every(Number.isFinite))
+    return ['(The arithmetic needs `fetch`, `constant`, `app-encrypted` and `app-plain`.)'];
+  return [
+    `**The arithmetic (medians of this size).** At 0.6 × the app's plain download (${appPlain.toFixed(0)} MB/s) a GiB may take ${(GIB / MB / target).toFixed(2)} s: ${budget.toFixed(1)} CPU-seconds of ${String(cores)} cores, if every one is busy and nothing else runs. The least any streaming download spends per GiB, with no storage, no read-back and no cryptography: bringing the bytes into a page (\`fetch\`) ${fetchCpu.toFixed(1)} CPU-s in Chromium, handing them to the browser's download from a service worker (\`constant\`) ${saveCpu.toFixed(1)}, the server sending them ${serverCpu.toFixed(1)}: ${least.toFixed(1)} CPU-s, so at most ${ceiling.toFixed(0)} MB/s, ${(ceiling / appPlain).toFixed(2)} × the app's plain download. ${
+      least > budget
+        ? 'The target is out of reach on this machine for any design that streams the save through a service worker.'
+        : 'The cores alone do not rule the target out.'
+    }`,
   ];
 }
 

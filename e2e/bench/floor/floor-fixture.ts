@@ -17,12 +17,15 @@
  *   the bytes from the server again, each piece copied into the slices (the second pass of a design
  *   that fetches each chunk twice instead of keeping it on disk, without its decryption); `pipeline`
  *   reads the chunk files the dedicated worker posts over a channel of their own, as `readback`
- *   (optionally with an AES-GCM call per 256 KiB, as the app's decrypt pass) or as `slices8`.
+ *   (optionally with an AES-GCM call per 256 KiB, as the app's decrypt pass) or as `slices8`; `posted`
+ *   enqueues the pieces the dedicated worker posts it (`post`).
  * - The dedicated worker: `prepare` writes the 95 MiB file; `store` fetches `/bytes?size=` and
  *   writes it into a 95 MiB file with a synchronous access handle, a GMAC (AES-GCM over nothing, the
  *   256 KiB piece as additional data) per piece, as the app's crypto worker fetches, stores and
- *   verifies each chunk; `feed` does the same into a file per chunk (chunk i once chunk i - 2 was
- *   taken, as the app's crypto worker) and posts each to the service worker.
+ *   verifies each chunk; `fetch` only reads the bytes (one reused 1 MiB buffer, BYOB), nothing kept:
+ *   the least a page does to receive them; `feed` does the same into a file per chunk (chunk i once chunk i - 2 was
+ *   taken, as the app's crypto worker) and posts each to the service worker; `post` reads the 95 MiB
+ *   file with a synchronous access handle and posts it to the service worker 1 MiB at a time.
  */
 
 export const FLOOR_CHUNK_BYTES = 95 * 1024 * 1024;
@@ -58,8 +61,9 @@ globalThis.startPipeline = async (size, crypto, read = 'byob') => {
     worker.onmessage = (event) => { worker.terminate(); if (event.data.error) reject(failed(event.data.error)); else resolve(event.data); };
     worker.onerror = (event) => { worker.terminate(); reject(failed(event.message)); };
   });
-  worker.postMessage({ kind: 'feed', size, chunk: ${FLOOR_CHUNK_BYTES}, crypto }, [channel.port2]);
-  saveFrom('/sw/save?mode=pipeline&size=' + size + '&feed=' + feed + '&crypto=' + (crypto ? 1 : 0) + '&read=' + read);
+  const posted = read === 'posted';
+  worker.postMessage({ kind: posted ? 'post' : 'feed', size, chunk: ${FLOOR_CHUNK_BYTES}, crypto }, [channel.port2]);
+  saveFrom('/sw/save?mode=' + (posted ? 'posted' : 'pipeline') + '&size=' + size + '&feed=' + feed + '&crypto=' + (crypto ? 1 : 0) + '&read=' + read);
 };
 globalThis.runWorker = (kind, size) => new Promise((resolve, reject) => {
   const worker = new Worker('/dedicated.js');
@@ -82,6 +86,7 @@ self.addEventListener('fetch', (event) => {
     : mode === 'readback' ? readBack(size)
     : mode === 'refetch' ? refetch(size)
     : mode === 'pipeline' && url.searchParams.get('read') === 'slices8' ? pipelineSlices8(size, url.searchParams.get('feed'))
+    : mode === 'posted' ? postedSlices(size, url.searchParams.get('feed'))
     : mode === 'pipeline' ? pipeline(size, url.searchParams.get('feed'), url.searchParams.get('crypto') === '1')
     : mode === 'slices8' ? slices(size, 8 * SLICE)
     : null;
@@ -178,6 +183,30 @@ function pipeline(size, id, decrypting) {
     if (files.done()) await feed.taken(files.current().index);
     return slice;
   });
+}
+
+// The dedicated worker's 1 MiB pieces as it posts them over the feed (each a transferred
+// ArrayBuffer), enqueued as they are; a credit back for each.
+function postedSlices(size, id) {
+  const feed = feedPort(id);
+  const queue = [];
+  let wake = null;
+  let port = null;
+  let received = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (port === null) {
+        port = await feed.port;
+        port.onmessage = (event) => { queue.push(event.data); wake?.(); };
+      }
+      if (received >= size) return controller.close();
+      while (queue.length === 0) await new Promise((resolve) => { wake = resolve; });
+      const bytes = queue.shift();
+      received += bytes.length;
+      controller.enqueue(bytes);
+      port.postMessage({ credit: 1 });
+    },
+  }, { highWaterMark: QUEUED });
 }
 
 // The same two threads, each chunk file read as \`slice().arrayBuffer()\` of 8 MiB, each enqueued
@@ -343,6 +372,30 @@ onmessage = async (event) => {
       postMessage({ done: true });
       return;
     }
+    if (kind === 'post') {
+      // The prepared chunk file read with a synchronous access handle, 1 MiB at a time, each piece
+      // posted (transferred) to the service worker: at most 8 ahead of what it took.
+      const port = event.ports[0];
+      const access = await (await root.getFileHandle('chunk')).createSyncAccessHandle();
+      const length = access.getSize();
+      let credit = 8;
+      let wake = null;
+      port.onmessage = (message) => { credit += message.data.credit; wake?.(); };
+      let sent = 0;
+      let at = 0;
+      while (sent < size) {
+        while (credit === 0) await new Promise((resolve) => { wake = resolve; });
+        credit -= 1;
+        const bytes = new Uint8Array(Math.min(1024 * 1024, size - sent, length - at));
+        access.read(bytes, { at });
+        at = at + bytes.length >= length ? 0 : at + bytes.length;
+        sent += bytes.length;
+        port.postMessage(bytes, [bytes.buffer]);
+      }
+      access.close();
+      postMessage({ received: sent });
+      return;
+    }
     const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt']);
     if (kind === 'feed') {
       const port = event.ports[0];
@@ -354,7 +407,9 @@ onmessage = async (event) => {
       }
       return;
     }
-    const access = await (await root.getFileHandle('stored', { create: true })).createSyncAccessHandle();
+    // \`store\` keeps each piece and authenticates it; \`fetch\` only reads it.
+    const keep = kind === 'store';
+    const access = keep ? await (await root.getFileHandle('stored', { create: true })).createSyncAccessHandle() : null;
     const response = await fetch('/bytes?size=' + size);
     const reader = response.body.getReader({ mode: 'byob' });
     let buffer = new ArrayBuffer(1024 * 1024);
@@ -374,16 +429,16 @@ onmessage = async (event) => {
       }
       const bytes = new Uint8Array(buffer, 0, filled);
       if (at + filled > chunk) at = 0;
-      access.write(bytes, { at });
+      if (keep) access.write(bytes, { at });
       at += filled;
-      for (let offset = 0; offset < filled; offset += 256 * 1024) {
+      for (let offset = 0; keep && offset < filled; offset += 256 * 1024) {
         view.setUint32(0, piece++);
         await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bytes.subarray(offset, Math.min(filled, offset + 256 * 1024)) }, key, new Uint8Array(0));
       }
       received += filled;
       if (ended) break;
     }
-    access.close();
+    access?.close();
     postMessage({ received });
   } catch (error) {
     postMessage({ error: String(error) });

@@ -2,10 +2,11 @@
  * The download floor benchmark's server (`download-floor-bench.ts` starts it as a process of its
  * own, so its CPU is counted apart from the browser's): the fixture's page and workers, and
  * `/bytes?size=` — the first `size` bytes of the file named by its argument, read from disk in
- * 1 MiB pieces as the app's fs blob store reads a stored object, as an attachment. Prints
- * `LISTENING <port>`.
+ * 1 MiB pieces into four reused buffers as the app's fs blob store reads a stored object for a
+ * download, as an attachment. Prints `LISTENING <port>`.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FLOOR_DEDICATED_WORKER, FLOOR_PAGE, FLOOR_SERVICE_WORKER } from './floor-fixture.js';
@@ -30,10 +31,36 @@ function sendBytes(response: ServerResponse, size: number): void {
     response.end();
     return;
   }
-  const file = createReadStream(source, { start: 0, end: size - 1, highWaterMark: 1024 * 1024 });
-  file.on('error', () => response.destroy());
-  response.on('close', () => file.destroy());
-  file.pipe(response);
+  writeBytes(response, size).catch(() => response.destroy());
+}
+
+/** A buffer is filled again only once the response has written it (its write's callback). */
+async function writeBytes(response: ServerResponse, size: number): Promise<void> {
+  const file = await open(source, 'r');
+  try {
+    const buffers = Array.from({ length: 4 }, () => Buffer.allocUnsafeSlow(1024 * 1024));
+    const written: Promise<void>[] = [];
+    for (let at = 0, i = 0; at < size && !response.destroyed; i++) {
+      if (written.length === buffers.length) await written.shift();
+      const buffer = buffers[i % buffers.length];
+      if (buffer === undefined) throw new Error('no buffer');
+      const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, size - at), at);
+      if (bytesRead === 0) throw new Error('the file is shorter than asked');
+      at += bytesRead;
+      written.push(
+        new Promise((resolve, reject) => {
+          response.write(buffer.subarray(0, bytesRead), (error) => {
+            if (error) reject(error);
+            else resolve();
+          });
+        }),
+      );
+    }
+    await Promise.all(written);
+    response.end();
+  } finally {
+    await file.close();
+  }
 }
 
 const server = createServer((request, response) => {
