@@ -5,8 +5,12 @@ import type { ReadBuffers } from '../../infra/storage/read-buffers.js';
 /** Bytes buffered ahead of the socket per download beyond the chunk being written: one read of the store. */
 const STREAM_HIGH_WATER_MARK = 64 * 1024;
 
-/** Read buffers a download reuses: one being written, one queued, one being read, one spare. */
-const RING_SIZE = 4;
+/**
+ * Read buffers a download reuses. Piped into a response, a 1 MiB chunk fills the socket's queue past its
+ * high-water mark, so the pipe waits for `drain` (the socket empty) before it writes the next: one chunk
+ * being written, one queued in the body stream, one being read. The count below guards any other flow.
+ */
+const RING_SIZE = 3;
 
 /** While a buffer is still being written, how often its lender looks again if no `drain` came. */
 const RECHECK_MS = 50;
@@ -40,7 +44,12 @@ export class ResponseReadBuffers implements ReadBuffers {
   /** Each buffer, and the body offset at which its last chunk ends (`Infinity` while it is out unsent). */
   private readonly slots: { buffer: Uint8Array; end: number }[] = [];
   private next = 0;
-  private bound: { destination: BodyDestination; written: () => number; gone: boolean } | null = null;
+  private bound: {
+    destination: BodyDestination;
+    written: () => number;
+    counts: () => boolean;
+    gone: boolean;
+  } | null = null;
   /** Buffers allocated: at most {@link RING_SIZE} for a download piped straight into its response. */
   allocated = 0;
 
@@ -49,7 +58,7 @@ export class ResponseReadBuffers implements ReadBuffers {
     this.next = (index + 1) % RING_SIZE;
     const slot = this.slots[index];
     const bound = this.bound;
-    if (slot !== undefined && slot.buffer.byteLength >= size && bound !== null) {
+    if (slot !== undefined && slot.buffer.byteLength >= size && bound?.counts() === true) {
       while (slot.end > bound.written()) await somethingWritten(bound);
       slot.end = Infinity;
       return slot.buffer;
@@ -72,6 +81,8 @@ export class ResponseReadBuffers implements ReadBuffers {
     const bound = {
       destination,
       written: () => body.pushedBytes - body.readableLength - destination.writableLength,
+      // A destination without a number here (none today) could not say what it still holds.
+      counts: () => Number.isFinite(destination.writableLength),
       gone: false,
     };
     destination.once('close', () => {
@@ -92,7 +103,7 @@ function somethingWritten(bound: { destination: BodyDestination; gone: boolean }
       if (bound.gone || destination.destroyed) reject(new DownloadGoneError());
       else resolve();
     };
-    const timer = setTimeout(settle, RECHECK_MS);
+    const timer = setTimeout(settle, RECHECK_MS).unref();
     if (bound.gone || destination.destroyed) {
       settle();
       return;

@@ -168,6 +168,18 @@ describe.each(dialectsUnderTest)('links ($name)', ({ open }) => {
     });
   });
 
+  it("takes none of a link's downloads for a HEAD (a link preview, a checker): no such route", async () => {
+    const once = await setUp('head', { maxDownloads: 1 });
+    const fileId = once.uploads[0]?.file.fileId ?? '';
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/api/public/links/${once.linkId}/files/${fileId}/download`,
+      headers: { 'x-link-auth': once.auth },
+    });
+    expect(head.statusCode).toBe(404);
+    expect((await download(once.linkId, fileId, once.auth)).statusCode).toBe(200);
+  });
+
   it('refuses a wrong proof with 401 and rate-limits guessing per link (429, Retry-After), even the right proof then', async () => {
     const { linkId, auth } = await setUp('guess', { password: true });
     expect((await info(linkId)).json()).toMatchObject({ password: { kdf: { name: 'Argon2id' } } });

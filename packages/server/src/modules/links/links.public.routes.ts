@@ -66,6 +66,8 @@ export function linksPublicRoutes(
             'Range download sends back the X-Link-Download token of its counted start',
           params: LinkFileParamsSchema,
         },
+        // A HEAD (a link preview, a checker) would run the handler and take one of the link's downloads.
+        exposeHeadRoute: false,
       },
       async (request, reply) => {
         const issued: { token: string | null } = { token: null };
