@@ -2,7 +2,7 @@
  * The download floor benchmark's server (`download-floor-bench.ts` starts it as a process of its
  * own, so its CPU is counted apart from the browser's): the fixture's page and workers, and
  * `/bytes?size=` — the first `size` bytes of the file named by its argument, read from disk in
- * 1 MiB pieces into four reused buffers as the app's fs blob store reads a stored object for a
+ * 1 MiB pieces into three reused buffers as the app's fs blob store reads a stored object for a
  * download, as an attachment. Prints `LISTENING <port>`.
  */
 import { statSync } from 'node:fs';
@@ -38,7 +38,7 @@ function sendBytes(response: ServerResponse, size: number): void {
 async function writeBytes(response: ServerResponse, size: number): Promise<void> {
   const file = await open(source, 'r');
   try {
-    const buffers = Array.from({ length: 4 }, () => Buffer.allocUnsafeSlow(1024 * 1024));
+    const buffers = Array.from({ length: 3 }, () => Buffer.allocUnsafeSlow(1024 * 1024));
     const written: Promise<void>[] = [];
     for (let at = 0, i = 0; at < size && !response.destroyed; i++) {
       if (written.length === buffers.length) await written.shift();

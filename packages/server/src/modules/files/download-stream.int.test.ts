@@ -104,7 +104,7 @@ describe('download body from reused read buffers', () => {
     expect(body.byteLength).toBe(data.byteLength);
     expect(sha256(body)).toBe(sha256(data));
     // 22 reads of 1 MiB (and the short ends of parts) from three buffers, each allocated once.
-    expect(opened.at(-1)?.buffers?.allocated).toBeLessThanOrEqual(3);
+    expect(opened.at(-1)?.buffers.allocated).toBeLessThanOrEqual(3);
   });
 
   it('gives a range exactly, from the middle of one part to the middle of the next', async () => {

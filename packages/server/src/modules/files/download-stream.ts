@@ -44,12 +44,7 @@ export class ResponseReadBuffers implements ReadBuffers {
   /** Each buffer, and the body offset at which its last chunk ends (`Infinity` while it is out unsent). */
   private readonly slots: { buffer: Uint8Array; end: number }[] = [];
   private next = 0;
-  private bound: {
-    destination: BodyDestination;
-    written: () => number;
-    counts: () => boolean;
-    gone: boolean;
-  } | null = null;
+  private bound: { destination: BodyDestination; written: () => number; gone: boolean } | null = null;
   /** Buffers allocated: at most {@link RING_SIZE} for a download piped straight into its response. */
   allocated = 0;
 
@@ -58,7 +53,9 @@ export class ResponseReadBuffers implements ReadBuffers {
     this.next = (index + 1) % RING_SIZE;
     const slot = this.slots[index];
     const bound = this.bound;
-    if (slot !== undefined && slot.buffer.byteLength >= size && bound?.counts() === true) {
+    // A destination without a number for what it holds (none today) gets new memory every time.
+    const counts = bound !== null && Number.isFinite(bound.destination.writableLength);
+    if (slot !== undefined && slot.buffer.byteLength >= size && counts) {
       while (slot.end > bound.written()) await somethingWritten(bound);
       slot.end = Infinity;
       return slot.buffer;
@@ -81,8 +78,6 @@ export class ResponseReadBuffers implements ReadBuffers {
     const bound = {
       destination,
       written: () => body.pushedBytes - body.readableLength - destination.writableLength,
-      // A destination without a number here (none today) could not say what it still holds.
-      counts: () => Number.isFinite(destination.writableLength),
       gone: false,
     };
     destination.once('close', () => {
@@ -95,19 +90,17 @@ export class ResponseReadBuffers implements ReadBuffers {
 /** Resolves when `destination` drained, or after {@link RECHECK_MS}; rejects once it has closed. */
 function somethingWritten(bound: { destination: BodyDestination; gone: boolean }): Promise<void> {
   const { destination } = bound;
+  const gone = () => bound.gone || destination.destroyed;
+  if (gone()) return Promise.reject(new DownloadGoneError());
   return new Promise((resolve, reject) => {
     const settle = () => {
       clearTimeout(timer);
       destination.off('drain', settle);
       destination.off('close', settle);
-      if (bound.gone || destination.destroyed) reject(new DownloadGoneError());
+      if (gone()) reject(new DownloadGoneError());
       else resolve();
     };
     const timer = setTimeout(settle, RECHECK_MS).unref();
-    if (bound.gone || destination.destroyed) {
-      settle();
-      return;
-    }
     destination.once('drain', settle);
     destination.once('close', settle);
   });
@@ -171,13 +164,11 @@ export class DownloadBodyStream extends Readable {
 export function downloadBodyFor(
   response: BodyDestination,
   body: AsyncIterable<Uint8Array>,
-  buffers: ResponseReadBuffers | undefined,
+  buffers: ResponseReadBuffers,
 ): DownloadBodyStream {
   const stream = new DownloadBodyStream(body, buffers);
-  if (buffers !== undefined) {
-    response.once('pipe', (source: unknown) => {
-      if (source === stream) buffers.bindTo(stream, response);
-    });
-  }
+  response.once('pipe', (source: unknown) => {
+    if (source === stream) buffers.bindTo(stream, response);
+  });
   return stream;
 }

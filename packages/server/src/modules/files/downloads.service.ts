@@ -27,7 +27,7 @@ export interface Download {
   /** Size of the whole object. */
   totalSize: number;
   /** The buffers `body` is read into, reused once the response has written them (download-stream.ts). */
-  buffers?: ResponseReadBuffers;
+  buffers: ResponseReadBuffers;
 }
 
 /** 416: the range starts past the end of the object. `totalSize` goes into `Content-Range: bytes *\/N`. */
