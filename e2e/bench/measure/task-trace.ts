@@ -8,8 +8,26 @@ interface TraceEvent {
   tid: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string };
+  /** Start, µs. */
+  ts?: number;
+  args?: { name?: string; data?: Record<string, unknown> };
 }
+
+/**
+ * `BENCH_TASK_DETAIL=1`: trace V8's and Blink's events too, and print what ran inside each main-thread
+ * task of 25 ms or more on a core (the events of 2 ms or more within it: script calls with their
+ * position in the bundle, collections, layouts). For finding what a long task is; the extra tracing
+ * costs CPU, so never for a docs run's figures.
+ */
+const TASK_DETAIL = process.env.BENCH_TASK_DETAIL === '1';
+const DETAIL_CATEGORIES = [
+  'toplevel',
+  'v8',
+  'v8.execute',
+  'devtools.timeline',
+  'blink',
+  'disabled-by-default-v8.gc',
+];
 
 /** Starts a trace of every thread's top-level tasks; the function it answers stops it and answers the events. */
 export async function startTaskTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
@@ -19,7 +37,10 @@ export async function startTaskTrace(cdp: CDPSession): Promise<() => Promise<Tra
   };
   cdp.on('Tracing.dataCollected', collect);
   await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: ['toplevel'], recordMode: 'recordContinuously' },
+    traceConfig: {
+      includedCategories: TASK_DETAIL ? DETAIL_CATEGORIES : ['toplevel'],
+      recordMode: 'recordContinuously',
+    },
     transferMode: 'ReportEvents',
   });
   return async () => {
@@ -61,6 +82,7 @@ export function taskCpuOf(events: TraceEvent[], pagePid: number): TaskCpu | null
   const long = tasks
     .filter((e) => (e.dur ?? 0) >= 50_000)
     .map((e): [number, number] => [(e.dur ?? 0) / 1000, (e.tdur ?? 0) / 1000]);
+  if (TASK_DETAIL) printTaskDetail(events, tasks);
   const longestOnCoreMs = tasks.reduce((most, e) => Math.max(most, e.tdur ?? 0), 0) / 1000;
   const list = long.map(([wall, cpu]) => `${f0(wall)} ms (${f0(cpu)} ms on a core)`);
   console.log(
@@ -68,4 +90,29 @@ export function taskCpuOf(events: TraceEvent[], pagePid: number): TaskCpu | null
       `tasks of 50 ms or more: ${list.length === 0 ? 'none' : list.join(', ')}`,
   );
   return { tasks: tasks.length, longestOnCoreMs, long };
+}
+
+/** What ran inside each task of 25 ms or more on a core (the outermost of nested ones): see {@link TASK_DETAIL}. */
+function printTaskDetail(events: TraceEvent[], tasks: TraceEvent[]): void {
+  let shownUntil = Number.NEGATIVE_INFINITY;
+  const ms = (us: number | undefined): string => ((us ?? 0) / 1000).toFixed(1);
+  const long = tasks.filter((e) => (e.tdur ?? 0) >= 25_000).sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
+  for (const task of long) {
+    const start = task.ts ?? 0;
+    const end = start + (task.dur ?? 0);
+    if (start < shownUntil) continue;
+    shownUntil = end;
+    const inside = events.filter(
+      (e) =>
+        e !== task &&
+        e.pid === task.pid &&
+        e.tid === task.tid &&
+        (e.ts ?? 0) >= start &&
+        (e.ts ?? 0) <= end &&
+        (e.dur ?? 0) >= 2000,
+    );
+    console.log(`  task detail: ${task.name}, ${ms(task.dur)} ms (${ms(task.tdur)} ms on a core):`);
+    for (const e of inside.slice(0, 40))
+      console.log(`    ${e.name} ${ms(e.dur)} ms ${JSON.stringify(e.args?.data ?? {}).slice(0, 160)}`);
+  }
 }

@@ -199,7 +199,8 @@ describe('My Files', () => {
     act(() => {
       manager.update(id, { progress: 50, statusText: 'Downloading and decrypting file' });
     });
-    expect(within(card).getByText('Downloading and decrypting file')).toBeTruthy();
+    // The card hears the manager once per task (use-transfers.ts): it renders after this one.
+    expect(await within(card).findByText('Downloading and decrypting file')).toBeTruthy();
     expect(within(card).getByText('50%')).toBeTruthy();
     act(() => {
       manager.finish(id, 'complete');

@@ -12,7 +12,7 @@ import {
 } from '../../lib/transfers';
 import { snackbar } from '../../lib/snackbar';
 import { checkOwnFile, signatureBadge } from '../../lib/trust/signed-files';
-import { useTransferManager } from './use-transfers';
+import { subscribeOncePerTask, useTransferManager } from './use-transfers';
 
 /** The file fields a download needs (FileView and SharedFileView fit). */
 export interface DownloadableFile {
@@ -136,7 +136,7 @@ function ownFileVerifier(email: string, signingKey: string | undefined) {
  */
 export function useActiveDownload(fileId: string): TransferItem | undefined {
   const manager = useTransferManager();
-  const subscribe = useCallback((listener: () => void) => manager.subscribe(listener), [manager]);
+  const subscribe = useCallback((listener: () => void) => subscribeOncePerTask(manager, listener), [manager]);
   const select = useCallback(
     () =>
       manager

@@ -93,8 +93,9 @@ describe('New Upload', () => {
       manager.update(big.id, { statusText: 'Queued (1 of 1)' });
       manager.update(small.id, { status: 'processing', statusText: 'Encrypting chunk 1 of 1...' });
     });
+    // The list hears the manager once per task (use-transfers.ts): it renders after this one.
+    expect(await within(row('big.bin')).findByText(/Queued \(1 of 1\)/)).toBeTruthy();
     expect(within(row('big.bin')).getByText('Queued')).toBeTruthy();
-    expect(within(row('big.bin')).getByText(/Queued \(1 of 1\)/)).toBeTruthy();
     expect(row('big.bin').dataset.uploadPhase).toBe('queued');
     expect(within(row('small.txt')).getByText('Processing')).toBeTruthy();
     expect(row('small.txt').dataset.uploadPhase).toBe('processing');
@@ -102,7 +103,7 @@ describe('New Upload', () => {
     act(() => {
       manager.update(small.id, { progress: 37.5, statusText: 'Encrypting and uploading file' });
     });
-    expect(within(row('small.txt')).getByText('37.5%')).toBeTruthy();
+    expect(await within(row('small.txt')).findByText('37.5%')).toBeTruthy();
     expect(row('small.txt').dataset.uploadPhase).toBe('uploading');
 
     act(() => {

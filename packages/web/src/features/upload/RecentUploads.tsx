@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { memo, type ReactElement } from 'react';
 import { fileTypeOf, formatDateTime, formatSize, uploadMessages } from '@coffer/contracts';
 import { Badge, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { FileTypeIcon } from '../files/FileTypeIcon';
@@ -7,8 +7,10 @@ import { uploadStatusLabels, useRecentUploads } from './use-recent-uploads';
 /**
  * The recent uploads of this account (GET /users/uploads?limit=20), newest first, each with its size,
  * date and how it ended. Refreshed after every upload of this page, since uploads invalidate the file keys.
+ * Memoized: New Upload re-renders on every step of a transfer, and these 20 rows do not change with it
+ * (they were most of each step's render, 4–10 ms of the main thread on a busy core: docs/benchmarks.md).
  */
-export function RecentUploads(): ReactElement {
+export const RecentUploads = memo(function RecentUploads(): ReactElement {
   const query = useRecentUploads(true);
   const uploads = query.uploads;
   return (
@@ -55,4 +57,4 @@ export function RecentUploads(): ReactElement {
       </Stack>
     </Card>
   );
-}
+});

@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { memo, type ReactElement } from 'react';
 import { MAX_FILE_SIZE, MAX_FILES_PER_DROP, uploadMessages } from '@coffer/contracts';
 import { Group, Stack, Text } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
@@ -36,8 +36,12 @@ interface UploadDropzoneProps {
   full: boolean;
 }
 
-/** The drop zone of New Upload (spec section 2). */
-export function UploadDropzone({ onFiles, busy, full }: UploadDropzoneProps): ReactElement {
+/** The drop zone of New Upload (spec section 2); memoized, as its props do not change while a transfer moves. */
+export const UploadDropzone = memo(function UploadDropzone({
+  onFiles,
+  busy,
+  full,
+}: UploadDropzoneProps): ReactElement {
   const disabled = busy || full;
   const text = busy
     ? uploadMessages.dropZoneBusy
@@ -87,4 +91,4 @@ export function UploadDropzone({ onFiles, busy, full }: UploadDropzoneProps): Re
       </Group>
     </Dropzone>
   );
-}
+});
