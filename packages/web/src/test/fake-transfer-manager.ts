@@ -17,6 +17,7 @@ export interface FakeTransferManager extends TransferManager {
   /** Files passed to `enqueueUploads`, in order. */
   readonly uploadedFiles: File[];
   readonly downloadTargets: { fileId: string; source: string }[];
+  /** A running transfer's progress, as the engine reports it (heard as `progressOnly`). */
   update(id: string, changes: Partial<TransferItem>): void;
   /** Ends a transfer: complete, failed (with `error`) or aborted. */
   finish(id: string, status: 'complete' | 'failed' | 'aborted', error?: string): void;
@@ -27,16 +28,16 @@ export interface FakeTransferManager extends TransferManager {
 export function createFakeTransferManager(): FakeTransferManager {
   const items = new Map<string, TransferItem>();
   const settle = new Map<string, (item: TransferItem) => void>();
-  const listeners = new Set<() => void>();
+  const listeners = new Set<(progressOnly: boolean) => void>();
   let snapshot: TransfersSnapshot = { uploads: [], downloads: [] };
   let sequence = 0;
-  const publish = (): void => {
+  const publish = (progressOnly = false): void => {
     const all = [...items.values()];
     snapshot = {
       uploads: all.filter((item) => item.kind === 'upload'),
       downloads: all.filter((item) => item.kind === 'download'),
     };
-    for (const listener of [...listeners]) listener();
+    for (const listener of [...listeners]) listener(progressOnly);
   };
   const isActive = (item: TransferItem): boolean => item.status === 'queued' || item.status === 'processing';
   const manager: FakeTransferManager = {
@@ -108,7 +109,7 @@ export function createFakeTransferManager(): FakeTransferManager {
       const item = items.get(id);
       if (item === undefined) throw new Error(`no transfer ${id}`);
       items.set(id, { ...item, ...changes });
-      publish();
+      publish(true);
     },
     finish(id, status, error) {
       const item = items.get(id);

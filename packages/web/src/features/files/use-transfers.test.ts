@@ -3,18 +3,18 @@ import { subscribeOncePerTask } from './use-transfers';
 
 /** A manager that publishes when told to. */
 function publisher(): {
-  subscribe: (listener: () => void) => () => void;
-  publish: () => void;
+  subscribe: (listener: (progressOnly: boolean) => void) => () => void;
+  publish: (progressOnly: boolean) => void;
   listeners: number;
 } {
-  const listeners = new Set<() => void>();
+  const listeners = new Set<(progressOnly: boolean) => void>();
   return {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    publish() {
-      for (const listener of [...listeners]) listener();
+    publish(progressOnly) {
+      for (const listener of [...listeners]) listener(progressOnly);
     },
     get listeners() {
       return listeners.size;
@@ -28,29 +28,41 @@ const nextTask = (): Promise<void> =>
   });
 
 describe('subscribeOncePerTask', () => {
-  it('hears several publishes of one task once, after that task, and again for a later one', async () => {
+  it('hears several progress steps of one task once, after that task, and again for a later one', async () => {
     const manager = publisher();
     let heard = 0;
     subscribeOncePerTask(manager, () => (heard += 1));
-    // An upload's chunk boundary: changes published across awaits within one task.
-    manager.publish();
+    // An upload's chunk boundary: steps published across awaits within one task.
+    manager.publish(true);
     await Promise.resolve();
-    manager.publish();
+    manager.publish(true);
     await Promise.resolve();
-    manager.publish();
+    manager.publish(true);
     expect(heard).toBe(0);
     await nextTask();
     expect(heard).toBe(1);
-    manager.publish();
+    manager.publish(true);
     await nextTask();
     expect(heard).toBe(2);
+  });
+
+  it('hears any other change at once, with the progress that was waiting, and not again after the task', async () => {
+    const manager = publisher();
+    let heard = 0;
+    subscribeOncePerTask(manager, () => (heard += 1));
+    manager.publish(true);
+    // A download started by a click: the card must change before the next input can reach it.
+    manager.publish(false);
+    expect(heard).toBe(1);
+    await nextTask();
+    expect(heard).toBe(1);
   });
 
   it('unsubscribing cancels a pending call and leaves the manager', async () => {
     const manager = publisher();
     let heard = 0;
     const unsubscribe = subscribeOncePerTask(manager, () => (heard += 1));
-    manager.publish();
+    manager.publish(true);
     unsubscribe();
     await nextTask();
     expect(heard).toBe(0);

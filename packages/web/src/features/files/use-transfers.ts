@@ -12,23 +12,28 @@ export function useTransferManager(): TransferManager {
 }
 
 /**
- * Subscribes `listener` to `manager`'s changes, heard at most once per task of the page. The manager
- * publishes each change as it happens, and at an upload's chunk boundary several come in one task
- * (the part sealed, the phase's text, the bytes on their way); `useSyncExternalStore` renders at once
- * for each, so the transfer cards rendered four times in one task, 4–10 ms each on a busy core, up
- * to 70 ms of the main thread in one task (docs/benchmarks.md, session 31). A state replaced within
- * the task that set it is never painted, so nothing a person could see is lost.
+ * Subscribes `listener` to `manager`'s changes. A running transfer's own progress is heard at most once
+ * per task of the page: at an upload's chunk boundary the engine publishes several steps in one task
+ * (the part sealed, the phase's text, the bytes on their way), and `useSyncExternalStore` renders at
+ * once for each, so the transfer cards rendered four times in one task, 4–10 ms each on a busy core,
+ * up to 70 ms of the main thread in one task (docs/transfers.md, "One render per task"); a state
+ * replaced within the task that set it is never painted anyway. Any other change (a transfer started,
+ * cancelled, ended) is heard at once, with what progress was waiting: a second click must find the
+ * Download button already replaced, a Cancel the transfer already gone.
  */
 export function subscribeOncePerTask(
   manager: Pick<TransferManager, 'subscribe'>,
   listener: () => void,
 ): () => void {
   let pending: ReturnType<typeof setTimeout> | null = null;
-  const unsubscribe = manager.subscribe(() => {
-    pending ??= setTimeout(() => {
-      pending = null;
-      listener();
-    }, 0);
+  const hear = (): void => {
+    if (pending !== null) clearTimeout(pending);
+    pending = null;
+    listener();
+  };
+  const unsubscribe = manager.subscribe((progressOnly) => {
+    if (progressOnly) pending ??= setTimeout(hear, 0);
+    else hear();
   });
   return () => {
     if (pending !== null) clearTimeout(pending);

@@ -254,6 +254,26 @@ describe('transfer manager: downloads', () => {
     return server.addFile('doc.pdf', size, encryptionInfo, ciphertext);
   }
 
+  it("flags the engine's progress steps as progressOnly, and the start and the end as not", async () => {
+    const server = new FakeCofferServer();
+    const { manager } = setUp(server, { openSink: () => Promise.resolve(new MemorySink()) });
+    const item = await stored(server, 3000);
+    const heard: [boolean, string | undefined][] = [];
+    manager.subscribe((progressOnly) => {
+      heard.push([progressOnly, manager.getSnapshot().downloads[0]?.status]);
+    });
+    const ticket = manager.startDownload(
+      { fileId: item.fileId, source: 'own', fileName: 'doc.pdf', size: 3000 },
+      { api: server.api, privateKey: keys.privateKey },
+    );
+    expect(heard[0]).toEqual([false, 'processing']);
+    await ticket.done;
+    // Screens hear progress once per task (use-transfers.ts) and everything else at once.
+    expect(heard.slice(1, -1).length).toBeGreaterThan(0);
+    expect(heard.slice(1, -1).every(([progressOnly]) => progressOnly)).toBe(true);
+    expect(heard.at(-1)).toEqual([false, 'complete']);
+  });
+
   it('downloads and reports progress, then completes', async () => {
     const server = new FakeCofferServer();
     const sink = new MemorySink();

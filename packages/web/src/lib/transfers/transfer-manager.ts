@@ -61,7 +61,7 @@ const defaultSleep = (ms: number): Promise<void> =>
 
 export function createTransferManager(deps: TransferManagerDeps = {}): TransferManager {
   const tasks = new Map<string, Task>();
-  const listeners = new Set<() => void>();
+  const listeners = new Set<(progressOnly: boolean) => void>();
   let snapshot: TransfersSnapshot = { uploads: [], downloads: [] };
   let maxConcurrentUploads = DEFAULT_MAX_CONCURRENT_UPLOADS;
   let sequence = 0;
@@ -74,7 +74,7 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
   /** A publish that a percentage which moved too soon after the last one is waiting for. */
   let trailing: ReturnType<typeof setTimeout> | null = null;
 
-  const publish = (): void => {
+  const publish = (progressOnly = false): void => {
     if (trailing !== null) clearTimeout(trailing);
     trailing = null;
     publishedAt = performance.now();
@@ -83,7 +83,7 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
       uploads: items.filter((item) => item.kind === 'upload'),
       downloads: items.filter((item) => item.kind === 'download'),
     };
-    for (const listener of [...listeners]) listener();
+    for (const listener of [...listeners]) listener(progressOnly);
   };
 
   const patch = (task: Task, changes: Partial<TransferItem>, notify = true): void => {
@@ -98,8 +98,11 @@ export function createTransferManager(deps: TransferManagerDeps = {}): TransferM
       const onlyPercent = task.item.status === 'processing' && task.item.statusText === progress.text;
       patch(task, { status: 'processing', progress: progress.percent, statusText: progress.text }, false);
       const wait = publishedAt + progressIntervalMs - performance.now();
-      if (!onlyPercent || progress.percent >= 100 || wait <= 0) publish();
-      else trailing ??= setTimeout(publish, wait);
+      if (!onlyPercent || progress.percent >= 100 || wait <= 0) publish(true);
+      else
+        trailing ??= setTimeout(() => {
+          publish(true);
+        }, wait);
     };
 
   const waiting = (): Task[] =>

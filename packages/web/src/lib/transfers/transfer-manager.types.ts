@@ -82,7 +82,13 @@ export interface CancelResult {
 }
 
 export interface TransferManager {
-  subscribe(listener: () => void): () => void;
+  /**
+   * `listener` hears every change. `progressOnly` is true where the change is a running transfer's own
+   * progress (its percentage or phase text, published by the engine, often several in one task); a
+   * change a person caused or must see at once (a transfer started, cancelled, ended, dismissed, the
+   * queue moving) says false.
+   */
+  subscribe(listener: (progressOnly: boolean) => void): () => void;
   getSnapshot(): TransfersSnapshot;
   /**
    * Starts uploads: files up to 100 MB at once, larger ones through the queue limited by
