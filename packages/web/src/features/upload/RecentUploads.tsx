@@ -7,8 +7,9 @@ import { uploadStatusLabels, useRecentUploads } from './use-recent-uploads';
 /**
  * The recent uploads of this account (GET /users/uploads?limit=20), newest first, each with its size,
  * date and how it ended. Refreshed after every upload of this page, since uploads invalidate the file keys.
- * Memoized: New Upload re-renders on every step of a transfer, and these 20 rows do not change with it
- * (they were most of each step's render, 4–10 ms of the main thread on a busy core: docs/benchmarks.md).
+ * Memoized: New Upload re-renders on every step of a transfer (each step's render of the page took 4–10 ms
+ * of the main thread on a busy core: docs/transfers.md, "One render per task"), and these rows do not
+ * change with it.
  */
 export const RecentUploads = memo(function RecentUploads(): ReactElement {
   const query = useRecentUploads(true);
